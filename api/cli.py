@@ -1,0 +1,26 @@
+"""The `kaiten` command line: one subcommand per module, so each stays small."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from api import simulate_cli
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kaiten", description="Sushi Go family game engine service")
+    commands = parser.add_subparsers(dest="command", required=True)
+    simulate_cli.add_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    code: int = args.run(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""The only source of randomness the domain knows: a generator seeded by the game's seed and version.
+
+It is built on first use, because most decisions draw nothing. `random.Random` seeded with a string
+hashes it with SHA-512, so the stream is the same on every platform; replay never draws at all.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+class Chance:
+    __slots__ = ("_key", "_rng")
+
+    def __init__(self, seed: int, *context: int | str) -> None:
+        self._key = ":".join(str(part) for part in (seed, *context))
+        self._rng: random.Random | None = None
+
+    @classmethod
+    def from_rng(cls, rng: random.Random) -> Chance:
+        """A Chance over an existing generator (bots in the simulator reuse one per game)."""
+        chance = cls(0)
+        chance._rng = rng
+        return chance
+
+    @property
+    def rng(self) -> random.Random:
+        if self._rng is None:
+            self._rng = random.Random(self._key)
+        return self._rng
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        out = list(items)
+        self.rng.shuffle(out)
+        return out
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.rng.randrange(len(items))]
