@@ -6,12 +6,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from api import simulate_cli
+from api import service_cli, simulate_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kaiten", description="Sushi Go family game engine service")
     commands = parser.add_subparsers(dest="command", required=True)
+    service_cli.add_commands(commands)
     simulate_cli.add_command(commands)
     return parser
 

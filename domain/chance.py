@@ -14,10 +14,11 @@ T = TypeVar("T")
 
 
 class Chance:
-    __slots__ = ("_key", "_rng")
+    __slots__ = ("_parts", "_rng")
 
     def __init__(self, seed: int, *context: int | str) -> None:
-        self._key = ":".join(str(part) for part in (seed, *context))
+        # The key string is built on first use too: a Chance is made for every command.
+        self._parts = (seed, *context)
         self._rng: random.Random | None = None
 
     @classmethod
@@ -30,7 +31,7 @@ class Chance:
     @property
     def rng(self) -> random.Random:
         if self._rng is None:
-            self._rng = random.Random(self._key)
+            self._rng = random.Random(":".join(str(part) for part in self._parts))
         return self._rng
 
     def shuffled(self, items: Sequence[T]) -> list[T]:

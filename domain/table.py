@@ -7,7 +7,7 @@ and its secret seed. Lobby events live in the same stream as the game's own even
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -120,9 +120,7 @@ def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
         seat = Seat(seat=event.seat, name=event.name, player_id=event.player_id, bot=event.bot)
         return msgspec.structs.replace(table, seats=(*table.seats, seat))
     if isinstance(event, GameStarted):
-        return msgspec.structs.replace(
-            table, status="active", state=game.initial_state(table.options, table.players)
-        )
+        return msgspec.structs.replace(table, status="active", state=game.initial_state(table.options, table.players))
     if isinstance(event, GameFinished):
         return msgspec.structs.replace(table, status="finished", result=event.result)
     return msgspec.structs.replace(table, state=game.evolve(table.state, event))
@@ -213,3 +211,38 @@ def redact(game: Game, table: Table, event: Any, seat: int | None) -> Any | None
     if isinstance(event, LOBBY_EVENTS):
         return event
     return game.redact(event, seat)
+
+
+class BotsStuck(RuntimeError):
+    """Bots kept playing past any game's length: a bug in a game or a bot, never a rule."""
+
+
+#: Far more decisions than any game of the family takes.
+MAX_BOT_DECISIONS = 100_000
+
+
+def run_bots(
+    game: Game,
+    table: Table,
+    version: int,
+    bot_chance: Callable[[int, int], Chance] | None = None,
+    max_decisions: int = MAX_BOT_DECISIONS,
+) -> Decision:
+    """Let bot seats play while the game awaits one of them; `version` is the log's length so far.
+
+    By default each bot draws from its own (seed, version, seat) stream, which is not the one the
+    rules draw shuffles from, so a bot learns nothing about hidden cards from its own randomness;
+    `bot_chance(version, seat)` may give another (the simulator keeps one generator per game).
+    """
+    events: list[Any] = []
+    for _ in range(max_decisions):
+        seat = next_bot_seat(game, table)
+        if seat is None:
+            return Decision(events=tuple(events), table=table)
+        at = version + len(events)
+        chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
+        command = bot_command(game, table, seat, chance)
+        decision = act(game, table, seat, command, Chance(table.seed, at))
+        events.extend(decision.events)
+        table = decision.table
+    raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")

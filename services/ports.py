@@ -77,7 +77,10 @@ class EventStore(Protocol):
 
         Raises ConcurrencyConflict when the stream is not at `expected_version`, and
         DuplicateIdempotencyKey when the key was already used on this stream (the caller then reads
-        the first answer with `read_idempotent`). Nothing is written when either is raised.
+        the first answer with `read_idempotent`); a used key wins over a stale version, so a late
+        retry still finds its first answer. Nothing is written when either is raised.
+        Raises ValueError, before writing, for no events, a negative version, or a summary of
+        another stream or of a version other than `expected_version + len(events)`.
         """
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

@@ -1,16 +1,158 @@
-"""Shared test configuration: hypothesis profiles (bounded on CI, thorough locally)."""
+"""Shared test configuration: hypothesis profiles, and the databases of integration and e2e tests.
+
+PostgreSQL is found in this order (DESIGN.md, "Tests and Postgres"): KAITEN_TEST_DATABASE_URL, else a
+throwaway container when a Docker engine answers `docker info`, else its tests are skipped loudly,
+unless KAITEN_REQUIRE_POSTGRES=1 (CI), which makes a missing PostgreSQL an error. The session creates
+its own database on that server, migrates it with Alembic, and drops it at the end.
+"""
 
 from __future__ import annotations
 
 import os
+import secrets
+import shutil
+import subprocess
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
 
+import pytest
+import sqlalchemy as sa
 from hypothesis import HealthCheck, settings
+
+from adapters.database import async_url
+from adapters.migrate import upgrade_sync
 
 settings.register_profile(
     "ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile(
-    "thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+settings.register_profile("thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+POSTGRES_IMAGE = "postgres:17-alpine"
+
+#: Why the PostgreSQL tests were skipped, repeated at the end of the run where nobody can miss it.
+_postgres_skipped: list[str] = []
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "postgres_url" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.postgres)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _postgres_skipped:
+        terminalreporter.section("PostgreSQL tests SKIPPED", sep="!", red=True, bold=True)
+        terminalreporter.write_line(_postgres_skipped[0], red=True, bold=True)
+
+
+def _migrate(url: str) -> None:
+    # In a thread of its own: these fixtures may be set up from inside the running event loop
+    # (request.getfixturevalue in async code), where upgrade_sync's asyncio.run() is not allowed.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(upgrade_sync, url).result()
+
+
+def _docker_answers() -> bool:
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def _postgres_server() -> Iterator[str]:
+    """The URL of a PostgreSQL server (any database on it) this session may create databases on."""
+    url = os.environ.get("KAITEN_TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    if _docker_answers():
+        from testcontainers.community.postgres import PostgresContainer
+
+        with PostgresContainer(POSTGRES_IMAGE, driver="psycopg") as container:
+            yield container.get_connection_url()
+        return
+    reason = (
+        "no PostgreSQL: KAITEN_TEST_DATABASE_URL is not set and no Docker engine answers `docker info`. "
+        "Set KAITEN_TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/postgres or start Docker."
+    )
+    if os.environ.get("KAITEN_REQUIRE_POSTGRES") == "1":
+        pytest.fail(f"KAITEN_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
+    _postgres_skipped.append(reason)
+    pytest.skip(reason)
+
+
+@contextmanager
+def _new_postgres_database(server_url: str) -> Iterator[str]:
+    """A database of its own on that server (async URL), dropped on exit even if still in use."""
+    server = async_url(server_url)
+    name = f"kaiten_test_{secrets.token_hex(6)}"
+    # The synchronous psycopg driver: CREATE DATABASE cannot run in a transaction, hence AUTOCOMMIT.
+    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+    try:
+        with admin.connect() as connection:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+        try:
+            yield server.set(database=name).render_as_string(hide_password=False)
+        finally:
+            with admin.connect() as connection:
+                connection.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url(_postgres_server: str) -> Iterator[str]:
+    """A fresh database for this session on the PostgreSQL server, migrated to head (async URL)."""
+    with _new_postgres_database(_postgres_server) as url:
+        _migrate(url)
+        yield url
+
+
+@pytest.fixture(scope="session")
+def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite file that each test copies: copying is much faster than migrating."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "kaiten.sqlite3"
+    _migrate(f"sqlite+aiosqlite:///{path}")
+    # Closing its last connection checkpointed the write-ahead log into the file: it is complete.
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
+@pytest.fixture
+def sqlite_url(_sqlite_template: Path, tmp_path: Path) -> str:
+    """A fresh migrated SQLite database file for this test (async URL)."""
+    path = tmp_path / "kaiten.sqlite3"
+    shutil.copyfile(_sqlite_template, path)
+    return f"sqlite+aiosqlite:///{path}"
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ]
+)
+def database_url(request: pytest.FixtureRequest) -> str:
+    """Each test that uses it runs twice: on a fresh SQLite file and on the session's PostgreSQL."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ]
+)
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database that was never migrated (async URL): a new SQLite file, a new PostgreSQL database."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    with _new_postgres_database(request.getfixturevalue("_postgres_server")) as url:
+        yield url

@@ -1,0 +1,92 @@
+"""An EventStore in process memory, for unit tests and simulations; same contract as SqlEventStore."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from adapters.store_rules import check_append, check_limit, recorded_now
+from services.ports import (
+    Clock,
+    ConcurrencyConflict,
+    DuplicateIdempotencyKey,
+    GameSummary,
+    NewEvent,
+    StoredEvent,
+)
+
+_encoder = msgspec.json.Encoder()
+_metadata_decoder = msgspec.json.Decoder(dict[str, Any])
+_summary_decoder = msgspec.json.Decoder(GameSummary)
+
+
+class InMemoryEventStore:
+    """Nothing here awaits, so each method runs without interleaving: an append is atomic.
+
+    Metadata and summaries go through JSON as they would in a database: values JSON cannot hold fail
+    here too, and callers never share mutable dicts with the store.
+    """
+
+    def __init__(self, clock: Clock | None = None) -> None:
+        self._clock = clock
+        self._streams: dict[str, list[StoredEvent]] = {}
+        self._idempotency: dict[tuple[str, str], tuple[int, int]] = {}
+        self._summaries: dict[str, bytes] = {}
+        self._last_position = 0
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        summary: GameSummary | None = None,
+        idempotency_key: str | None = None,
+    ) -> list[StoredEvent]:
+        check_append(stream_id, expected_version, events, summary)
+        # A retry of an earlier command is recognised even when the stream has moved on since.
+        if idempotency_key is not None and (stream_id, idempotency_key) in self._idempotency:
+            raise DuplicateIdempotencyKey(stream_id, idempotency_key)
+        stream = self._streams.get(stream_id, [])
+        if len(stream) != expected_version:
+            raise ConcurrencyConflict(stream_id, expected_version)
+        # Encode everything before changing anything, so a value JSON cannot hold writes nothing.
+        encoded_summary = None if summary is None else _encoder.encode(summary)
+        recorded_at = recorded_now(self._clock)
+        stored = [
+            StoredEvent(
+                global_position=self._last_position + offset,
+                stream_id=stream_id,
+                version=expected_version + offset,
+                type=event.type,
+                data=event.data,
+                metadata=_metadata_decoder.decode(_encoder.encode(event.metadata)),
+                recorded_at=recorded_at,
+            )
+            for offset, event in enumerate(events, start=1)
+        ]
+        self._last_position += len(stored)
+        self._streams[stream_id] = stream + stored
+        if idempotency_key is not None:
+            self._idempotency[stream_id, idempotency_key] = (stored[0].version, stored[-1].version)
+        if encoded_summary is not None:
+            self._summaries[stream_id] = encoded_summary
+        return stored
+
+    async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        check_limit(limit)
+        stream = self._streams.get(stream_id, [])
+        start = max(after, 0)
+        return stream[start:] if limit is None else stream[start : start + limit]
+
+    async def read_idempotent(self, stream_id: str, idempotency_key: str) -> list[StoredEvent]:
+        versions = self._idempotency.get((stream_id, idempotency_key))
+        if versions is None:
+            return []
+        first, last = versions
+        return self._streams[stream_id][first - 1 : last]
+
+    async def summary(self, stream_id: str) -> GameSummary | None:
+        encoded = self._summaries.get(stream_id)
+        return None if encoded is None else _summary_decoder.decode(encoded)

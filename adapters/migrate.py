@@ -1,0 +1,60 @@
+"""Schema migrations, run programmatically: `kaiten migrate`, `kaiten serve` and the test fixtures."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import migrations
+from adapters.database import create_engine, for_writes
+
+#: Found through the installed package, not the working directory, so this works from anywhere.
+SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """Alembic's configuration without alembic.ini; env.py migrates `connection` when given."""
+    config = Config()
+    config.set_main_option("script_location", SCRIPT_LOCATION)
+    config.attributes["connection"] = connection
+    return config
+
+
+async def upgrade(url: str) -> None:
+    """Migrate the database to the newest revision (`alembic upgrade head`).
+
+    Processes may migrate one database at the same time (they take turns), but one process must run
+    one migration at a time: Alembic keeps its migration context in module globals.
+    """
+    # for_writes: on SQLite the migration holds the write lock from its first statement.
+    engine = for_writes(create_engine(url))
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
+    finally:
+        await engine.dispose()
+
+
+def upgrade_sync(url: str) -> None:
+    """`upgrade` for callers without an event loop (the command line)."""
+    asyncio.run(upgrade(url))
+
+
+@functools.cache
+def _heads() -> frozenset[str]:
+    return frozenset(ScriptDirectory.from_config(alembic_config()).get_heads())
+
+
+async def is_migrated(engine: AsyncEngine) -> bool:
+    """Whether the database is at the newest revision. Raises when it cannot be reached."""
+    async with engine.connect() as connection:
+        current = await connection.run_sync(lambda sync: MigrationContext.configure(sync).get_current_heads())
+    return frozenset(current) == _heads()

@@ -1,0 +1,151 @@
+"""The database schema as SQLAlchemy Core tables: what the migrations create and the stores query.
+
+Alembic is the only way the schema is created or changed. Its revisions are written from these tables
+(and frozen once released); a test compares every migrated database with this metadata. Triggers have
+no Core object: the one refusing changes to `events` lives in the first revision.
+
+Objects that exist on one dialect only carry `info={"dialects": (...)}`; `include_object` filters them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import base as postgresql_base
+from sqlalchemy.engine import Dialect
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+POSTGRES_ONLY: dict[str, Any] = {"dialects": ("postgresql",)}
+
+#: JSON kept as the text we were given (event data, metadata); JSONB on PostgreSQL.
+JSON_TEXT = sa.Text().with_variant(JSONB(), "postgresql")
+#: JSON that SQLAlchemy encodes and decodes with the engine's (msgspec) serializer; None is SQL NULL
+#: (not JSON null), so `IS NULL` finds it.
+JSON_VALUE = sa.JSON(none_as_null=True).with_variant(JSONB(none_as_null=True), "postgresql")
+
+
+class UtcDateTime(sa.TypeDecorator[datetime]):
+    """An aware UTC datetime on every dialect.
+
+    SQLite has no time zone type and SQLAlchemy would silently drop the offset, so values are converted
+    to UTC before they are stored and read back as UTC. Naive datetimes are refused: they are bugs.
+    """
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware (UTC) datetime")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Xid8(sa.types.UserDefinedType[int]):
+    """PostgreSQL's 64-bit transaction id, used to read the log in commit-safe global order."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **kw: Any) -> str:
+        return "XID8"
+
+
+# Reflection would not know the type otherwise, and autogenerate compares the database with us.
+postgresql_base.ischema_names["xid8"] = Xid8
+
+
+events = sa.Table(
+    "events",
+    metadata,
+    sa.Column(
+        "global_position",
+        sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        sa.Identity(always=True),
+        primary_key=True,
+    ),
+    sa.Column("stream_id", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("type", sa.Text, nullable=False),
+    sa.Column("schema_version", sa.Integer, nullable=False, server_default=sa.text("1")),
+    sa.Column("data", JSON_TEXT, nullable=False),
+    sa.Column("metadata", JSON_TEXT, nullable=False),
+    sa.Column("recorded_at", UtcDateTime, nullable=False),
+    sa.Column("idempotency_key", sa.Text),
+    # The transaction that wrote the row: subscribers read (tx_id, global_position) below the oldest
+    # running transaction, so an event whose transaction commits late is never skipped.
+    sa.Column("tx_id", Xid8, nullable=False, server_default=sa.text("pg_current_xact_id()"), info=POSTGRES_ONLY),
+    # The optimistic-concurrency guard: two writers cannot both append version n.
+    sa.UniqueConstraint("stream_id", "version"),
+    sa.CheckConstraint("version >= 1", name="version_positive"),
+    sa.Index(None, "tx_id", "global_position", info=POSTGRES_ONLY),
+    # SQLite would otherwise reuse the largest rowid; positions are never reused.
+    sqlite_autoincrement=True,
+)
+
+idempotency_keys = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column("stream_id", sa.Text, primary_key=True),
+    sa.Column("key", sa.Text, primary_key=True),
+    sa.Column("first_version", sa.Integer, nullable=False),
+    sa.Column("last_version", sa.Integer, nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("options", JSON_VALUE, nullable=False),
+    sa.Column("seats", JSON_VALUE, nullable=False),
+    sa.Column("awaiting", JSON_VALUE, nullable=False),
+    sa.Column("result", JSON_VALUE),
+    sa.Column("token_hashes", JSON_VALUE, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Column("finished_at", UtcDateTime),
+    # Listing newest first, filtered by game and status; game_id breaks ties for keyset cursors.
+    # Columns that change on every append (version, updated_at, awaiting) stay out of the indexes so
+    # that PostgreSQL can update the row in place (HOT).
+    sa.Index(None, "game", "status", "created_at", "game_id"),
+    sa.Index(None, "created_at", "game_id"),
+    # Listing by player: `seats @> '[{"player_id": "..."}]'`.
+    sa.Index(
+        "ix_games_seats_gin",
+        "seats",
+        postgresql_using="gin",
+        postgresql_ops={"seats": "jsonb_path_ops"},
+        info=POSTGRES_ONLY,
+    ),
+)
+
+
+def include_object(dialect_name: str) -> Callable[[Any, str | None, str, bool, Any], bool]:
+    """Alembic's autogenerate filter for that dialect: leaves the other dialect's objects out."""
+
+    def include(item: Any, name: str | None, type_: str, reflected: bool, compare_to: Any) -> bool:
+        dialects: tuple[str, ...] | None = item.info.get("dialects")
+        return dialects is None or dialect_name in dialects
+
+    return include

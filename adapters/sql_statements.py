@@ -1,0 +1,103 @@
+"""The event store's SQL, built once per dialect so SQLAlchemy compiles each statement once.
+
+The events of one append travel as a single JSON array parameter, `[[version, type, data, metadata],
+...]`, unpacked by the database's JSON table function: the INSERT has the same shape for any number of
+events, so its compiled form is cached, and it is one round trip however many events there are.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects.postgresql import JSONB
+
+from adapters.schema import events, games, idempotency_keys
+
+EVENT_COLUMNS = (
+    events.c.global_position,
+    events.c.version,
+    events.c.type,
+    # As text: the JSON goes back to the caller as bytes without being decoded and encoded again.
+    sa.cast(events.c.data, sa.Text).label("data"),
+    sa.cast(events.c.metadata, sa.Text).label("metadata"),
+    events.c.recorded_at,
+)
+
+
+class Statements:
+    def __init__(self, dialect_name: str) -> None:
+        self.append_events = _append_events(dialect_name)
+        self.remember_key = sa.insert(idempotency_keys)
+        self.key_used = sa.select(sa.literal(1)).where(
+            idempotency_keys.c.stream_id == sa.bindparam("stream_id"),
+            idempotency_keys.c.key == sa.bindparam("key"),
+        )
+        self.upsert_summary = _upsert_summary(dialect_name)
+        self.read_summary = sa.select(games).where(games.c.game_id == sa.bindparam("stream_id"))
+        self.read = (
+            sa.select(*EVENT_COLUMNS)
+            .where(events.c.stream_id == sa.bindparam("stream_id"), events.c.version > sa.bindparam("after"))
+            .order_by(events.c.version)
+        )
+        self.read_limited = self.read.limit(sa.bindparam("limit"))
+        self.read_idempotent = (
+            sa.select(*EVENT_COLUMNS)
+            .join(
+                idempotency_keys,
+                sa.and_(
+                    idempotency_keys.c.stream_id == events.c.stream_id,
+                    events.c.version.between(idempotency_keys.c.first_version, idempotency_keys.c.last_version),
+                ),
+            )
+            .where(
+                idempotency_keys.c.stream_id == sa.bindparam("stream_id"),
+                idempotency_keys.c.key == sa.bindparam("key"),
+            )
+            .order_by(events.c.version)
+        )
+
+
+def _append_events(dialect_name: str) -> sa.Insert:
+    """INSERT the rows only if the stream is at the expected version; RETURNING nothing otherwise.
+
+    The guard reads the stream's current version inside the statement, so an append can neither
+    overwrite (stale expectation) nor leave a gap (expectation ahead of the stream). Two writers that
+    both pass it collide on UNIQUE(stream_id, version).
+    """
+    rows_json = sa.bindparam("rows", type_=sa.Text)
+    stream_id = sa.bindparam("stream_id", type_=sa.Text)
+    row: Any
+    version: sa.ColumnElement[Any]
+    if dialect_name == "postgresql":
+        rows = sa.func.jsonb_array_elements(sa.cast(rows_json, JSONB)).table_valued(sa.column("value", JSONB))
+        row = rows.c.value
+        version = sa.cast(row[0].astext, sa.Integer)
+        event_type, data, metadata = row[1].astext, row[2], row[3]
+    else:
+        rows = sa.func.json_each(rows_json).table_valued("value")
+        row = rows.c.value
+        version, event_type, data, metadata = (sa.func.json_extract(row, f"$[{i}]") for i in range(4))
+    current = (
+        sa.select(sa.func.coalesce(sa.func.max(events.c.version), 0))
+        .where(events.c.stream_id == stream_id)
+        .scalar_subquery()
+    )
+    new_rows = sa.select(
+        stream_id,
+        version,
+        event_type,
+        data,
+        metadata,
+        sa.bindparam("recorded_at", type_=events.c.recorded_at.type),
+        sa.bindparam("idempotency_key", type_=sa.Text),
+    ).where(current == sa.bindparam("expected_version"))
+    columns = ["stream_id", "version", "type", "data", "metadata", "recorded_at", "idempotency_key"]
+    return sa.insert(events).from_select(columns, new_rows).returning(events.c.global_position, events.c.version)
+
+
+def _upsert_summary(dialect_name: str) -> sa.Insert:
+    insert = postgresql.insert(games) if dialect_name == "postgresql" else sqlite.insert(games)
+    changed = {column.name: insert.excluded[column.name] for column in games.c if column.name != "game_id"}
+    return insert.on_conflict_do_update(index_elements=[games.c.game_id], set_=changed)

@@ -1,0 +1,114 @@
+"""Playing: create a game, take seats, send commands, read the table, the log and its replays."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import Controller, Response, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+
+from api.auth import bearer_token
+from api.schemas import CreateGameRequest
+from services.errors import ServiceError
+from services.games import MAX_EVENTS_PAGE, Games, SeatRequest
+from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
+
+MAX_KEY_LENGTH = 200
+
+
+def parse_if_match(value: str | None) -> int | None:
+    """`If-Match: "42"` (an entity tag naming a version); weak tags and bare numbers are accepted too."""
+    if value is None:
+        return None
+    tag = value.strip().removeprefix("W/").strip('"')
+    if not tag.isdigit():
+        raise ServiceError("invalid", "invalid-if-match", 'If-Match must name a version, like "42"')
+    return int(tag)
+
+
+def check_idempotency_key(value: str | None) -> str | None:
+    if value is not None and not 1 <= len(value) <= MAX_KEY_LENGTH:
+        raise ServiceError(
+            "invalid", "invalid-idempotency-key", f"Idempotency-Key takes 1..{MAX_KEY_LENGTH} characters"
+        )
+    return value
+
+
+GameId = Annotated[str, PathParameter(description="The game's UUID")]
+Token = NamedDependency[str | None]
+GamesDep = NamedDependency[Games]
+
+
+class GamesController(Controller):
+    path = "/v1/games"
+    tags = ["games"]
+    dependencies = {"token": Provide(bearer_token, sync_to_thread=False)}
+
+    @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
+    async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:
+        created = await games.create(data.game, data.players, data.options, data.seed, data.seats)
+        return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
+
+    @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
+    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[SeatRequest]) -> SeatGranted:
+        return await games.take_seat(game_id, data)
+
+    @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
+    async def get_table(self, games: GamesDep, game_id: GameId, token: Token) -> TableView:
+        return await games.view(game_id, token)
+
+    @get(
+        "/{game_id:str}/legal-commands",
+        operation_id="listLegalCommands",
+        summary="Every command the caller's seat may send now",
+    )
+    async def legal_commands(self, games: GamesDep, game_id: GameId, token: Token) -> LegalCommands:
+        return await games.legal_commands(game_id, token)
+
+    @post(
+        "/{game_id:str}/commands",
+        operation_id="sendCommand",
+        summary="Send one command for the caller's seat",
+        status_code=200,
+    )
+    async def send_command(
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        token: Token,
+        data: JSONBody[dict[str, Any]],
+        if_match: Annotated[
+            str | None,
+            HeaderParameter(name="If-Match", required=False, description='"<version>": 409 if moved on'),
+        ] = None,
+        idempotency_key: Annotated[
+            str | None,
+            HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
+        ] = None,
+    ) -> CommandOutcome:
+        return await games.act(
+            game_id,
+            token,
+            msgspec.json.encode(data),
+            if_match=parse_if_match(if_match),
+            idempotency_key=check_idempotency_key(idempotency_key),
+        )
+
+    @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
+    async def list_events(
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        token: Token,
+        after: Annotated[int, QueryParameter(ge=0, description="versions after this one")] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
+    ) -> EventPage:
+        return await games.events(game_id, token, after, limit)
+
+    @get("/{game_id:str}/replay", operation_id="replayGame", summary="The table right after version `at`")
+    async def replay(
+        self, games: GamesDep, game_id: GameId, token: Token, at: Annotated[int, QueryParameter(ge=1)]
+    ) -> TableView:
+        return await games.replay(game_id, token, at)

@@ -1,0 +1,32 @@
+"""The commands: one per turn, always ending with a card taken.
+
+Baskets are numbered 0..5 clockwise; `steps` names the basket you want relative to yours: after the
+command the basket at `front + steps` (mod 6) faces you. Positive steps are called clockwise.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Take(msgspec.Struct, frozen=True, tag="take", tag_field="type"):
+    """No rotation: take the top card (and tokens) of the basket in front of you. When that basket is
+    empty and you can neither pay nor spend the squishy bun to reach a non-empty one, this is the forced
+    free rotation to the nearest non-empty basket (clockwise first) followed by the take."""
+
+
+class Rotate(msgspec.Struct, frozen=True, tag="rotate", tag_field="type"):
+    """Rotate |steps| (1..5) either way, paying one chopsticks token into each basket that passes in
+    front of you, starting with your own; then take."""
+
+    steps: int
+
+
+class ReturnBun(msgspec.Struct, frozen=True, tag="return-bun", tag_field="type"):
+    """Return the squishy bun to the middle and rotate for free to the basket `steps` (1..5) clockwise
+    (any basket is reachable, so one direction names them all); then take."""
+
+    steps: int
+
+
+Command = Take | Rotate | ReturnBun

@@ -1,0 +1,157 @@
+"""`SPIN_SOME_FOR_DIM_SUM`: Sushi Go! Spin Some for Dim Sum as a `domain.engine.Game`.
+
+Decisions where the rules leave a choice (see ../shared/rules/spin-some-for-dim-sum.md):
+
+- **Composition** (house content, `cards.py`): 105 cards as in the spec's table, and 15 special plates
+  chosen so that every dish is on 8 or 9 plates and every pair of dishes on 3 to 5 plates. Card ids
+  0..104 run through the composition table; the catalog lists each kind's id range.
+- **Directions**: baskets are numbered 0..5 clockwise and seat i starts in front of basket i. A command's
+  `steps` names the basket you want relative to yours (`front + steps`, mod 6); positive is called
+  clockwise, and the forced free rotation prefers it on a tie. Tokens go into `front`, `front ± 1`, ...
+  (k of them, never into the arriving basket).
+- **Commands**: `take` (no rotation), `rotate` (steps -5..-1 or 1..5, paid in tokens), `return-bun`
+  (steps 1..5, free: with the bun every basket is reachable, so one direction names them all; returning
+  it without rotating is not offered, as it could only lose the bun). Rotating onto an empty basket is
+  refused (`target-basket-empty`).
+- **Empty basket** (house rule): `take` at an empty basket is refused (`empty-basket`) while a paid or
+  bun rotation to a non-empty basket exists; otherwise `take` is the forced free rotation to the nearest
+  non-empty basket, clockwise first (`TableRotated.how == "empty-basket"`). With 105 cards and at most 72
+  taken, the game cannot run out of cards, but it would end if every basket were empty.
+- **Events**: `BasketsFilled` records the pile orders (redacted to `piles=None` for everyone while the
+  game runs: only `tops` and `sizes` are public); `DimSumTaken.revealed` carries only the card that
+  surfaces. Every other event is public. The turn passes on `DimSumTaken`.
+- **Tokens**: 4 per player are in play (8/12/16/20/24 for 2..6 players); the box's 24 only all play with
+  6 players. Chopsticks score 1 per 2 at the end.
+- **Ties** on total: the squishy-bun holder among the tied wins alone; otherwise they share the victory.
+- **Score calculator**: `cards` is the whole menu; `desserts` (none in this game) are counted as menu
+  cards; two copies of one plate would each score; `end_of_game` is ignored (always the end).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+
+from domain.chance import Chance
+from domain.engine import Bot, Game, Result, RuleViolation, SeatScore, rank_scores
+from domain.spin_some import decide as rules
+from domain.spin_some import state as spin
+from domain.spin_some import view as views
+from domain.spin_some.bots import BOTS
+from domain.spin_some.cards import COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
+from domain.spin_some.commands import Command
+from domain.spin_some.events import EVENT_TYPES, BasketsFilled
+from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
+from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinOptions, SpinState
+
+
+class SpinSomeForDimSum:
+    id: str = "spin-some-for-dim-sum"
+    name: str = "Sushi Go! Spin Some for Dim Sum"
+    min_players: int = 2
+    max_players: int = 6
+    options_type: type[msgspec.Struct] = SpinOptions
+    command_type: Any = Command
+    event_types: tuple[type[Any], ...] = EVENT_TYPES
+    score_request_type: type[msgspec.Struct] = ScoreRequest
+    bots: Mapping[str, Callable[[], Bot]] = BOTS
+
+    def check_options(self, options: SpinOptions, players: int) -> None:
+        if not 0 <= options.first_player < players:
+            raise RuleViolation(
+                "invalid-options", f"first_player must be a seat 0..{players - 1}, not {options.first_player}"
+            )
+
+    def setup(self, options: SpinOptions, players: int, chance: Chance) -> Sequence[BasketsFilled]:
+        deck = chance.shuffled(DECK)
+        base, extra = divmod(len(deck), BASKETS)
+        piles: list[tuple[int, ...]] = []
+        start = 0
+        for basket in range(BASKETS):
+            size = base + (1 if basket < extra else 0)
+            piles.append(tuple(deck[start : start + size]))
+            start += size
+        return [
+            BasketsFilled(
+                piles=tuple(piles),
+                tops=tuple(pile[0] if pile else None for pile in piles),
+                sizes=tuple(len(pile) for pile in piles),
+            )
+        ]
+
+    def initial_state(self, options: SpinOptions, players: int) -> SpinState:
+        return spin.initial_state(options, players)
+
+    def evolve(self, state: SpinState, event: Any) -> SpinState:
+        return spin.evolve(state, event)
+
+    def decide(self, state: SpinState, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
+        return rules.decide(state, seat, command)
+
+    def legal_commands(self, state: SpinState, seat: int) -> Sequence[Command]:
+        return rules.legal_commands(state, seat)
+
+    def awaiting(self, state: SpinState) -> tuple[int, ...]:
+        if not state.piles or spin.is_over(state):
+            return ()
+        return (state.current,)
+
+    def view(self, state: SpinState, seat: int | None) -> views.SpinView:
+        return views.view(state, seat)
+
+    def redact(self, event: Any, seat: int | None) -> Any | None:
+        return views.redact(event, seat)
+
+    def result(self, state: SpinState) -> Result | None:
+        if not spin.is_over(state):
+            return None
+        scores = score_cards(state.menus, state.tokens, state.bun)
+        tiebreak = [1 if state.bun == seat else 0 for seat in range(state.players)]
+        return rank_scores(scores, tiebreak)
+
+    def score(self, request: ScoreRequest) -> tuple[SeatScore, ...]:
+        return score_request(request)
+
+    def catalog(self) -> dict[str, Any]:
+        return {
+            "cards": [
+                {
+                    "slug": kind.slug,
+                    "name": kind.name,
+                    "count": kind.count,
+                    "scoring": kind.scoring,
+                    "dish": kind.dish,
+                    "ids": [FIRST_ID[index], FIRST_ID[index] + kind.count - 1],
+                }
+                for index, kind in enumerate(COMPOSITION)
+            ],
+            "dishes": [
+                {
+                    "dish": dish,
+                    "name": DISH_NAMES[dish],
+                    "cards": [COMPOSITION[k].slug for k in DISH_KINDS[i]],
+                }
+                for i, dish in enumerate(DISHES)
+            ],
+            "special_plates": [
+                {"slug": kind.slug, "name": kind.name, "dishes": list(kind.plate)} for kind in COMPOSITION if kind.plate
+            ],
+            "house_content": {
+                "composition": True,
+                "special_plates": True,
+                "empty_basket_rule": True,
+                "note": "The seed gives neither the per-card counts nor the plates' dishes, nor what"
+                " happens at an empty basket: these are house decisions, kept in one data table.",
+            },
+            "baskets": BASKETS,
+            "menu_size": MENU_SIZE,
+            "chopsticks_tokens_per_player": STARTING_TOKENS,
+            "chopsticks_tokens_in_box": spin.TOKENS_IN_BOX,
+            "score_categories": list(CATEGORIES),
+        }
+
+
+SPIN_SOME_FOR_DIM_SUM: Final = SpinSomeForDimSum()
+_PROTOCOL_CHECK: Game = SPIN_SOME_FOR_DIM_SUM

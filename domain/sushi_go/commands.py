@@ -1,0 +1,28 @@
+"""The one command of Sushi Go!: pick one card, or two with chopsticks (`{"type": "pick", "cards": [17]}`).
+
+Cards are unique card ids; with two cards the first listed is played first (it matters for wasabi).
+Legal commands are built from interned tables, so listing them allocates almost nothing.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from domain.sushi_go.cards import DECK_SIZE
+
+
+class Pick(msgspec.Struct, frozen=True, tag="pick", tag_field="type", gc=False):
+    cards: tuple[int, ...]
+
+
+#: `Pick((card,))` for every card id.
+SINGLE_PICKS: tuple[Pick, ...] = tuple(Pick(cards=(card,)) for card in range(DECK_SIZE))
+_PAIR_ROWS: list[tuple[Pick, ...] | None] = [None] * DECK_SIZE
+
+
+def pair_picks(first: int) -> tuple[Pick, ...]:
+    """`Pick((first, second))` for every card id `second` (built once per `first`, then reused)."""
+    row = _PAIR_ROWS[first]
+    if row is None:
+        row = _PAIR_ROWS[first] = tuple(Pick(cards=(first, second)) for second in range(DECK_SIZE))
+    return row

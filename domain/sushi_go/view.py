@@ -1,0 +1,74 @@
+"""What a viewer may see: a seat sees its own hand and pending pick; everyone sees the tableaus, the
+kept puddings, the scores, the deck size and which seats still have to pick. Nobody sees another
+seat's hand or unrevealed pick, not even its card ids. A spectator (seat None) sees only public facts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.engine import Result, SeatScore
+from domain.sushi_go.events import CardPicked, HandsDealt
+from domain.sushi_go.state import Cards, SushiGoState
+
+
+class SushiGoView(msgspec.Struct, frozen=True, gc=False):
+    #: The viewer's seat, None for a spectator.
+    seat: int | None
+    players: int
+    round: int
+    turn: int
+    #: Cards in every hand (all hands have the same size).
+    hand_size: int
+    #: The viewer's hand (card ids; slugs via the catalog), () for a spectator.
+    hand: Cards
+    #: The viewer's hidden pick this turn, () when it has not picked (or for a spectator).
+    pick: Cards
+    #: Seats that still have to pick this turn.
+    awaiting: tuple[int, ...]
+    #: Cards played this round per seat, in play order.
+    tableaus: tuple[Cards, ...]
+    #: Puddings kept per seat.
+    puddings: tuple[Cards, ...]
+    #: Points so far per seat.
+    totals: tuple[int, ...]
+    #: Every scored round so far (then the puddings), per seat with a breakdown.
+    scored: tuple[tuple[SeatScore, ...], ...]
+    deck_size: int
+    discards: int
+    result: Result | None
+
+
+def view(state: SushiGoState, seat: int | None) -> SushiGoView:
+    own = seat is not None and 0 <= seat < state.players
+    hands = state.hands
+    return SushiGoView(
+        seat,
+        state.players,
+        state.round,
+        state.turn,
+        len(hands[0]) if hands else 0,
+        hands[seat] if own and seat is not None else (),
+        state.picks[seat] if own and seat is not None else (),
+        state.awaiting,
+        state.tableaus,
+        state.puddings,
+        state.totals,
+        state.scored,
+        len(state.deck),
+        len(state.discards),
+        state.result,
+    )
+
+
+def redact(event: Any, seat: int | None) -> Any | None:
+    """Hide other seats' dealt hands and unrevealed picks (None in place of their card ids)."""
+    kind = type(event)
+    if kind is HandsDealt:
+        hands = tuple([hand if index == seat else None for index, hand in enumerate(event.hands)])
+        return msgspec.structs.replace(event, hands=hands)
+    if kind is CardPicked and event.seat != seat:
+        return msgspec.structs.replace(event, cards=None)
+    return event

@@ -1,0 +1,151 @@
+"""What a viewer may see, and events as a viewer may see them.
+
+A seat sees its own hand, its own hidden pick and call, and the options of a choice it is asked to
+make (the cards a menu drew, the cards it may give to a spoon...). Everyone sees the tableaus, the
+fridges, hand sizes, deck and dessert pile sizes, the uramaki track, the called chopsticks and
+spoons once revealed, who is being asked what, and the scores. A spectator (seat None) sees only
+the public part. Nobody sees which desserts went into the deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.engine import Result, SeatScore
+from domain.sushi_go_party.cards import URAMAKI_PLACES
+from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
+from domain.sushi_go_party.menus import MenuSpec
+from domain.sushi_go_party.state import Action, Cards, PartyState, Selection, Tableau
+
+_replace = msgspec.structs.replace
+
+
+class PromptView(msgspec.Struct, frozen=True, gc=False):
+    """A bonus action waiting for `seat`: kind `copy`, `chopsticks`, `spoon`, `give`, `menu`, `flip`."""
+
+    kind: str
+    seat: int
+    #: The special card that acts.
+    card: int
+    #: The cards to choose among: only for the asked seat (None for everyone else).
+    options: Cards | None
+    #: What the spoon asked for (`give`).
+    request: str | None
+    #: The spoon's owner (`give`).
+    owner: int | None
+
+
+class PartyView(msgspec.Struct, frozen=True, gc=False):
+    #: The viewer's seat, None for a spectator.
+    seat: int | None
+    players: int
+    #: `select`, `pick`, `resolve` or `over`.
+    phase: str
+    round: int
+    turn: int
+    menu: MenuSpec | None
+    #: Where hands pass this round: `left` (seat i to i + 1) or `right`.
+    passing: str
+    #: Seats whose command the game waits for.
+    awaiting: tuple[int, ...]
+    #: The viewer's hand (card ids; slugs via the catalog's `card_ids`), None for a spectator.
+    hand: Cards | None
+    #: The viewer's hidden pick and call this turn (None when none or for a spectator).
+    pick: int | None
+    call: int | None
+    #: Cards in each hand (every hand always holds as many).
+    hand_size: int
+    #: Per seat, this round's cards in play order: [card id, slug it scores as, wasabi it sits on or -1].
+    tableaus: tuple[Tableau, ...]
+    #: Per seat, desserts kept from finished rounds: [card id, slug].
+    fridges: tuple[tuple[tuple[int, str], ...], ...]
+    deck_size: int
+    dessert_pile_size: int
+    discard_size: int
+    #: Uramaki icons per tableau, places claimed this round, points of the next place (0: none left),
+    #: points scored in this round's race.
+    uramaki_icons: tuple[int, ...]
+    uramaki_claimed: int
+    uramaki_next: int
+    uramaki_points: tuple[int, ...]
+    #: Bonus actions still to resolve this turn: [number, seat, card id, kind], lowest number first.
+    queue: tuple[Action, ...]
+    prompt: PromptView | None
+    #: The menu selection (first-player, build, vote), None once the menu stands.
+    selection: Selection | None
+    totals: tuple[int, ...]
+    scored: tuple[tuple[SeatScore, ...], ...]
+    result: Result | None
+
+
+def view(state: PartyState, seat: int | None) -> PartyView:
+    own = seat is not None and 0 <= seat < state.players
+    prompt = state.prompt
+    prompt_view = None
+    if prompt is not None and prompt.kind != "draw-menu":
+        prompt_view = PromptView(
+            kind=prompt.kind,
+            seat=prompt.seat,
+            card=prompt.card,
+            options=prompt.options if own and seat == prompt.seat else None,
+            request=prompt.request,
+            owner=prompt.owner if prompt.owner >= 0 else None,
+        )
+    claimed = state.uramaki_claimed
+    pick = call = None
+    if own:
+        assert seat is not None
+        if state.picks[seat] >= 0:
+            pick = state.picks[seat]
+        if state.calls[seat] >= 0:
+            call = state.calls[seat]
+    hands = state.hands
+    # Positional (in field order): much faster than keywords for a struct this wide.
+    return PartyView(
+        seat,
+        state.players,
+        state.phase,
+        state.round,
+        state.turn,
+        state.menu,
+        "right" if state.pass_both_ways and state.round == 2 else "left",
+        state.awaiting,
+        hands[seat] if own and seat is not None else None,
+        pick,
+        call,
+        len(hands[0]) if hands else 0,
+        state.tableaus,
+        state.fridges,
+        len(state.deck),
+        len(state.dessert_pile),
+        len(state.discard),
+        state.uramaki_icons,
+        claimed,
+        URAMAKI_PLACES[claimed] if claimed < len(URAMAKI_PLACES) else 0,
+        state.uramaki_points,
+        state.queue,
+        prompt_view,
+        state.selection if state.phase == "select" else None,
+        state.totals,
+        state.scored,
+        state.result,
+    )
+
+
+def redact(event: Any, seat: int | None) -> Any | None:
+    """Hide other seats' hands, draws and unrevealed picks, and which desserts went into the deck."""
+    kind = type(event)
+    if kind is CardChosen:
+        if event.seat != seat:
+            return _replace(event, card=None, call=None)
+        return event
+    if kind is RoundDealt:
+        hands = tuple([hand if index == seat else None for index, hand in enumerate(event.hands)])
+        return _replace(event, hands=hands, desserts=None)
+    if kind is CardsDrawn:
+        return _replace(event, cards=tuple([card if index == seat else None for index, card in enumerate(event.cards)]))
+    if kind is MenuDrawn and event.seat != seat:
+        return _replace(event, cards=None)
+    return event

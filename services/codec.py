@@ -1,0 +1,63 @@
+"""JSON encoding of one game's events and commands, with one reused encoder and decoder per game."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Union
+
+import msgspec
+
+from domain.catalog import get_game
+from domain.engine import Game, RuleViolation
+from domain.table import LOBBY_EVENTS, GameCreated
+
+_encoder = msgspec.json.Encoder()
+_created_decoder = msgspec.json.Decoder(GameCreated)
+
+
+class GameCodec:
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        event_union: Any = Union[(*LOBBY_EVENTS, *game.event_types)]
+        self._events = msgspec.json.Decoder(event_union)
+        self._commands = msgspec.json.Decoder(game.command_type)
+        self._score_requests = msgspec.json.Decoder(game.score_request_type)
+
+    def encode_event(self, event: Any) -> bytes:
+        return _encoder.encode(event)
+
+    def decode_event(self, data: bytes) -> Any:
+        return self._events.decode(data)
+
+    def decode_command(self, body: bytes) -> Any:
+        try:
+            return self._commands.decode(body)
+        except msgspec.DecodeError as exc:
+            raise RuleViolation("invalid-command", f"not a {self.game.name} command: {exc}") from None
+
+    def decode_score_request(self, body: bytes) -> Any:
+        try:
+            return self._score_requests.decode(body)
+        except msgspec.DecodeError as exc:
+            raise RuleViolation(
+                "invalid-score-request", f"not a {self.game.name} score request: {exc}"
+            ) from None
+
+
+@cache
+def codec_for(game_id: str) -> GameCodec:
+    return GameCodec(get_game(game_id))
+
+
+def game_of_log(first_event_data: bytes) -> str:
+    """Every log starts with GameCreated, which names the game whose codec reads the rest."""
+    return _created_decoder.decode(first_event_data).game
+
+
+def to_json_object(value: Any) -> dict[str, Any]:
+    """A struct as a JSON object, without its type tag (the envelope carries the type)."""
+    builtins = msgspec.to_builtins(value)
+    if isinstance(builtins, dict):
+        builtins.pop("type", None)
+        return builtins
+    return {"value": builtins}

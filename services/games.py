@@ -1,0 +1,326 @@
+"""The game use cases: create, seat, act, and the reads of one game.
+
+Every write is load → decide → append at the loaded version. A concurrent writer makes the append
+conflict; the use case then reloads and decides again (bounded), unless the client pinned the version
+with If-Match, in which case the conflict is its answer.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, TypeVar
+
+import msgspec
+
+from domain import table as tables
+from domain.catalog import get_game
+from domain.chance import Chance
+from domain.engine import RuleViolation
+from domain.table import Decision, Table
+from services.codec import GameCodec, codec_for
+from services.errors import ServiceError
+from services.loading import LoadedGame, check_game_id, hash_token, load_game
+from services.ports import (
+    Clock,
+    ConcurrencyConflict,
+    DuplicateIdempotencyKey,
+    EventStore,
+    IdSource,
+    NewEvent,
+    StoredEvent,
+)
+from services.presenting import event_views, summary_of, table_view
+from services.views import (
+    CommandOutcome,
+    CreatedGame,
+    EventPage,
+    LegalCommands,
+    SeatGranted,
+    TableView,
+)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Planned(Generic[T]):
+    """What one attempt at a write decided: the events to append and how to answer once stored."""
+
+    events: list[NewEvent]
+    table: Table
+    answer: Callable[[Sequence[StoredEvent]], T]
+
+
+MAX_ATTEMPTS = 8
+MAX_EVENTS_PAGE = 1000
+
+
+class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A human seat has a name (and optionally the integrating app's user id); a bot seat a bot."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
+    player_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
+    bot: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+
+
+class Games:
+    def __init__(self, store: EventStore, clock: Clock, ids: IdSource) -> None:
+        self.store = store
+        self.clock = clock
+        self.ids = ids
+
+    # --- writes -------------------------------------------------------------------------------
+
+    async def create(
+        self,
+        game_name: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        seed: int | None,
+        seats: Sequence[SeatRequest] = (),
+    ) -> CreatedGame:
+        game = get_game(game_name)
+        if len(seats) > players:
+            raise RuleViolation("too-many-seats", f"{len(seats)} seats for a game of {players} players")
+        codec = codec_for(game.id)
+        game_id = self.ids.game_id()
+        events = tables.create_game(game, players, options, self.ids.seed() if seed is None else seed)
+        table = tables.replay(game, events)
+        new_events = [self._new_event(codec, events[0], {"seat": None})]
+        tokens: dict[str, str] = {}
+        for request in seats:
+            decision, token = self._take_seat(table, codec, request, version=len(new_events))
+            new_events.extend(self._new_events(codec, decision.events, self._seat_metadata(decision, token)))
+            table = decision.table
+            if token is not None:
+                tokens[str(table.seats[-1].seat)] = token
+        bots = tables.run_bots(game, table, len(new_events))
+        new_events.extend(self._new_events(codec, bots.events, {"bot": True}))
+        now = self.clock.now()
+        summary = summary_of(game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now)
+        stored = await self.store.append(game_id, 0, new_events, summary)
+        view = table_view(
+            game,
+            game_id,
+            bots.table,
+            None,
+            len(stored),
+            created_at=stored[0].recorded_at,
+            updated_at=stored[-1].recorded_at,
+            public=bots.table.status == "finished",
+        )
+        return CreatedGame(**msgspec.structs.asdict(view), tokens=tokens)
+
+    async def take_seat(self, game_id: str, request: SeatRequest) -> SeatGranted:
+        def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
+            decision, token = self._take_seat(loaded.table, loaded.codec, request, loaded.version)
+            new_events = self._new_events(loaded.codec, decision.events, self._seat_metadata(decision, token))
+            bots = tables.run_bots(loaded.game, decision.table, loaded.version + len(new_events))
+            new_events.extend(self._new_events(loaded.codec, bots.events, {"bot": True}))
+            granted = SeatGranted(seat=len(loaded.table.seats), token=token)
+            return Planned(new_events, bots.table, lambda _stored: granted)
+
+        return await self._write(game_id, attempt)
+
+    async def act(
+        self,
+        game_id: str,
+        token: str | None,
+        body: bytes,
+        if_match: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> CommandOutcome:
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+        request_hash = hash_token(body.decode("utf-8", "replace"))
+
+        async def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            if idempotency_key is not None:
+                first = await self.store.read_idempotent(loaded.game_id, idempotency_key)
+                if first:
+                    outcome = self._first_answer(loaded, first, seat, request_hash)
+                    return Planned([], loaded.table, lambda _stored: outcome)
+            if if_match is not None and if_match != loaded.version:
+                raise _version_conflict(loaded.version)
+            command = loaded.codec.decode_command(body)
+            chance = Chance(loaded.table.seed, loaded.version)
+            decision = tables.act(loaded.game, loaded.table, seat, command, chance)
+            metadata = {"seat": seat, "command_id": str(uuid.uuid4()), "request_hash": request_hash}
+            new_events = self._new_events(loaded.codec, decision.events, metadata)
+            bots = tables.run_bots(loaded.game, decision.table, loaded.version + len(new_events))
+            new_events.extend(self._new_events(loaded.codec, bots.events, {"bot": True}))
+
+            def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
+                events = [loaded.codec.decode_event(item.data) for item in stored]
+                views = event_views(loaded.game, bots.table, seat, stored, events)
+                return CommandOutcome(version=stored[-1].version, events=views)
+
+            return Planned(new_events, bots.table, answer)
+
+        return await self._write(
+            game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None
+        )
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def view(self, game_id: str, token: str | None) -> TableView:
+        loaded = await load_game(self.store, game_id)
+        return self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
+
+    async def legal_commands(self, game_id: str, token: str | None) -> LegalCommands:
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        assert seat is not None
+        commands: Sequence[Any] = ()
+        if seat in tables.awaiting(loaded.game, loaded.table):
+            commands = loaded.game.legal_commands(loaded.table.state, seat)
+        return LegalCommands(
+            version=loaded.version, seat=seat, commands=[msgspec.to_builtins(c) for c in commands]
+        )
+
+    async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
+        if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        page = slice(after, after + limit)
+        views = event_views(loaded.game, loaded.table, seat, loaded.stored[page], loaded.events[page])
+        return EventPage(events=views, last_version=loaded.version)
+
+    async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        if not 1 <= at <= loaded.version:
+            raise ServiceError(
+                "not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}"
+            )
+        past = tables.replay(loaded.game, loaded.events[:at])
+        if seat is not None and seat >= len(past.seats):
+            seat = None
+        return self._table_view(loaded, past, seat, at)
+
+    # --- helpers ------------------------------------------------------------------------------
+
+    async def _write(
+        self,
+        game_id: str,
+        attempt: Callable[[LoadedGame], Planned[T] | Awaitable[Planned[T]]],
+        idempotency_key: str | None = None,
+        pinned: bool = False,
+    ) -> T:
+        game_id = check_game_id(game_id)
+        for _ in range(MAX_ATTEMPTS):
+            loaded = await load_game(self.store, game_id)
+            planned = attempt(loaded)
+            if not isinstance(planned, Planned):
+                planned = await planned
+            if not planned.events:
+                return planned.answer([])
+            version = loaded.version + len(planned.events)
+            hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
+            summary = summary_of(
+                game_id,
+                loaded.game,
+                planned.table,
+                version,
+                hashes,
+                loaded.stored[0].recorded_at,
+                self.clock.now(),
+            )
+            try:
+                stored = await self.store.append(
+                    game_id, loaded.version, planned.events, summary, idempotency_key
+                )
+            except ConcurrencyConflict:
+                if pinned:
+                    raise _version_conflict(None) from None
+                continue
+            except DuplicateIdempotencyKey:
+                continue
+            return planned.answer(stored)
+        raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
+
+    def _take_seat(
+        self, table: Table, codec: GameCodec, request: SeatRequest, version: int
+    ) -> tuple[Decision, str | None]:
+        token = None if request.bot is not None else self.ids.token()
+        decision = tables.take_seat(
+            codec.game,
+            table,
+            Chance(table.seed, version),
+            name=request.name,
+            player_id=request.player_id,
+            bot=request.bot,
+        )
+        return decision, token
+
+    @staticmethod
+    def _seat_metadata(decision: Decision, token: str | None) -> dict[str, Any]:
+        seat = len(decision.table.seats) - 1
+        metadata: dict[str, Any] = {"seat": seat}
+        if token is not None:
+            metadata["token_hash"] = hash_token(token)
+        return metadata
+
+    @staticmethod
+    def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
+        return NewEvent(type=type(event).__name__, data=codec.encode_event(event), metadata=metadata)
+
+    def _new_events(
+        self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]
+    ) -> list[NewEvent]:
+        """The events of one command; only the SeatTaken event carries the token hash."""
+        out = []
+        for event in events:
+            meta = metadata
+            if "token_hash" in metadata and not isinstance(event, tables.SeatTaken):
+                meta = {k: v for k, v in metadata.items() if k != "token_hash"}
+            out.append(self._new_event(codec, event, meta))
+        return out
+
+    @staticmethod
+    def _hashes(new_events: Sequence[NewEvent]) -> dict[str, str]:
+        return {
+            str(e.metadata["seat"]): e.metadata["token_hash"]
+            for e in new_events
+            if "token_hash" in e.metadata
+        }
+
+    def _first_answer(
+        self, loaded: LoadedGame, first: Sequence[StoredEvent], seat: int, request_hash: str
+    ) -> CommandOutcome:
+        if first[0].metadata.get("seat") != seat or first[0].metadata.get("request_hash") != request_hash:
+            raise ServiceError(
+                "conflict",
+                "idempotency-key-reused",
+                "this idempotency key was used for a different command",
+            )
+        # The first answer may have been appended after this load: decode it from what was read.
+        events = [loaded.codec.decode_event(item.data) for item in first]
+        return CommandOutcome(
+            version=first[-1].version,
+            events=event_views(loaded.game, loaded.table, seat, first, events),
+        )
+
+    def _table_view(self, loaded: LoadedGame, table: Table, seat: int | None, version: int) -> TableView:
+        return table_view(
+            loaded.game,
+            loaded.game_id,
+            table,
+            seat,
+            version,
+            created_at=loaded.stored[0].recorded_at,
+            updated_at=loaded.stored[version - 1].recorded_at,
+            public=loaded.table.status == "finished",
+        )
+
+
+def _version_conflict(version: int | None) -> ServiceError:
+    where = "" if version is None else f" (it is at version {version})"
+    return ServiceError("conflict", "version-conflict", f"the game moved on{where}; reload and retry")

@@ -1,0 +1,79 @@
+"""Loading a game: read its stream, decode it with its game's codec, fold it into a table."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.engine import Game
+from domain.table import Table, replay
+from services.codec import GameCodec, codec_for, game_of_log
+from services.errors import ServiceError
+from services.ports import EventStore, StoredEvent
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedGame:
+    game_id: str
+    codec: GameCodec
+    stored: Sequence[StoredEvent]
+    events: Sequence[Any]
+    table: Table
+
+    @property
+    def game(self) -> Game:
+        return self.codec.game
+
+    @property
+    def version(self) -> int:
+        return len(self.stored)
+
+    def token_hashes(self) -> dict[str, str]:
+        """Each human seat's token hash, kept in its SeatTaken event's metadata."""
+        hashes: dict[str, str] = {}
+        for stored in self.stored:
+            token_hash = stored.metadata.get("token_hash")
+            if token_hash is not None:
+                hashes[str(stored.metadata["seat"])] = token_hash
+        return hashes
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a bearer token belongs to; None for a spectator (no token)."""
+        if token is None:
+            return None
+        presented = hash_token(token)
+        found: int | None = None
+        # Compare against every seat so the time taken does not depend on which one matched.
+        for seat, token_hash in self.token_hashes().items():
+            if hmac.compare_digest(presented, token_hash):
+                found = int(seat)
+        if found is None:
+            raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+        return found
+
+
+def check_game_id(game_id: str) -> str:
+    try:
+        return str(uuid.UUID(game_id))
+    except ValueError:
+        raise ServiceError("not-found", "game-not-found", f"no game {game_id!r}") from None
+
+
+async def load_game(store: EventStore, game_id: str) -> LoadedGame:
+    game_id = check_game_id(game_id)
+    stored = await store.read(game_id)
+    if not stored:
+        raise ServiceError("not-found", "game-not-found", f"no game {game_id}")
+    codec = codec_for(game_of_log(stored[0].data))
+    events = [codec.decode_event(item.data) for item in stored]
+    return LoadedGame(
+        game_id=game_id, codec=codec, stored=stored, events=events, table=replay(codec.game, events)
+    )

@@ -1,0 +1,153 @@
+"""Play whole games in-process, bots in every seat, through the lobby table (create, seat, act).
+
+Generic over every game of the catalog. Games are streamed: each game's log is counted and dropped,
+so memory does not grow with the number of games. The same seed gives the same results.
+
+Chance: game `g` gets its own seed from a generator seeded with the run's seed; the rules draw from
+`Chance(game_seed, version)` with `version` the number of events so far (as the service does), and
+the bots from one generator per game, seeded apart from the rules' stream.
+
+Wins: every winner of a game counts one win for its bot, so a shared victory counts for each seat
+that shares it; `win_rate` is wins per seat played, so 1 / players is an even share.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+
+import msgspec
+
+from domain.catalog import get_game
+from domain.chance import Chance
+from domain.engine import RuleViolation
+from domain.table import BotsStuck, create_game, evolve_table, run_bots, take_seat
+
+
+class BotStats(msgspec.Struct, frozen=True):
+    #: Seats this bot played (games x its seats per game).
+    seats: int
+    wins: int
+    win_rate: float
+    mean_score: float
+
+
+class SimulationReport(msgspec.Struct, frozen=True):
+    game: str
+    players: int
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+    seconds: float
+    games_per_second: float
+    events: int
+    #: Games with more than one winner.
+    shared_wins: int
+    #: Per bot name.
+    wins: dict[str, int]
+    mean_score: dict[str, float]
+    win_rate: dict[str, float]
+    per_bot: dict[str, BotStats]
+
+
+class SimulationError(Exception):
+    """A game stopped waiting on a seat no bot holds, or ran past its bound."""
+
+
+def _one_generator(chance: Chance) -> Callable[[int, int], Chance]:
+    """Every bot of a game draws from one generator, which costs nothing to set up per decision."""
+    return lambda _version, _seat: chance
+
+
+def game_seeds(seed: int, games: int) -> Iterator[int]:
+    """Each game's own seed, drawn one at a time (nothing grows with the number of games)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        yield rng.getrandbits(63)
+
+
+def simulate(
+    game_id: str,
+    players: int,
+    games: int,
+    bots: Sequence[str],
+    seed: int = 0,
+    *,
+    progress: Callable[[int], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+    max_decisions: int = 100_000,
+) -> SimulationReport:
+    """Play `games` games of `players` seats; seat i is played by `bots[i % len(bots)]`.
+
+    `progress(done)` is called after each game. Raises RuleViolation for an unknown game or bot
+    or a bad player count, SimulationError when a game cannot finish.
+    """
+    game = get_game(game_id)
+    if not bots:
+        raise RuleViolation("unknown-bot", "name at least one bot")
+    for bot in bots:
+        if bot not in game.bots:
+            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+    seat_bots = [bots[seat % len(bots)] for seat in range(players)]
+    names = tuple(dict.fromkeys(bots))
+    wins = dict.fromkeys(names, 0)
+    points = dict.fromkeys(names, 0)
+    seats = dict.fromkeys(names, 0)
+    shared = 0
+    events = 0
+    started = clock()
+    for done, game_seed in enumerate(game_seeds(seed, games), start=1):
+        log = create_game(game, players, None, game_seed)
+        table = evolve_table(game, None, log[0])
+        version = len(log)
+        for bot in seat_bots:
+            decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
+            table = decision.table
+            version += len(decision.events)
+        bot_chance = _one_generator(Chance.from_rng(random.Random(f"{game_seed}:bots")))
+        try:
+            played = run_bots(game, table, version, bot_chance, max_decisions)
+        except BotsStuck as stuck:
+            raise SimulationError(f"{game_id} game with seed {game_seed} cannot finish: {stuck}") from None
+        table = played.table
+        version += len(played.events)
+        if table.status != "finished":
+            raise SimulationError(f"{game_id} game with seed {game_seed} waits on a seat no bot holds")
+        result = table.result
+        assert result is not None
+        events += version
+        if len(result.winners) > 1:
+            shared += 1
+        for winner in result.winners:
+            wins[seat_bots[winner]] += 1
+        for score in result.scores:
+            points[seat_bots[score.seat]] += score.total
+            seats[seat_bots[score.seat]] += 1
+        if progress is not None:
+            progress(done)
+    seconds = clock() - started
+    per_bot = {
+        name: BotStats(
+            seats=seats[name],
+            wins=wins[name],
+            win_rate=wins[name] / seats[name] if seats[name] else 0.0,
+            mean_score=points[name] / seats[name] if seats[name] else 0.0,
+        )
+        for name in names
+    }
+    return SimulationReport(
+        game=game_id,
+        players=players,
+        bots=tuple(bots),
+        seed=seed,
+        games=games,
+        seconds=seconds,
+        games_per_second=games / seconds if seconds > 0 else 0.0,
+        events=events,
+        shared_wins=shared,
+        wins=wins,
+        mean_score={name: stats.mean_score for name, stats in per_bot.items()},
+        win_rate={name: stats.win_rate for name, stats in per_bot.items()},
+        per_bot=per_bot,
+    )

@@ -1,0 +1,37 @@
+"""The catalog and its scoring calculator."""
+
+from __future__ import annotations
+
+from domain.catalog import GAMES
+
+
+async def test_the_catalog_lists_every_game_with_its_player_range_and_default_options(client):
+    body = (await client.get("/v1/catalog")).json()
+    listed = {game["id"]: game for game in body["games"]}
+    assert set(listed) == set(GAMES)
+    assert listed["sushi-go"]["min_players"] == 2 and listed["sushi-go"]["max_players"] == 5
+    for game_id in GAMES:
+        entry = (await client.get(f"/v1/catalog/{game_id}")).json()
+        assert entry["id"] == game_id
+        assert entry["option_schema"]
+        assert entry["details"]["cards"]
+
+
+async def test_the_calculator_scores_the_rules_worked_examples(client):
+    body = {
+        "players": [
+            {"cards": ["wasabi", "squid-nigiri", "egg-nigiri"]},
+            {"cards": ["egg-nigiri", "wasabi", "squid-nigiri", "egg-nigiri"]},
+        ],
+        "end_of_game": False,
+    }
+    response = await client.post("/v1/catalog/sushi-go/score", json=body)
+    assert response.status_code == 200, response.text
+    totals = [player["total"] for player in response.json()["players"]]
+    assert totals == [10, 11]
+
+
+async def test_the_calculator_refuses_unknown_cards(client):
+    response = await client.post("/v1/catalog/sushi-go/score", json={"players": [{"cards": ["pizza"]}]})
+    assert response.status_code == 422
+    assert response.json()["code"] == "unknown-card"

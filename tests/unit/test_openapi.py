@@ -1,0 +1,22 @@
+"""The committed OpenAPI document is the one the app generates: regenerate it with `kaiten openapi`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from api.service_cli import openapi_document
+
+COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+
+
+def test_the_committed_openapi_document_is_current():
+    assert COMMITTED.exists(), "run `kaiten openapi` and commit openapi/openapi.json"
+    assert COMMITTED.read_text() == openapi_document(), "openapi/openapi.json is stale: run `kaiten openapi`"
+
+
+def test_every_operation_has_an_explicit_operation_id():
+    document = json.loads(openapi_document())
+    operation_ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
+    assert len(operation_ids) == len(set(operation_ids))
+    assert all("_" not in op_id and op_id[0].islower() for op_id in operation_ids)
