@@ -39,12 +39,14 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
-        app.state.services = bootstrap((settings or Settings.from_env()).database_url) if owned else services
+        running = bootstrap((settings or Settings.from_env()).database_url) if services is None else services
+        app.state.services = running
+        await running.start()
         try:
             yield
         finally:
-            if owned:
-                await app.state.services.close()
+            # Services handed in belong to the caller, who closes them; background parts stop here.
+            await (running.close() if owned else running.stop())
 
     metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
     return Litestar(

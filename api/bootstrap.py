@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from contextlib import AsyncExitStack
+from dataclasses import dataclass, field
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
 from adapters.migrate import is_migrated
 from adapters.sql_store import SqlEventStore
-from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncEngine
-
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.ports import EventStore
 
 
-@dataclass(frozen=True)
+@dataclass
 class Services:
     games: Games
-    engine: AsyncEngine | None
+    engine: AsyncEngine | None = None
+    #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
+    _background: AsyncExitStack = field(default_factory=AsyncExitStack)
+
+    async def start(self) -> None:
+        """Start the background parts of a serving process."""
+
+    async def stop(self) -> None:
+        await self._background.aclose()
+        self._background = AsyncExitStack()
 
     async def is_ready(self) -> bool:
         if self.engine is None:
@@ -29,6 +39,7 @@ class Services:
             return False
 
     async def close(self) -> None:
+        await self.stop()
         if self.engine is not None:
             await self.engine.dispose()
 
@@ -40,4 +51,4 @@ def bootstrap(database_url: str) -> Services:
 
 def bootstrap_with_store(store: EventStore) -> Services:
     """Services over a given store (the in-memory one in unit tests)."""
-    return Services(games=Games(store, SystemClock(), SecureIds()), engine=None)
+    return Services(games=Games(store, SystemClock(), SecureIds()))

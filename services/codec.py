@@ -39,9 +39,7 @@ class GameCodec:
         try:
             return self._score_requests.decode(body)
         except msgspec.DecodeError as exc:
-            raise RuleViolation(
-                "invalid-score-request", f"not a {self.game.name} score request: {exc}"
-            ) from None
+            raise RuleViolation("invalid-score-request", f"not a {self.game.name} score request: {exc}") from None
 
 
 @cache

@@ -161,9 +161,7 @@ class Games:
 
             return Planned(new_events, bots.table, answer)
 
-        return await self._write(
-            game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None
-        )
+        return await self._write(game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -180,9 +178,7 @@ class Games:
         commands: Sequence[Any] = ()
         if seat in tables.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
-        return LegalCommands(
-            version=loaded.version, seat=seat, commands=[msgspec.to_builtins(c) for c in commands]
-        )
+        return LegalCommands(version=loaded.version, seat=seat, commands=[msgspec.to_builtins(c) for c in commands])
 
     async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
@@ -197,9 +193,7 @@ class Games:
         loaded = await load_game(self.store, game_id)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
-            raise ServiceError(
-                "not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}"
-            )
+            raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
         past = tables.replay(loaded.game, loaded.events[:at])
         if seat is not None and seat >= len(past.seats):
             seat = None
@@ -234,9 +228,7 @@ class Games:
                 self.clock.now(),
             )
             try:
-                stored = await self.store.append(
-                    game_id, loaded.version, planned.events, summary, idempotency_key
-                )
+                stored = await self.store.append(game_id, loaded.version, planned.events, summary, idempotency_key)
             except ConcurrencyConflict:
                 if pinned:
                     raise _version_conflict(None) from None
@@ -272,9 +264,7 @@ class Games:
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
         return NewEvent(type=type(event).__name__, data=codec.encode_event(event), metadata=metadata)
 
-    def _new_events(
-        self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]
-    ) -> list[NewEvent]:
+    def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
         """The events of one command; only the SeatTaken event carries the token hash."""
         out = []
         for event in events:
@@ -286,11 +276,7 @@ class Games:
 
     @staticmethod
     def _hashes(new_events: Sequence[NewEvent]) -> dict[str, str]:
-        return {
-            str(e.metadata["seat"]): e.metadata["token_hash"]
-            for e in new_events
-            if "token_hash" in e.metadata
-        }
+        return {str(e.metadata["seat"]): e.metadata["token_hash"] for e in new_events if "token_hash" in e.metadata}
 
     def _first_answer(
         self, loaded: LoadedGame, first: Sequence[StoredEvent], seat: int, request_hash: str

@@ -74,6 +74,4 @@ async def load_game(store: EventStore, game_id: str) -> LoadedGame:
         raise ServiceError("not-found", "game-not-found", f"no game {game_id}")
     codec = codec_for(game_of_log(stored[0].data))
     events = [codec.decode_event(item.data) for item in stored]
-    return LoadedGame(
-        game_id=game_id, codec=codec, stored=stored, events=events, table=replay(codec.game, events)
-    )
+    return LoadedGame(game_id=game_id, codec=codec, stored=stored, events=events, table=replay(codec.game, events))

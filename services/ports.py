@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -103,3 +104,17 @@ class IdSource(Protocol):
     def seed(self) -> int: ...
 
     def token(self) -> str: ...
+
+
+class AppendNotice(msgspec.Struct, frozen=True):
+    """Something was appended to a stream, up to `version` (a hint to go and read, never the data)."""
+
+    stream_id: str
+    version: int
+
+
+class Notifier(Protocol):
+    """Tells listeners, in this process and (on PostgreSQL) in every other, that streams grew."""
+
+    def subscribe(self) -> AbstractAsyncContextManager[AsyncIterator[AppendNotice]]:
+        """Notices of appends committed after the subscription started, until the context exits."""

@@ -17,6 +17,7 @@ PLAYER_COUNTS = [
     for n in sorted({game.min_players, game.max_players, *REQUESTED_COUNTS.get(game.id, ())})
 ]
 
+
 @pytest.mark.parametrize(("game", "players"), PLAYER_COUNTS)
 async def test_random_legal_play_finishes_and_the_log_replays_to_the_final_table(client, game, players):
     created = await create(client, game, players, seed=players)
