@@ -53,6 +53,18 @@ def rank_scores(scores: Sequence[SeatScore], tiebreak: Sequence[int]) -> Result:
     return Result(scores=tuple(scores), winners=winners, ranking=tuple(s.seat for s in ordered))
 
 
+class Decided(msgspec.Struct, frozen=True):
+    """Events together with the game state they lead to.
+
+    `setup` and `decide` may answer with this instead of the bare events when they had to fold
+    their own events anyway (to run the steps that follow automatically): the table then takes the
+    state as it is instead of folding the events a second time.
+    """
+
+    events: tuple[Any, ...]
+    state: Any
+
+
 class Bot(Protocol):
     """A bot sees only its own seat's view and the commands it may send."""
 
@@ -76,7 +88,7 @@ class Game(Protocol):
     def check_options(self, options: Any, players: int) -> None:
         """Raise RuleViolation when the options do not fit the player count."""
 
-    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any]:
+    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any] | Decided:
         """The events that set the table for play (dealt hands, pile orders...)."""
 
     def initial_state(self, options: Any, players: int) -> Any:
@@ -85,7 +97,7 @@ class Game(Protocol):
     def evolve(self, state: Any, event: Any) -> Any:
         """Total: apply one event, never validate."""
 
-    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
+    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any] | Decided:
         """Validate a seat's command and return its events, or raise RuleViolation."""
 
     def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Game, Result, RuleViolation
+from domain.engine import Decided, Game, Result, RuleViolation
 
 Status = Literal["open", "active", "finished"]
 
@@ -141,6 +141,13 @@ def _fold(game: Game, table: Table, events: Sequence[Any]) -> Table:
     return table
 
 
+def _apply(game: Game, table: Table, decided: Sequence[Any] | Decided) -> tuple[list[Any], Table]:
+    """The game's events and the table after them, folding only what the game did not fold."""
+    if isinstance(decided, Decided):
+        return list(decided.events), msgspec.structs.replace(table, state=decided.state)
+    return list(decided), _fold(game, table, decided)
+
+
 def take_seat(
     game: Game,
     table: Table,
@@ -157,10 +164,12 @@ def take_seat(
     if bot is None and not name:
         raise RuleViolation("invalid-seat", "a human seat needs a name")
     events: list[Any] = [SeatTaken(seat=len(table.seats), name=name, player_id=player_id, bot=bot)]
-    if len(table.seats) + 1 == table.players:
-        events.append(GameStarted())
-        events.extend(game.setup(table.options, table.players, chance))
-    return Decision(events=tuple(events), table=_fold(game, table, events))
+    if len(table.seats) + 1 < table.players:
+        return Decision(events=tuple(events), table=_fold(game, table, events))
+    events.append(GameStarted())
+    started = _fold(game, table, events)
+    dealt, after = _apply(game, started, game.setup(table.options, table.players, chance))
+    return Decision(events=(*events, *dealt), table=after)
 
 
 def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> Decision:
@@ -172,8 +181,7 @@ def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> De
         raise RuleViolation("invalid-seat", f"there is no seat {seat}")
     if seat not in game.awaiting(table.state):
         raise RuleViolation("not-your-turn", f"the game is not waiting for seat {seat}")
-    events = list(game.decide(table.state, seat, command, chance))
-    after = _fold(game, table, events)
+    events, after = _apply(game, table, game.decide(table.state, seat, command, chance))
     result = game.result(after.state)
     if result is not None:
         finished = GameFinished(result=result, seed=table.seed)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.chance import Chance
-from domain.engine import RuleViolation, seat_score
+from domain.engine import Decided, RuleViolation, seat_score
 from domain.sushi_go_party.cards import (
     CARD_COUNT,
     DEAL,
@@ -54,7 +54,7 @@ from domain.sushi_go_party.events import (
 )
 from domain.sushi_go_party.menus import resolve_menu, suggested_for
 from domain.sushi_go_party.options import PartyOptions
-from domain.sushi_go_party.rules import callable_kind, evolve, remember, spoon_matches
+from domain.sushi_go_party.rules import callable_kind, evolve, spoon_matches
 from domain.sushi_go_party.scoring import dessert_breakdowns, menu_categories, round_breakdowns
 from domain.sushi_go_party.state import PartyState, initial_state
 
@@ -67,7 +67,7 @@ def new_state(options: PartyOptions, players: int) -> PartyState:
     return initial_state(players, options.pass_both_ways, options.two_player_variant, mode)
 
 
-def setup(options: PartyOptions, players: int, chance: Chance) -> list[Any]:
+def setup(options: PartyOptions, players: int, chance: Chance) -> list[Any] | Decided:
     state = new_state(options, players)
     if state.phase == "select":
         return []
@@ -84,20 +84,14 @@ def setup(options: PartyOptions, players: int, chance: Chance) -> list[Any]:
 # --- following the game ---------------------------------------------------------------------------
 
 
-def _follow(state: PartyState, events: list[Any], chance: Chance) -> list[Any]:
-    """Fold `events`, then add the steps that need no seat's choice; return every event."""
-    folds = []
+def _follow(state: PartyState, events: list[Any], chance: Chance) -> Decided:
+    """Fold `events`, then add the steps that need no seat's choice; every event and the state after."""
     for event in events:
-        after = evolve(state, event)
-        folds.append((state, event, after))
-        state = after
+        state = evolve(state, event)
     while (event := _next_step(state, chance)) is not None:
         events.append(event)
-        after = evolve(state, event)
-        folds.append((state, event, after))
-        state = after
-    remember(folds)
-    return events
+        state = evolve(state, event)
+    return Decided(events=tuple(events), state=state)
 
 
 def _next_step(state: PartyState, chance: Chance) -> Any | None:
@@ -182,7 +176,7 @@ def _tableau_slugs(state: PartyState, seat: int) -> dict[int, str]:
 # --- decide ---------------------------------------------------------------------------------------
 
 
-def decide(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any]:
+def decide(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
     if state.phase == "over":
         raise RuleViolation("game-finished", "the game is over")
     if seat not in state.awaiting:
@@ -212,7 +206,7 @@ def _check_card(card: Any) -> int:
     return card
 
 
-def _pick(state: PartyState, seat: int, command: Pick, chance: Chance) -> list[Any]:
+def _pick(state: PartyState, seat: int, command: Pick, chance: Chance) -> list[Any] | Decided:
     card = _check_card(command.card)
     hand = state.hands[seat]
     if card not in hand:
@@ -238,7 +232,7 @@ def _pick(state: PartyState, seat: int, command: Pick, chance: Chance) -> list[A
     return _follow(state, [chosen, revealed], chance)
 
 
-def _resolve(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any]:
+def _resolve(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
     prompt = state.prompt
     assert prompt is not None
     kind = prompt.kind
@@ -314,7 +308,7 @@ def _resolve(state: PartyState, seat: int, command: Any, chance: Chance) -> list
     return _follow(state, [event], chance)
 
 
-def _select(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any]:
+def _select(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
     selection = state.selection
     assert selection is not None
     players = state.players

@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Result, SeatScore
+from domain.engine import Bot, Decided, Result, SeatScore
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
@@ -118,7 +118,7 @@ class SushiGoParty:
     def check_options(self, options: Any, players: int) -> None:
         check_options(options, players)
 
-    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any]:
+    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any] | Decided:
         return deciding.setup(options, players, chance)
 
     def initial_state(self, options: Any, players: int) -> PartyState:
@@ -127,7 +127,7 @@ class SushiGoParty:
     def evolve(self, state: Any, event: Any) -> PartyState:
         return evolve(state, event)
 
-    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
+    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any] | Decided:
         return deciding.decide(state, seat, command, chance)
 
     def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:

@@ -61,21 +61,8 @@ from domain.sushi_go_party.state import Action, Entry, PartyState, Prompt, Table
 
 _replace = msgspec.structs.replace
 
-#: (state before, event, state after) of the events the last decision produced: `decide` folds its
-#: events to follow the turn, and the table folds them again right after; identity checks make the
-#: second fold free and can never return a wrong state.
-_memo: tuple[tuple[PartyState, Any, PartyState], ...] = ()
-
-
-def remember(folds: Sequence[tuple[PartyState, Any, PartyState]]) -> None:
-    global _memo
-    _memo = tuple(folds)
-
 
 def evolve(state: PartyState, event: Any) -> PartyState:
-    for before, known, after in _memo:
-        if known is event and before is state:
-            return after
     handler = _HANDLERS.get(type(event))
     return handler(state, event) if handler is not None else state
 

@@ -10,6 +10,7 @@ import msgspec
 
 from domain import table as lobby
 from domain.chance import Chance
+from domain.engine import Decided
 from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
 from domain.sushi_go_party.commands import Pick
 from domain.sushi_go_party.decide import decide, new_state
@@ -39,8 +40,8 @@ class Game:
         self.seed = seed
         self.version = 0
 
-    def fold(self, events: Iterable[Any]) -> list[Any]:
-        events = list(events)
+    def fold(self, decided: Iterable[Any] | Decided) -> list[Any]:
+        events = list(decided.events if isinstance(decided, Decided) else decided)
         for event in events:
             self.state = evolve(self.state, event)
         self.events.extend(events)
