@@ -13,6 +13,7 @@ import msgspec
 
 from adapters.migrate import upgrade_sync
 from api.settings import Settings
+from services.errors import ServiceError
 
 OPENAPI_PATH = Path("openapi/openapi.json")
 
@@ -60,7 +61,11 @@ def run_migrate(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     from api.replay_check import replay_game
 
-    report = asyncio.run(replay_game(Settings.from_env().database_url, args.game_id))
+    try:
+        report = asyncio.run(replay_game(Settings.from_env().database_url, args.game_id))
+    except ServiceError as error:
+        print(f"kaiten: {error.code}: {error.message}", file=sys.stderr)
+        return 1
     print(json.dumps(msgspec.to_builtins(report), indent=2, default=str))
     if args.verify and report.drift:
         print(f"kaiten: the stored table differs from the log in {sorted(report.drift)}", file=sys.stderr)

@@ -57,12 +57,16 @@ MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
 
+#: No control characters: they have no place in a name, and PostgreSQL's JSON refuses NUL outright.
+PRINTABLE = "^[^\\x00-\\x1f\\x7f]*$"
+
+
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A human seat has a name (and optionally the integrating app's user id); a bot seat a bot."""
 
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | None = None
-    player_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] | None = None
-    bot: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=PRINTABLE)] | None = None
+    player_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=PRINTABLE)] | None = None
+    bot: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=PRINTABLE)] | None = None
 
 
 class Games:

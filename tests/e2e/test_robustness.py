@@ -136,6 +136,8 @@ async def test_bad_seats(client):
     assert_problem(await client.post(url, json={}), 422, "invalid-seat")
     assert_problem(await client.post(url, json={"name": ""}), 400, "malformed-request")
     assert_problem(await client.post(url, json={"name": "x", "colour": "red"}), 400, "malformed-request")
+    assert_problem(await client.post(url, json={"name": "nul\u0000"}), 400, "malformed-request")
+    assert_problem(await client.post(url, json={"name": "Ann", "player_id": "a\nb"}), 400, "malformed-request")
     too_many = {"game": "sushi-go", "players": 2, "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}
     assert_problem(await client.post("/v1/games", json=too_many), 422, "too-many-seats")
 
