@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath
 
+from api.examples import SCORE
 from api.schemas import Catalog, CatalogEntry, CatalogGame, ScoredPlayer, ScoreResponse
 from domain.catalog import GAMES, get_game
 from domain.engine import Game, RuleViolation
@@ -62,7 +63,7 @@ class CatalogController(Controller):
         summary="Score tableaus without playing a game",
         status_code=200,
     )
-    async def score(self, game_id: FromPath[str], data: JSONBody[dict[str, Any]]) -> ScoreResponse:
+    async def score(self, game_id: FromPath[str], data: Annotated[dict[str, Any], SCORE]) -> ScoreResponse:
         game = _known_game(game_id)
         request = codec_for(game.id).decode_score_request(msgspec.json.encode(data))
         scores = game.score(request)

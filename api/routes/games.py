@@ -7,9 +7,10 @@ from typing import Annotated, Any
 import msgspec
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency, Provide
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
 
 from api.auth import bearer_token
+from api.examples import COMMAND, CREATE_GAME, TAKE_SEAT
 from api.schemas import CreateGameRequest
 from services.errors import ServiceError
 from services.games import MAX_EVENTS_PAGE, Games, SeatRequest
@@ -47,12 +48,14 @@ class GamesController(Controller):
     dependencies = {"token": Provide(bearer_token, sync_to_thread=False)}
 
     @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
-    async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:
+    async def create_game(
+        self, games: GamesDep, data: Annotated[CreateGameRequest, CREATE_GAME]
+    ) -> Response[CreatedGame]:
         created = await games.create(data.game, data.players, data.options, data.seed, data.seats)
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
-    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[SeatRequest]) -> SeatGranted:
+    async def take_seat(self, games: GamesDep, game_id: GameId, data: Annotated[SeatRequest, TAKE_SEAT]) -> SeatGranted:
         return await games.take_seat(game_id, data)
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
@@ -78,7 +81,7 @@ class GamesController(Controller):
         games: GamesDep,
         game_id: GameId,
         token: Token,
-        data: JSONBody[dict[str, Any]],
+        data: Annotated[dict[str, Any], COMMAND],
         if_match: Annotated[
             str | None,
             HeaderParameter(name="If-Match", required=False, description='"<version>": 409 if moved on'),
