@@ -7,8 +7,10 @@ from typing import Any
 
 import msgspec
 
+from adapters.notify import LocalNotifier
 from adapters.store_rules import check_append, check_limit, recorded_now
 from services.ports import (
+    AppendNotice,
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
@@ -29,8 +31,9 @@ class InMemoryEventStore:
     here too, and callers never share mutable dicts with the store.
     """
 
-    def __init__(self, clock: Clock | None = None) -> None:
+    def __init__(self, clock: Clock | None = None, notifier: LocalNotifier | None = None) -> None:
         self._clock = clock
+        self._notifier = notifier
         self._streams: dict[str, list[StoredEvent]] = {}
         self._idempotency: dict[tuple[str, str], tuple[int, int]] = {}
         self._summaries: dict[str, bytes] = {}
@@ -52,7 +55,13 @@ class InMemoryEventStore:
         if len(stream) != expected_version:
             raise ConcurrencyConflict(stream_id, expected_version)
         # Encode everything before changing anything, so a value JSON cannot hold writes nothing.
-        encoded_summary = None if summary is None else _encoder.encode(summary)
+        encoded_summary = None
+        if summary is not None:
+            previous = self._summaries.get(stream_id)
+            if previous is not None:
+                # A game's creation time is the first summary's: later writers' clocks do not move it.
+                summary = msgspec.structs.replace(summary, created_at=_summary_decoder.decode(previous).created_at)
+            encoded_summary = _encoder.encode(summary)
         recorded_at = recorded_now(self._clock)
         stored = [
             StoredEvent(
@@ -72,6 +81,8 @@ class InMemoryEventStore:
             self._idempotency[stream_id, idempotency_key] = (stored[0].version, stored[-1].version)
         if encoded_summary is not None:
             self._summaries[stream_id] = encoded_summary
+        if self._notifier is not None:
+            self._notifier.publish(AppendNotice(stream_id, stored[-1].version))
         return stored
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:

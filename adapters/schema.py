@@ -141,6 +141,120 @@ games = sa.Table(
 )
 
 
+# --- Catch-up projections (adapters/projections): disposable, rebuilt from the log ----------------
+
+#: Where each projection has got to in the global log, written in the same transaction as its
+#: read models. On PostgreSQL the position is `(tx_id, global_position)` of the last event applied;
+#: on SQLite, whose commit order is the position order, `tx_id` stays 0.
+projection_checkpoints = sa.Table(
+    "projection_checkpoints",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("tx_id", sa.BigInteger, nullable=False, server_default=sa.text("0")),
+    sa.Column("global_position", sa.BigInteger, nullable=False, server_default=sa.text("0")),
+    #: Events applied since the projection was last rebuilt.
+    sa.Column("events", sa.BigInteger, nullable=False, server_default=sa.text("0")),
+)
+
+# Match history ("history" projection): one row per game, newest first by the time of GameCreated.
+match_history = sa.Table(
+    "match_history",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("seats", JSON_VALUE, nullable=False),
+    #: The finished game's result (scores, winners, ranking), else NULL.
+    sa.Column("result", JSON_VALUE),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("finished_at", UtcDateTime),
+    # Keyset pagination newest first, by each combination of the filters; game_id breaks ties.
+    sa.Index(None, "created_at", "game_id"),
+    sa.Index(None, "game", "created_at", "game_id"),
+    sa.Index(None, "status", "created_at", "game_id"),
+    sa.Index(None, "game", "status", "created_at", "game_id"),
+)
+
+#: The games each player (the integrating app's player_id) has a seat in, for the player filter.
+match_players = sa.Table(
+    "match_players",
+    metadata,
+    sa.Column("player_id", sa.Text, primary_key=True),
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Index(None, "player_id", "created_at", "game_id"),
+)
+
+# Statistics ("statistics" projection), over finished games. Sums are kept, not means, so that
+# applying one more game is an addition and the API derives means and rates when it answers.
+player_stats = sa.Table(
+    "player_stats",
+    metadata,
+    sa.Column("player_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("played", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+    sa.Column("score_sum", sa.BigInteger, nullable=False),
+    sa.Column("best_score", sa.Integer, nullable=False),
+    #: Games that changed the rating (those with another rated player at the table).
+    sa.Column("rated_games", sa.Integer, nullable=False),
+    # The openskill (Plackett-Luce) rating and its conservative value mu - 3 sigma.
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+    sa.Column("rating", sa.Double, nullable=False),
+    sa.Index(None, "game", "rating", "player_id"),
+)
+
+game_stats = sa.Table(
+    "game_stats",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    #: Seats of finished games (every seat: people, anonymous and bots).
+    sa.Column("player_games", sa.BigInteger, nullable=False),
+    sa.Column("score_sum", sa.BigInteger, nullable=False),
+    #: The winners' total of each game, summed.
+    sa.Column("winning_score_sum", sa.BigInteger, nullable=False),
+    sa.Column("picks", sa.BigInteger, nullable=False),
+)
+
+game_seat_stats = sa.Table(
+    "game_seat_stats",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("players", sa.Integer, primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("wins", sa.Integer, nullable=False),
+)
+
+game_score_counts = sa.Table(
+    "game_score_counts",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("score", sa.Integer, primary_key=True),
+    #: Seats that finished a game with this total.
+    sa.Column("seats", sa.BigInteger, nullable=False),
+)
+
+game_category_points = sa.Table(
+    "game_category_points",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("category", sa.Text, primary_key=True),
+    sa.Column("points", sa.BigInteger, nullable=False),
+)
+
+game_card_picks = sa.Table(
+    "game_card_picks",
+    metadata,
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("slug", sa.Text, primary_key=True),
+    sa.Column("picks", sa.BigInteger, nullable=False),
+)
+
+
 def include_object(dialect_name: str) -> Callable[[Any, str | None, str, bool, Any], bool]:
     """Alembic's autogenerate filter for that dialect: leaves the other dialect's objects out."""
 

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
+from adapters.notify import CHANNEL
 from adapters.schema import events, games, idempotency_keys
 
 EVENT_COLUMNS = (
@@ -65,6 +66,10 @@ def _append_events(dialect_name: str) -> sa.Insert:
     The guard reads the stream's current version inside the statement, so an append can neither
     overwrite (stale expectation) nor leave a gap (expectation ahead of the stream). Two writers that
     both pass it collide on UNIQUE(stream_id, version).
+
+    On PostgreSQL the row of the last version also sends `pg_notify(CHANNEL, :payload)`: one notice
+    per append and no extra round trip. PostgreSQL delivers it when the transaction commits, and
+    never if it rolls back; an append the guard refuses inserts no row, so it notifies nobody.
     """
     rows_json = sa.bindparam("rows", type_=sa.Text)
     stream_id = sa.bindparam("stream_id", type_=sa.Text)
@@ -94,10 +99,16 @@ def _append_events(dialect_name: str) -> sa.Insert:
         sa.bindparam("idempotency_key", type_=sa.Text),
     ).where(current == sa.bindparam("expected_version"))
     columns = ["stream_id", "version", "type", "data", "metadata", "recorded_at", "idempotency_key"]
-    return sa.insert(events).from_select(columns, new_rows).returning(events.c.global_position, events.c.version)
+    returning: list[sa.ColumnElement[Any]] = [events.c.global_position, events.c.version]
+    if dialect_name == "postgresql":
+        notify = sa.func.pg_notify(CHANNEL, sa.bindparam("notice_payload", type_=sa.Text))
+        returning.append(sa.case((events.c.version == sa.bindparam("last_version"), notify)))
+    return sa.insert(events).from_select(columns, new_rows).returning(*returning)
 
 
 def _upsert_summary(dialect_name: str) -> sa.Insert:
     insert = postgresql.insert(games) if dialect_name == "postgresql" else sqlite.insert(games)
-    changed = {column.name: insert.excluded[column.name] for column in games.c if column.name != "game_id"}
+    # A game's creation time is the first summary's: later writers' clocks do not move it.
+    kept = ("game_id", "created_at")
+    changed = {column.name: insert.excluded[column.name] for column in games.c if column.name not in kept}
     return insert.on_conflict_do_update(index_elements=[games.c.game_id], set_=changed)

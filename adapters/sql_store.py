@@ -12,9 +12,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from adapters.database import for_writes
+from adapters.notify import LocalNotifier, notice_payload
 from adapters.sql_statements import Statements
 from adapters.store_rules import check_append, check_limit, recorded_now
 from services.ports import (
+    AppendNotice,
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
@@ -28,10 +30,16 @@ _metadata_decoder = msgspec.json.Decoder(dict[str, Any])
 
 
 class SqlEventStore:
-    def __init__(self, engine: AsyncEngine, clock: Clock | None = None) -> None:
+    """Announces each committed append: on PostgreSQL with NOTIFY in its transaction (every process
+    hears it), on SQLite to `notifier` once committed (SQLite is served by one process)."""
+
+    def __init__(self, engine: AsyncEngine, clock: Clock | None = None, notifier: LocalNotifier | None = None) -> None:
+        if notifier is not None and engine.dialect.name == "postgresql":
+            raise ValueError("on PostgreSQL appends are announced with NOTIFY: a local notifier would hear them twice")
         self._engine = engine
         self._writer = for_writes(engine)
         self._clock = clock
+        self._notifier = notifier
         self._sql = Statements(engine.dialect.name)
 
     async def append(
@@ -56,6 +64,9 @@ class SqlEventStore:
             ).decode(),
             "recorded_at": recorded_at,
             "idempotency_key": idempotency_key,
+            # Used on PostgreSQL only, where the INSERT also sends the NOTIFY of the append.
+            "last_version": expected_version + len(events),
+            "notice_payload": notice_payload(stream_id, expected_version + len(events)),
         }
         try:
             # Leaving the block on any exception rolls the whole append back.
@@ -70,6 +81,8 @@ class SqlEventStore:
             if idempotency_key is not None and await self._key_used(stream_id, idempotency_key):
                 raise DuplicateIdempotencyKey(stream_id, idempotency_key) from None
             raise
+        if self._notifier is not None:
+            self._notifier.publish(AppendNotice(stream_id, expected_version + len(events)))
         return [
             StoredEvent(
                 global_position=positions[version],
@@ -90,7 +103,8 @@ class SqlEventStore:
         except IntegrityError as error:
             # Only UNIQUE(stream_id, version) can fail here: a writer passed the guard alongside us.
             raise ConcurrencyConflict(parameters["stream_id"], parameters["expected_version"]) from error
-        positions = {version: position for position, version in result}
+        # On PostgreSQL a third column holds what pg_notify returned (nothing).
+        positions = {version: position for position, version, *_notified in result}
         if not positions:
             raise ConcurrencyConflict(parameters["stream_id"], parameters["expected_version"])
         return positions

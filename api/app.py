@@ -16,7 +16,9 @@ from api.bootstrap import Services, bootstrap
 from api.errors import EXCEPTION_HANDLERS
 from api.routes.catalog import CatalogController
 from api.routes.games import GamesController
+from api.routes.history import HISTORY_HANDLERS
 from api.routes.operations import health, ready
+from api.routes.stream import StreamController
 from api.settings import Settings
 from services.games import Games
 
@@ -39,7 +41,9 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
-        running = bootstrap((settings or Settings.from_env()).database_url) if services is None else services
+        # A serving process that builds its own services also runs the catch-up projections.
+        database_url = (settings or Settings.from_env()).database_url
+        running = bootstrap(database_url, run_projections=True) if services is None else services
         app.state.services = running
         await running.start()
         try:
@@ -50,7 +54,15 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
 
     metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
     return Litestar(
-        route_handlers=[CatalogController, GamesController, health, ready, MetricsController],
+        route_handlers=[
+            CatalogController,
+            GamesController,
+            StreamController,
+            *HISTORY_HANDLERS,
+            health,
+            ready,
+            MetricsController,
+        ],
         dependencies={"games": Provide(_games, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],

@@ -3,28 +3,45 @@
 from __future__ import annotations
 
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
 from adapters.migrate import is_migrated
+from adapters.notify import LocalNotifier, PostgresNotifier
+from adapters.projections.read_models import SqlReadModels
+from adapters.projections.registry import build_projections
+from adapters.projections.runner import ProjectionRunner, running
 from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
+from services.history import HistoryQueries
 from services.ports import EventStore
+from services.streaming import EventStreams
 
 
 @dataclass
 class Services:
     games: Games
+    streams: EventStreams
+    #: Tells this process (and on PostgreSQL every process) of committed appends.
+    notifier: LocalNotifier | PostgresNotifier
     engine: AsyncEngine | None = None
+    #: Match history and statistics, from the catch-up projections' read models (None without a database).
+    history: HistoryQueries | None = None
+    #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
+    projection_runners: list[ProjectionRunner] = field(default_factory=list)
+    run_projections: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
     async def start(self) -> None:
         """Start the background parts of a serving process."""
+        await self._background.enter_async_context(self.notifier.running())
+        if self.run_projections:
+            await self._background.enter_async_context(running(self.projection_runners))
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -44,11 +61,39 @@ class Services:
             await self.engine.dispose()
 
 
-def bootstrap(database_url: str) -> Services:
+def bootstrap(database_url: str, *, run_projections: bool = False) -> Services:
+    """Services over that database; `run_projections` makes `start` run the catch-up projections."""
     engine = create_engine(database_url)
-    return Services(games=Games(SqlEventStore(engine), SystemClock(), SecureIds()), engine=engine)
+    notifier: LocalNotifier | PostgresNotifier
+    if engine.dialect.name == "postgresql":
+        notifier = PostgresNotifier(database_url)
+        store = SqlEventStore(engine)
+    else:
+        notifier = LocalNotifier()
+        store = SqlEventStore(engine, notifier=notifier)
+    return replace(
+        _services(store, notifier, engine),
+        history=HistoryQueries(SqlReadModels(engine)),
+        projection_runners=[
+            ProjectionRunner(engine, projection, notifier=notifier)
+            for projection in build_projections(engine.dialect.name)
+        ],
+        run_projections=run_projections,
+    )
 
 
-def bootstrap_with_store(store: EventStore) -> Services:
-    """Services over a given store (the in-memory one in unit tests)."""
-    return Services(games=Games(store, SystemClock(), SecureIds()))
+def bootstrap_with_store(store: EventStore, notifier: LocalNotifier | None = None) -> Services:
+    """Services over a given store (the in-memory one in unit tests); live streams hear of appends
+    through `notifier`, which the store must publish to."""
+    return _services(store, notifier or LocalNotifier())
+
+
+def _services(
+    store: EventStore, notifier: LocalNotifier | PostgresNotifier, engine: AsyncEngine | None = None
+) -> Services:
+    return Services(
+        games=Games(store, SystemClock(), SecureIds()),
+        streams=EventStreams(store, notifier),
+        notifier=notifier,
+        engine=engine,
+    )

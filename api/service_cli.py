@@ -17,6 +17,10 @@ from services.errors import ServiceError
 
 OPENAPI_PATH = Path("openapi/openapi.json")
 
+#: On shutdown uvicorn waits for open responses before the app's own shutdown, which is what ends the
+#: event streams (they never finish by themselves): past this many seconds it cancels what is left.
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
 
 def add_commands(commands: Any) -> None:
     serve = commands.add_parser("serve", help="migrate the database, then serve the REST API")
@@ -47,7 +51,14 @@ def run_serve(args: argparse.Namespace) -> int:
         f"kaiten: serving {_safe_url(settings.database_url)} on http://{args.host}:{args.port}",
         file=sys.stderr,
     )
-    uvicorn.run("api.asgi:app", host=args.host, port=args.port, workers=args.workers, log_level="warning")
+    uvicorn.run(
+        "api.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+    )
     return 0
 
 

@@ -115,6 +115,13 @@ class Game(Protocol):
     def result(self, state: Any) -> Result | None:
         """The final result once the game is over."""
 
+    def picks(self, event: Any) -> Sequence[tuple[int, str]]:
+        """The cards this event shows seats taking for themselves, as (seat, card slug) pairs.
+
+        A pick is one card that a seat takes in play into what it scores from (its tableau, its
+        menu, its portions...); each game says what that is. The pick-rate statistics count them.
+        """
+
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         """Score arbitrary tableaus (the catalog's scoring calculator)."""
 

@@ -113,8 +113,113 @@ class AppendNotice(msgspec.Struct, frozen=True):
     version: int
 
 
+#: Sent in place of notices a subscriber may have missed (it fell behind, or the listener lost its
+#: database connection for a while): any stream may have grown, so read whatever you follow again.
+RESYNC = AppendNotice(stream_id="*", version=0)
+
+
 class Notifier(Protocol):
     """Tells listeners, in this process and (on PostgreSQL) in every other, that streams grew."""
 
     def subscribe(self) -> AbstractAsyncContextManager[AsyncIterator[AppendNotice]]:
-        """Notices of appends committed after the subscription started, until the context exits."""
+        """Notices of appends committed after the subscription started, until the context exits.
+
+        The iterator yields RESYNC in place of notices that may have been lost, and ends when the
+        notifier stops (the serving process shuts down).
+        """
+
+
+class StreamNotifier(Notifier, Protocol):
+    """A Notifier that can also filter by stream, so a follower of one game is not woken by all others."""
+
+    def subscribe_to(self, stream_id: str) -> AbstractAsyncContextManager[AsyncIterator[AppendNotice]]:
+        """Like `subscribe`, for the notices of one stream only (and RESYNC)."""
+
+
+# --- Read models of the catch-up projections (match history, statistics) ---------------------------
+
+
+class MatchRecord(msgspec.Struct, frozen=True):
+    """One game of the match history."""
+
+    game_id: str
+    game: str
+    status: str
+    players: int
+    #: The seats taken so far, as in the table view.
+    seats: list[dict[str, Any]]
+    #: The finished game's result (scores, winners, ranking), else None.
+    result: dict[str, Any] | None
+    #: When the game was created (its first event was recorded).
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class MatchFilter(msgspec.Struct, frozen=True):
+    game: str | None = None
+    status: str | None = None
+    player_id: str | None = None
+
+
+class MatchKey(msgspec.Struct, frozen=True):
+    """A place in the match history, which runs newest first: by created_at, then game_id, descending."""
+
+    created_at: datetime
+    game_id: str
+
+
+class PlayerGameRecord(msgspec.Struct, frozen=True):
+    """One player's finished games of one game of the catalog, and their rating in it."""
+
+    player_id: str
+    game: str
+    played: int
+    wins: int
+    score_sum: int
+    best_score: int
+    #: The games that changed the rating: those with at least one other rated player.
+    rated_games: int
+    mu: float
+    sigma: float
+    #: The conservative rating mu - 3 sigma, by which leaderboards rank.
+    rating: float
+
+
+class SeatRecord(msgspec.Struct, frozen=True):
+    players: int
+    seat: int
+    games: int
+    wins: int
+
+
+class GameStatsRecord(msgspec.Struct, frozen=True):
+    """Sums over the finished games of one game of the catalog."""
+
+    game: str
+    games: int
+    #: Seats of finished games, all counted: people, anonymous seats and bots.
+    player_games: int
+    score_sum: int
+    winning_score_sum: int
+    picks: int
+    seats: list[SeatRecord]
+    #: Seats that finished with each total.
+    score_counts: dict[int, int]
+    category_points: dict[str, int]
+    card_picks: dict[str, int]
+
+
+class ReadModels(Protocol):
+    """The match history and statistics, as the catch-up projections last left them."""
+
+    async def matches(self, where: MatchFilter, after: MatchKey | None, limit: int) -> list[MatchRecord]:
+        """Games matching every given filter, newest first, from just after `after` (the start if None)."""
+
+    async def player_games(self, player_id: str) -> list[PlayerGameRecord]:
+        """The player's record in each game they finished, by game id."""
+
+    async def game_stats(self, game: str) -> GameStatsRecord:
+        """The sums over that game's finished games (zeros when there are none)."""
+
+    async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
+        """The rated players of that game, best rating first (player_id breaks ties)."""

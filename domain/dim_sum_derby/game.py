@@ -12,7 +12,7 @@ from domain.dim_sum_derby import data
 from domain.dim_sum_derby.bots import BOTS
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.decide import decide
-from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt
+from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyPlayed, PortionEaten
 from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.legal import legal_commands
 from domain.dim_sum_derby.options import DerbyOptions, check_options
@@ -73,6 +73,16 @@ class DimSumDerby:
 
     def result(self, state: DerbyState) -> Result | None:
         return final_result(state) if state.over else None
+
+    def picks(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """Every portion a seat eats, as the dish's slug (two for a double helping), and every Derby card
+        it plays, as the Derby card's slug."""
+        kind = type(event)
+        if kind is PortionEaten:
+            return ((event.seat, data.DISHES[data.CARD_DISH[event.dish]].slug),)
+        if kind is DerbyPlayed:
+            return ((event.seat, data.DERBY_KINDS[data.DERBY_KIND[event.card]].slug),)
+        return ()
 
     def score(self, request: DerbyScoreRequest) -> tuple[SeatScore, ...]:
         return score_request(request)

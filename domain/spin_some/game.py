@@ -40,9 +40,9 @@ from domain.spin_some import decide as rules
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
 from domain.spin_some.bots import BOTS
-from domain.spin_some.cards import COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
+from domain.spin_some.cards import CARD_SLUG, COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
 from domain.spin_some.commands import Command
-from domain.spin_some.events import EVENT_TYPES, BasketsFilled
+from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken
 from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
 from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinOptions, SpinState
 
@@ -110,6 +110,12 @@ class SpinSomeForDimSum:
         scores = score_cards(state.menus, state.tokens, state.bun)
         tiebreak = [1 if state.bun == seat else 0 for seat in range(state.players)]
         return rank_scores(scores, tiebreak)
+
+    def picks(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """Every card a seat takes from a basket onto its menu."""
+        if type(event) is not DimSumTaken:
+            return ()
+        return ((event.seat, CARD_SLUG[event.card]),)
 
     def score(self, request: ScoreRequest) -> tuple[SeatScore, ...]:
         return score_request(request)

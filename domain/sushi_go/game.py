@@ -30,9 +30,9 @@ from domain.chance import Chance
 from domain.engine import Bot, Result, RuleViolation, SeatScore
 from domain.sushi_go import rules
 from domain.sushi_go.bots import GreedyBot, RandomBot
-from domain.sushi_go.cards import CARD_TYPES, DEAL, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids
+from domain.sushi_go.cards import CARD_TYPES, DEAL, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids, slug
 from domain.sushi_go.commands import Pick
-from domain.sushi_go.events import EVENT_TYPES
+from domain.sushi_go.events import EVENT_TYPES, CardsRevealed
 from domain.sushi_go.scoring import ScoreRequest, score_request
 from domain.sushi_go.state import SushiGoOptions, SushiGoState, initial_state
 from domain.sushi_go.view import redact, view
@@ -73,6 +73,14 @@ class SushiGo:
     @staticmethod
     def result(state: SushiGoState) -> Result | None:
         return state.result
+
+    @staticmethod
+    def picks(event: Any) -> tuple[tuple[int, str], ...]:
+        """Every card a reveal puts into a tableau: both cards of a chopsticks turn, and the last card
+        of a round, placed automatically (the chopsticks going back into the hand stay picked)."""
+        if type(event) is not CardsRevealed:
+            return ()
+        return tuple((seat, slug(card)) for seat, cards in enumerate(event.picks) for card in cards)
 
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         return score_request(request)

@@ -56,13 +56,14 @@ from domain.sushi_go_party.cards import (
     NUMBER,
     RESTRICTED,
     ROUNDS,
+    SLUG,
     SLUG_IDS,
     TYPES,
     URAMAKI_ICONS,
     URAMAKI_PLACES,
 )
 from domain.sushi_go_party.commands import Command
-from domain.sushi_go_party.events import EVENT_TYPES
+from domain.sushi_go_party.events import EVENT_TYPES, CardsRevealed, ChopsticksUsed, MenuOrdered, SpoonGiven
 from domain.sushi_go_party.legal import legal_commands
 from domain.sushi_go_party.menus import MODES, SUGGESTED
 from domain.sushi_go_party.options import PartyOptions, check_options
@@ -146,6 +147,18 @@ class SushiGoParty:
     def result(self, state: Any) -> Result | None:
         result: Result | None = state.result
         return result
+
+    def picks(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """Every card a seat plays: its revealed card, the second card of its chopsticks, the card its
+        menu ordered, and the card a spoon brought it (picked by the spoon's owner, not the giver)."""
+        kind = type(event)
+        if kind is CardsRevealed:
+            return tuple((seat, SLUG[card]) for seat, card in enumerate(event.cards))
+        if kind is ChopsticksUsed or kind is MenuOrdered:
+            return ((event.seat, SLUG[event.card]),)
+        if kind is SpoonGiven:
+            return ((event.owner, SLUG[event.card]),)
+        return ()
 
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         return score_request(request)

@@ -242,6 +242,14 @@ async def test_summary_is_upserted_with_each_append(store: EventStore) -> None:
     assert await store.summary(stream) == finished
 
 
+async def test_a_game_keeps_the_creation_time_of_its_first_summary(store: EventStore) -> None:
+    stream = new_stream()
+    await store.append(stream, 0, [event("GameCreated")], summary(stream, 1))
+    later = summary(stream, 2, created_at=START + timedelta(seconds=5), status="active")
+    await store.append(stream, 1, [event("SeatTaken")], later)
+    assert await store.summary(stream) == msgspec.structs.replace(later, created_at=START)
+
+
 async def test_data_round_trips_with_its_meaning(store: EventStore) -> None:
     stream = new_stream()
     fields = {

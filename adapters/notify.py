@@ -1,0 +1,165 @@
+"""Notifiers: telling this process's subscribers, and on PostgreSQL every process's, that streams grew.
+
+On PostgreSQL the event store sends `pg_notify(CHANNEL, '<stream_id>:<version>')` inside the append's
+transaction, so the notice is delivered when, and only if, the events commit. Each serving process keeps
+one connection of its own LISTENing on CHANNEL and hands what it hears to its subscribers. SQLite has a
+single process writing, so its store publishes straight to a LocalNotifier after each commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+
+import psycopg
+from psycopg.rows import TupleRow
+
+from adapters.database import async_url
+from adapters.fanout import DEFAULT_CAPACITY, Fanout, Subscription
+from services.ports import RESYNC, AppendNotice
+
+log = logging.getLogger("kaiten.notify")
+
+CHANNEL = "kaiten_appends"
+
+#: How the listener's connection is named in pg_stat_activity.
+APPLICATION_NAME = "kaiten-notifier"
+
+#: An idle listener checks its connection this often: a peer that vanished without closing the socket
+#: would otherwise leave it waiting for notifications that never come.
+HEALTH_CHECK_SECONDS = 30.0
+HEALTH_CHECK_TIMEOUT_SECONDS = 10.0
+CONNECT_TIMEOUT_SECONDS = 10
+
+#: The wait before each reconnection attempt doubles from the first to the last.
+RECONNECT_DELAYS_SECONDS = (0.1, 10.0)
+
+
+def notice_payload(stream_id: str, version: int) -> str:
+    return f"{stream_id}:{version}"
+
+
+def parse_payload(payload: str) -> AppendNotice:
+    stream_id, _, version = payload.rpartition(":")
+    if not stream_id or not version.isdigit():
+        raise ValueError(f"not a '<stream_id>:<version>' notification: {payload!r}")
+    return AppendNotice(stream_id=stream_id, version=int(version))
+
+
+class LocalNotifier:
+    """The notifier of one process (SQLite, in memory): the store publishes each committed append."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        self._fanout = Fanout(capacity)
+
+    def publish(self, notice: AppendNotice) -> None:
+        self._fanout.deliver(notice)
+
+    def subscribe(self) -> AbstractAsyncContextManager[Subscription]:
+        return self._fanout.subscribe()
+
+    def subscribe_to(self, stream_id: str) -> AbstractAsyncContextManager[Subscription]:
+        return self._fanout.subscribe(stream_id)
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Nothing runs in the background; leaving ends the subscriptions (the process stops serving)."""
+        try:
+            yield
+        finally:
+            self._fanout.close_all()
+
+    @property
+    def subscribers(self) -> int:
+        return self._fanout.subscribers
+
+
+class PostgresNotifier:
+    """Relays the NOTIFYs of every process's appends to this process's subscribers.
+
+    One dedicated connection LISTENs while `running()`; when it drops, the notifier reconnects with a
+    growing delay and sends RESYNC to every subscriber, because notifications sent meanwhile are lost.
+    """
+
+    def __init__(self, database_url: str, capacity: int = DEFAULT_CAPACITY) -> None:
+        url = async_url(database_url)
+        if url.get_backend_name() != "postgresql":
+            raise ValueError(f"PostgresNotifier needs a PostgreSQL URL, not {url.get_backend_name()}")
+        # libpq's own URL form: psycopg connects directly, outside SQLAlchemy's pool.
+        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._fanout = Fanout(capacity)
+        self._listening = False
+
+    def subscribe(self) -> AbstractAsyncContextManager[Subscription]:
+        return self._fanout.subscribe()
+
+    def subscribe_to(self, stream_id: str) -> AbstractAsyncContextManager[Subscription]:
+        return self._fanout.subscribe(stream_id)
+
+    @property
+    def subscribers(self) -> int:
+        return self._fanout.subscribers
+
+    @property
+    def listening(self) -> bool:
+        return self._listening
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Listen in the background until the block exits, then end every subscription."""
+        first_attempt = asyncio.Event()
+        listener = asyncio.create_task(self._listen(first_attempt), name="kaiten-notifier")
+        try:
+            # Serve once the first connection is up, so that no append after startup goes unheard; if the
+            # database is down, serve anyway: subscribers get RESYNC once it is back.
+            await first_attempt.wait()
+            yield
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+            self._fanout.close_all()
+
+    async def _listen(self, first_attempt: asyncio.Event) -> None:
+        delay, max_delay = RECONNECT_DELAYS_SECONDS
+        while True:
+            try:
+                connection = await psycopg.AsyncConnection.connect(
+                    self._conninfo,
+                    autocommit=True,
+                    connect_timeout=CONNECT_TIMEOUT_SECONDS,
+                    application_name=APPLICATION_NAME,
+                )
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    self._listening = True
+                    first_attempt.set()
+                    # Appends committed while nobody listened were never heard: every subscriber reads again.
+                    self._fanout.deliver(RESYNC)
+                    delay = RECONNECT_DELAYS_SECONDS[0]
+                    await self._relay(connection)
+            except (psycopg.Error, OSError, TimeoutError) as error:
+                log.warning("notification listener lost its connection (%s); reconnecting in %.1fs", error, delay)
+            except Exception:
+                # A bug must not silence every live stream of the process for good: log it and go on.
+                log.exception("notification listener failed; restarting in %.1fs", delay)
+            self._listening = False
+            first_attempt.set()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, max_delay)
+
+    async def _relay(self, connection: psycopg.AsyncConnection[TupleRow]) -> None:
+        while True:
+            async for notification in connection.notifies(timeout=HEALTH_CHECK_SECONDS):
+                try:
+                    notice = parse_payload(notification.payload)
+                except ValueError:
+                    log.warning("ignored a notification on %s: %r", CHANNEL, notification.payload)
+                    continue
+                self._fanout.deliver(notice)
+            # Notifications arriving meanwhile wait in psycopg's backlog for the next notifies().
+            async with asyncio.timeout(HEALTH_CHECK_TIMEOUT_SECONDS):
+                await connection.execute("SELECT 1")

@@ -1,0 +1,85 @@
+"""The "history" projection: one row per game (match_history) and the games of each player_id.
+
+It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time),
+SeatTaken adds a seat (and, when the seat has a player_id, the game to that player's list),
+GameStarted and GameFinished move its status on; GameFinished brings the result and finished_at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from adapters.projections.log import LogEvent
+from adapters.projections.upserts import chunks, ignoring, replacing
+from adapters.schema import match_history, match_players
+from domain.table import GameCreated, GameFinished, GameStarted, SeatTaken
+
+_lobby_event = msgspec.json.Decoder(GameCreated | SeatTaken | GameStarted | GameFinished)
+
+#: Rows loaded per SELECT (a game touched by a batch but opened in an earlier one).
+LOAD_CHUNK = 500
+
+
+class HistoryProjection:
+    name = "history"
+    handles: frozenset[str] | None = frozenset(t.__name__ for t in (GameCreated, SeatTaken, GameStarted, GameFinished))
+    tables: tuple[sa.Table, ...] = (match_history, match_players)
+
+    def __init__(self, dialect_name: str) -> None:
+        self._save = replacing(dialect_name, match_history)
+        self._add_player = ignoring(dialect_name, match_players)
+        self._load = sa.select(match_history).where(match_history.c.game_id.in_(sa.bindparam("ids", expanding=True)))
+
+    async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
+        opened_here = {event.stream_id for event in events if event.type == "GameCreated"}
+        rows = await self._load_rows(connection, {event.stream_id for event in events} - opened_here)
+        players: list[dict[str, Any]] = []
+        for event in events:
+            assert event.data is not None
+            change = _lobby_event.decode(event.data)
+            if isinstance(change, GameCreated):
+                rows[event.stream_id] = {
+                    "game_id": event.stream_id,
+                    "game": change.game,
+                    "status": "open",
+                    "players": change.players,
+                    "seats": [],
+                    "result": None,
+                    "created_at": event.recorded_at,
+                    "finished_at": None,
+                }
+                continue
+            row = rows.get(event.stream_id)
+            if row is None:
+                raise LookupError(f"{event.type} of game {event.stream_id}, which has no GameCreated before it")
+            if isinstance(change, SeatTaken):
+                row["seats"].append(
+                    {"seat": change.seat, "name": change.name, "player_id": change.player_id, "bot": change.bot}
+                )
+                if change.player_id is not None:
+                    players.append(
+                        {"player_id": change.player_id, "game_id": event.stream_id, "created_at": row["created_at"]}
+                    )
+            elif isinstance(change, GameStarted):
+                row["status"] = "active"
+            else:
+                row["status"] = "finished"
+                row["result"] = msgspec.to_builtins(change.result)
+                row["finished_at"] = event.recorded_at
+        if rows:
+            await connection.execute(self._save, list(rows.values()))
+        if players:
+            await connection.execute(self._add_player, players)
+
+    async def _load_rows(self, connection: AsyncConnection, game_ids: set[str]) -> dict[str, dict[str, Any]]:
+        rows: dict[str, dict[str, Any]] = {}
+        for chunk in chunks(sorted(game_ids), LOAD_CHUNK):
+            result = await connection.execute(self._load, {"ids": chunk})
+            for row in result.mappings():
+                rows[row["game_id"]] = dict(row)
+        return rows

@@ -1,0 +1,20 @@
+"""The projections this service keeps, by name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from adapters.projections.history import HistoryProjection
+from adapters.projections.runner import Projection
+from adapters.projections.statistics import StatisticsProjection
+
+#: Each projection's constructor, which takes the database's dialect name.
+PROJECTIONS: dict[str, Callable[[str], Projection]] = {
+    HistoryProjection.name: HistoryProjection,
+    StatisticsProjection.name: StatisticsProjection,
+}
+
+
+def build_projections(dialect_name: str, names: Sequence[str] | None = None) -> list[Projection]:
+    """The named projections (all of them by default); KeyError for a name that is not one."""
+    return [PROJECTIONS[name](dialect_name) for name in (names or list(PROJECTIONS))]

@@ -1,0 +1,183 @@
+"""Runs one projection: reads the log after its checkpoint and applies it, batch by batch.
+
+Each batch is one transaction: claim the checkpoint row, read the next events, apply them, move the
+checkpoint past them, commit. A crash anywhere rolls the whole batch back, checkpoint included, so
+after a restart the same events are applied again, once: nothing is lost and nothing counted twice.
+
+Between batches the runner waits for a notice that streams grew (when it has a Notifier) or for the
+poll interval to pass, whichever comes first; polling also picks up events that a still-open
+transaction was holding back when the notice came.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from typing import Protocol
+
+import msgspec
+import sqlalchemy as sa
+from prometheus_client import Gauge
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from adapters.database import for_writes
+from adapters.projections.checkpoints import Checkpoints
+from adapters.projections.log import START, GlobalLog, Lag, LogEvent
+from services.ports import Notifier
+
+log = logging.getLogger("kaiten.projections")
+
+LAG_EVENTS = Gauge("kaiten_projection_lag_events", "Events a projection has not applied yet", ["projection"])
+LAG_SECONDS = Gauge("kaiten_projection_lag_seconds", "Age of the oldest event not applied yet", ["projection"])
+
+#: The longest wait between two attempts while batches keep failing (database down, a bug).
+MAX_BACKOFF_SECONDS = 30.0
+
+
+class Projection(Protocol):
+    """A read model built from the log; its effects and its checkpoint commit together."""
+
+    name: str
+    #: The event types whose data `apply` needs; None for every type.
+    handles: frozenset[str] | None
+    #: The tables it owns: a rebuild empties them and applies the log again.
+    tables: tuple[sa.Table, ...]
+
+    async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
+        """Apply a batch's events of the handled types, in log order, inside the batch's transaction."""
+
+
+class Batch(msgspec.Struct, frozen=True):
+    #: Events the batch read (and moved past), of any type.
+    events: int
+    #: Events applied since the last rebuild, this batch included.
+    total: int
+
+
+class ProjectionRunner:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        projection: Projection,
+        *,
+        notifier: Notifier | None = None,
+        batch_size: int = 2000,
+        poll_seconds: float = 1.0,
+    ) -> None:
+        self.projection = projection
+        self.batch_size = batch_size
+        self.poll_seconds = poll_seconds
+        self._engine = engine
+        self._writer = for_writes(engine)
+        self._notifier = notifier
+        self._log = GlobalLog(engine.dialect.name, projection.handles)
+        self._checkpoints = Checkpoints(engine.dialect.name)
+        self._ensured = False
+
+    @property
+    def name(self) -> str:
+        return self.projection.name
+
+    async def run_batch(self) -> Batch | None:
+        """Apply the next batch; None when another process holds this projection's checkpoint."""
+        await self.ensure_checkpoint()
+        async with self._writer.begin() as connection:
+            checkpoint = await self._checkpoints.claim(connection, self.name)
+            if checkpoint is None:
+                return None
+            events = await self._log.read(connection, checkpoint.position, self.batch_size)
+            if not events:
+                return Batch(events=0, total=checkpoint.events)
+            handles = self.projection.handles
+            wanted = events if handles is None else [event for event in events if event.data is not None]
+            if wanted:
+                await self.projection.apply(connection, wanted)
+            await self._checkpoints.advance(connection, self.name, events[-1].position, len(events))
+        return Batch(events=len(events), total=checkpoint.events + len(events))
+
+    async def catch_up(self) -> int:
+        """Apply batches until the log has nothing more to read now; the number of events read."""
+        read = 0
+        while True:
+            batch = await self.run_batch()
+            if batch is None:
+                return read
+            read += batch.events
+            if batch.events < self.batch_size:
+                return read
+
+    async def lag(self) -> Lag:
+        async with self._engine.connect() as connection:
+            checkpoint = await self._checkpoints.read(connection, self.name)
+            after = START if checkpoint is None else checkpoint.position
+            return await self._log.lag(connection, after, datetime.now(UTC))
+
+    async def run(self) -> None:
+        """Catch up, wait to be woken or for the poll interval, and again, until cancelled."""
+        wake = asyncio.Event()
+        failures = 0
+        async with self._wakeups(wake):
+            while True:
+                wake.clear()
+                try:
+                    await self.catch_up()
+                    lag = await self.lag()
+                except Exception:
+                    # The batch rolled back; a database outage passes, a bug is logged until fixed.
+                    failures += 1
+                    log.exception("projection %s failed (attempt %d); retrying", self.name, failures)
+                    delay = min(MAX_BACKOFF_SECONDS, self.poll_seconds * 2**failures)
+                else:
+                    failures = 0
+                    LAG_EVENTS.labels(self.name).set(lag.events)
+                    LAG_SECONDS.labels(self.name).set(lag.seconds)
+                    delay = self.poll_seconds
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), delay)
+
+    async def ensure_checkpoint(self) -> None:
+        """Create this projection's checkpoint at the start of the log unless it exists."""
+        if not self._ensured:
+            async with self._writer.begin() as connection:
+                await self._checkpoints.ensure(connection, self.name)
+            self._ensured = True
+
+    @asynccontextmanager
+    async def _wakeups(self, wake: asyncio.Event) -> AsyncIterator[None]:
+        """Set `wake` on every append notice while the block runs (never, without a notifier)."""
+        if self._notifier is None:
+            yield
+            return
+        notifier = self._notifier
+
+        async def listen() -> None:
+            try:
+                async with notifier.subscribe() as notices:
+                    async for _ in notices:
+                        wake.set()
+            except Exception:
+                log.exception("projection %s stopped listening for appends; polling only", self.name)
+
+        listener = asyncio.create_task(listen(), name=f"projection {self.name} listener")
+        try:
+            yield
+        finally:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+
+
+@asynccontextmanager
+async def running(runners: Sequence[ProjectionRunner]) -> AsyncIterator[None]:
+    """Run every runner in the background while the block runs; a batch in flight at exit rolls back."""
+    tasks = [asyncio.create_task(runner.run(), name=f"projection {runner.name}") for runner in runners]
+    try:
+        yield
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)

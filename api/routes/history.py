@@ -1,0 +1,136 @@
+"""Match history, player and game statistics, and leaderboards, from the catch-up projections.
+
+These read models trail the log by the projections' lag (normally well under a second): a game
+appears in the history, and a finished game in the statistics, once its events were projected.
+
+The handlers are plain functions rather than a Controller: `GET /v1/games` shares its path with
+`GamesController`'s `POST`, and Litestar 2 refuses a second controller on a path (both would bring
+an OPTIONS handler), while a function handler joins the existing route.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.spec import Example
+from litestar.params import PathParameter, QueryParameter
+
+from domain.table import Status
+from services.errors import ServiceError
+from services.history import MAX_PAGE, MAX_PLAYER_ID, HistoryQueries
+from services.history_views import GameStats, Leaderboard, MatchPage, PlayerStats
+
+LIST_DESCRIPTION = """\
+Games newest first (by creation time), filtered by any of `game`, `status` and `player_id` (a game
+lists under a player_id once that player took a seat in it). Pages follow `next_cursor`, which is
+opaque: pages already read stay the same when games are created meanwhile (new games appear on the
+first page), and the last page's `next_cursor` is null. The history is a read model that trails the
+log by the projections' lag (typically a fraction of a second): `getTable` is always current.
+"""
+
+GAME_STATS_DESCRIPTION = """\
+Over this game's finished games. `pick_rates` counts picks: a pick is one card a seat takes in play
+(in Sushi Go! and Sushi Go Party! every card played into a tableau, whether revealed, the second card
+of chopsticks, ordered from a menu or brought by a spoon; in Spin Some for Dim Sum every card taken
+onto a menu; in Dim Sum Derby every portion eaten, by dish, and every Derby card played). A card's
+`pick_rate` is its share of all picks (the rates of a game sum to 1), `picks_per_player` the copies
+one seat takes per game on average.
+"""
+
+PLAYER_STATS_DESCRIPTION = """\
+Players are the `player_id`s given in the seats: bots and seats without a player_id count in the
+game statistics but in no player's. A player seated more than once in one game counts it once, with
+their best seat. Ratings are openskill's Plackett-Luce model, updated once per finished game between
+the player_ids at its table (by place: the winners first, then by total), so a game against bots
+alone leaves the rating as it was; `rating` is the conservative mu - 3 sigma, and leaderboards list
+the players with at least one rated game.
+"""
+
+
+def _history(state: State) -> HistoryQueries:
+    history: HistoryQueries | None = state.services.history
+    if history is None:
+        raise ServiceError("unavailable", "history-unavailable", "this server keeps no match history")
+    return history
+
+
+def _example(value: str) -> list[Example]:
+    return [Example(id=value, summary=value, value=value)]
+
+
+HistoryDep = NamedDependency[HistoryQueries]
+DEPENDENCIES = {"history": Provide(_history, sync_to_thread=False)}
+GAME_DESCRIPTION = "A game id of the catalog"
+PLAYER_DESCRIPTION = "The integrating app's user id, as given in the seats"
+GameName = Annotated[str, PathParameter(description=GAME_DESCRIPTION, max_length=64, examples=_example("sushi-go"))]
+PlayerId = Annotated[
+    str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=_example("app-user-17"))
+]
+
+
+@get(
+    "/v1/games",
+    operation_id="listGames",
+    summary="Match history, newest first",
+    description=LIST_DESCRIPTION,
+    tags=["history"],
+    dependencies=DEPENDENCIES,
+)
+async def list_games(
+    history: HistoryDep,
+    game: Annotated[
+        str | None, QueryParameter(description=GAME_DESCRIPTION, max_length=64, examples=_example("sushi-go"))
+    ] = None,
+    status: Annotated[Status | None, QueryParameter(examples=_example("finished"))] = None,
+    player_id: Annotated[
+        str | None,
+        QueryParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=_example("app-user-17")),
+    ] = None,
+    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 20,
+    cursor: Annotated[str | None, QueryParameter(description="The last page's `next_cursor`", max_length=200)] = None,
+) -> MatchPage:
+    return await history.matches(game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+
+
+@get(
+    "/v1/players/{player_id:str}/stats",
+    operation_id="getPlayerStats",
+    summary="A player's finished games, wins, scores and rating, per game",
+    description=PLAYER_STATS_DESCRIPTION,
+    tags=["history"],
+    dependencies=DEPENDENCIES,
+)
+async def player_stats(history: HistoryDep, player_id: PlayerId) -> PlayerStats:
+    return await history.player_stats(player_id)
+
+
+@get(
+    "/v1/stats/{game:str}",
+    operation_id="getGameStats",
+    summary="A game's statistics: scores, seats, categories and pick rates",
+    description=GAME_STATS_DESCRIPTION,
+    tags=["history"],
+    dependencies=DEPENDENCIES,
+)
+async def game_stats(history: HistoryDep, game: GameName) -> GameStats:
+    return await history.game_stats(game)
+
+
+@get(
+    "/v1/leaderboard/{game:str}",
+    operation_id="getLeaderboard",
+    summary="A game's rated players, best rating first",
+    description=PLAYER_STATS_DESCRIPTION,
+    tags=["history"],
+    dependencies=DEPENDENCIES,
+)
+async def leaderboard(
+    history: HistoryDep, game: GameName, limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10
+) -> Leaderboard:
+    return await history.leaderboard(game, limit)
+
+
+HISTORY_HANDLERS = (list_games, player_stats, game_stats, leaderboard)

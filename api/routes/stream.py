@@ -1,0 +1,84 @@
+"""The live event stream of one game, as Server-Sent Events."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+import msgspec
+from litestar import Controller, Response, get
+from litestar.datastructures import State
+from litestar.di import NamedDependency, Provide
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from api.auth import bearer_token
+from services.errors import ServiceError
+from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
+from services.views import EventView
+
+_encoder = msgspec.json.Encoder()
+
+STREAM_DESCRIPTION = f"""\
+Server-Sent Events: each event of the log after the resume point, redacted for the caller exactly as
+`listEvents` shows it, then each new one as it is committed (through any server process). An event's
+SSE `id` is its version and its `data` the same JSON object as an item of `listEvents`; idle streams
+get a `: keep-alive` comment every {KEEPALIVE_SECONDS:g} seconds. The stream ends after `GameFinished`; resuming after
+that answers 204, which tells an EventSource to stop reconnecting. Resume with `Last-Event-ID`
+(which browsers send on reconnection, and which wins over `after`).
+"""
+
+
+def _streams(state: State) -> EventStreams:
+    streams: EventStreams = state.services.streams
+    return streams
+
+
+def resume_point(last_event_id: str | None, after: int) -> int:
+    if last_event_id is None:
+        return after
+    if not last_event_id.strip().isdigit():
+        raise ServiceError("invalid", "invalid-last-event-id", "Last-Event-ID must be an event's version, like 42")
+    return int(last_event_id)
+
+
+async def _messages(items: AsyncIterator[EventView | KeepAlive]) -> AsyncIterator[ServerSentEventMessage]:
+    async for item in items:
+        if isinstance(item, KeepAlive):
+            yield ServerSentEventMessage(data=None, comment="keep-alive")
+        else:
+            yield ServerSentEventMessage(id=item.version, data=_encoder.encode(item).decode())
+
+
+class StreamController(Controller):
+    path = "/v1/games"
+    tags = ["games"]
+    dependencies = {
+        "token": Provide(bearer_token, sync_to_thread=False),
+        "streams": Provide(_streams, sync_to_thread=False),
+    }
+
+    @get(
+        "/{game_id:str}/events/stream",
+        operation_id="streamEvents",
+        summary="The log live, as Server-Sent Events redacted for the caller",
+        description=STREAM_DESCRIPTION,
+        media_type="text/event-stream",
+        responses={204: ResponseSpec(None, description="The game is over and its end was already sent")},
+    )
+    async def stream_events(
+        self,
+        streams: NamedDependency[EventStreams],
+        game_id: Annotated[str, PathParameter(description="The game's UUID")],
+        token: NamedDependency[str | None],
+        after: Annotated[int, QueryParameter(ge=0, description="stream the versions after this one")] = 0,
+        last_event_id: Annotated[
+            str | None,
+            HeaderParameter(name="Last-Event-ID", required=False, description="resume after this version"),
+        ] = None,
+    ) -> ServerSentEvent | Response[None]:
+        items = await streams.follow(game_id, token, resume_point(last_event_id, after))
+        if items is None:
+            return Response(None, status_code=204)
+        return ServerSentEvent(_messages(items))

@@ -1,0 +1,196 @@
+"""The history and statistics queries: check the request, read the read models, derive rates and means.
+
+The read models keep counts and sums; means and rates are worked out here, when answering, so that a
+projection applies one more game by adding to them.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import get_args
+
+import msgspec
+
+from domain.catalog import GAMES
+from domain.table import Status
+from services.errors import Kind, ServiceError
+from services.history_views import (
+    CardPicks,
+    CategoryPoints,
+    GameStats,
+    Leaderboard,
+    LeaderboardEntry,
+    MatchPage,
+    MatchSummary,
+    PlayerGameStats,
+    PlayerStats,
+    ScoreCount,
+    SeatScoreView,
+    SeatWinRate,
+)
+from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, ReadModels
+from services.views import SeatView
+
+MAX_PAGE = 100
+MAX_PLAYER_ID = 200
+STATUSES: tuple[str, ...] = get_args(Status)
+
+_cursor_decoder = msgspec.json.Decoder(tuple[datetime, str])
+_seats_type = list[SeatView]
+_scores_type = list[SeatScoreView]
+
+
+class HistoryQueries:
+    def __init__(self, read_models: ReadModels) -> None:
+        self.read_models = read_models
+
+    async def matches(
+        self,
+        game: str | None = None,
+        status: str | None = None,
+        player_id: str | None = None,
+        limit: int = 20,
+        cursor: str | None = None,
+    ) -> MatchPage:
+        if game is not None:
+            _known_game(game, "invalid")
+        if status is not None and status not in STATUSES:
+            raise ServiceError("invalid", "invalid-status", f"status is one of {', '.join(STATUSES)}")
+        if player_id is not None:
+            _check_player_id(player_id)
+        if not 1 <= limit <= MAX_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
+        after = None if cursor is None else decode_cursor(cursor)
+        where = MatchFilter(game=game, status=status, player_id=player_id)
+        # One more than asked tells whether there is a next page.
+        records = await self.read_models.matches(where, after, limit + 1)
+        page = records[:limit]
+        next_cursor = encode_cursor(page[-1]) if len(records) > limit else None
+        return MatchPage(items=[_summary(record) for record in page], next_cursor=next_cursor)
+
+    async def player_stats(self, player_id: str) -> PlayerStats:
+        _check_player_id(player_id)
+        records = await self.read_models.player_games(player_id)
+        return PlayerStats(player_id=player_id, games=[_player_game(record) for record in records])
+
+    async def game_stats(self, game: str) -> GameStats:
+        _known_game(game, "not-found")
+        return _game_stats(await self.read_models.game_stats(game))
+
+    async def leaderboard(self, game: str, limit: int = 10) -> Leaderboard:
+        _known_game(game, "not-found")
+        if not 1 <= limit <= MAX_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
+        records = await self.read_models.leaderboard(game, limit)
+        entries = [
+            LeaderboardEntry(
+                rank=rank,
+                player_id=record.player_id,
+                rating=record.rating,
+                mu=record.mu,
+                sigma=record.sigma,
+                played=record.played,
+                wins=record.wins,
+                rated_games=record.rated_games,
+            )
+            for rank, record in enumerate(records, start=1)
+        ]
+        return Leaderboard(game=game, players=entries)
+
+
+def encode_cursor(record: MatchRecord) -> str:
+    """An opaque cursor naming the last game of a page: the next page starts after it."""
+    raw = msgspec.json.encode((record.created_at, record.game_id))
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def decode_cursor(cursor: str) -> MatchKey:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        created_at, game_id = _cursor_decoder.decode(raw)
+    except (binascii.Error, ValueError, msgspec.DecodeError):
+        raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out") from None
+    if created_at.tzinfo is None:
+        raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out")
+    return MatchKey(created_at=created_at, game_id=game_id)
+
+
+def _known_game(game: str, kind: Kind) -> None:
+    """`kind` says what an unknown game is: the resource asked for ("not-found") or a bad filter."""
+    if game not in GAMES:
+        raise ServiceError(kind, "unknown-game", f"no game {game!r}; the catalog has {sorted(GAMES)}")
+
+
+def _check_player_id(player_id: str) -> None:
+    if not 1 <= len(player_id) <= MAX_PLAYER_ID:
+        raise ServiceError("invalid", "invalid-player-id", f"player_id takes 1..{MAX_PLAYER_ID} characters")
+
+
+def _summary(record: MatchRecord) -> MatchSummary:
+    result = record.result
+    return MatchSummary(
+        id=record.game_id,
+        game=record.game,
+        status=record.status,
+        players=record.players,
+        seats=msgspec.convert(record.seats, _seats_type),
+        created_at=record.created_at,
+        finished_at=record.finished_at,
+        scores=None if result is None else msgspec.convert(result["scores"], _scores_type),
+        winners=None if result is None else list(result["winners"]),
+    )
+
+
+def _player_game(record: PlayerGameRecord) -> PlayerGameStats:
+    return PlayerGameStats(
+        game=record.game,
+        played=record.played,
+        wins=record.wins,
+        win_rate=record.wins / record.played,
+        mean_score=record.score_sum / record.played,
+        best_score=record.best_score,
+        rating=record.rating,
+        mu=record.mu,
+        sigma=record.sigma,
+        rated_games=record.rated_games,
+    )
+
+
+def _ratio(part: int, whole: int) -> float:
+    return part / whole if whole else 0.0
+
+
+def _game_stats(record: GameStatsRecord) -> GameStats:
+    return GameStats(
+        game=record.game,
+        games=record.games,
+        player_games=record.player_games,
+        mean_score=record.score_sum / record.player_games if record.player_games else None,
+        mean_winning_score=record.winning_score_sum / record.games if record.games else None,
+        score_distribution=[ScoreCount(score=s, seats=n) for s, n in sorted(record.score_counts.items())],
+        win_rate_by_seat=[
+            SeatWinRate(
+                players=seat.players,
+                seat=seat.seat,
+                games=seat.games,
+                wins=seat.wins,
+                win_rate=_ratio(seat.wins, seat.games),
+            )
+            for seat in sorted(record.seats, key=lambda s: (s.players, s.seat))
+        ],
+        points_per_category=[
+            CategoryPoints(category=category, points=points, mean_per_player=_ratio(points, record.player_games))
+            for category, points in sorted(record.category_points.items())
+        ],
+        pick_rates=[
+            CardPicks(
+                slug=slug,
+                picks=picks,
+                pick_rate=_ratio(picks, record.picks),
+                picks_per_player=_ratio(picks, record.player_games),
+            )
+            for slug, picks in sorted(record.card_picks.items(), key=lambda item: (-item[1], item[0]))
+        ],
+    )

@@ -1,0 +1,132 @@
+"""What the history and statistics queries answer: plain structs the API serves as they are."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+import msgspec
+
+from services.views import SeatView
+
+
+class SeatScoreView(msgspec.Struct, frozen=True):
+    seat: int
+    total: int
+    breakdown: dict[str, int]
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    id: str
+    game: str
+    status: str
+    #: The table's size (every seat, taken or not).
+    players: int
+    seats: list[SeatView]
+    created_at: datetime
+    finished_at: datetime | None
+    #: Once finished: every seat's total and its breakdown by scoring category.
+    scores: list[SeatScoreView] | None
+    winners: list[int] | None
+
+
+class MatchPage(msgspec.Struct, frozen=True):
+    items: list[MatchSummary]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(description="Pass as `cursor` for the next (older) page; null on the last page."),
+    ]
+
+
+class PlayerGameStats(msgspec.Struct, frozen=True):
+    game: str
+    played: Annotated[int, msgspec.Meta(description="Finished games with a seat of this player.")]
+    wins: Annotated[int, msgspec.Meta(description="Finished games the player won (a shared victory counts).")]
+    win_rate: Annotated[float, msgspec.Meta(description="wins / played.")]
+    mean_score: float
+    best_score: int
+    rating: Annotated[
+        float,
+        msgspec.Meta(description="openskill Plackett-Luce rating, conservative: mu - 3 sigma (0 for a new player)."),
+    ]
+    mu: float
+    sigma: float
+    rated_games: Annotated[
+        int,
+        msgspec.Meta(description="Games that moved the rating: those with another player_id at the table."),
+    ]
+
+
+class PlayerStats(msgspec.Struct, frozen=True):
+    player_id: str
+    #: One entry per game of the catalog the player finished at least once, by game id.
+    games: list[PlayerGameStats]
+
+
+class SeatWinRate(msgspec.Struct, frozen=True):
+    players: int
+    seat: int
+    games: int
+    wins: int
+    win_rate: Annotated[float, msgspec.Meta(description="wins / games for this seat at this table size.")]
+
+
+class ScoreCount(msgspec.Struct, frozen=True):
+    score: int
+    seats: Annotated[int, msgspec.Meta(description="Seats that finished a game with this total.")]
+
+
+class CategoryPoints(msgspec.Struct, frozen=True):
+    category: str
+    points: int
+    mean_per_player: Annotated[float, msgspec.Meta(description="points / player_games.")]
+
+
+class CardPicks(msgspec.Struct, frozen=True):
+    slug: str
+    picks: Annotated[
+        int,
+        msgspec.Meta(
+            description="Times a seat took this card in play (into its tableau, menu or portions; see the "
+            "game's `picks`), over finished games."
+        ),
+    ]
+    pick_rate: Annotated[
+        float,
+        msgspec.Meta(description="This card's share of all picks in the game's finished games: picks / all picks."),
+    ]
+    picks_per_player: Annotated[
+        float, msgspec.Meta(description="Copies one seat takes in one game on average: picks / player_games.")
+    ]
+
+
+class GameStats(msgspec.Struct, frozen=True):
+    game: str
+    games: Annotated[int, msgspec.Meta(description="Finished games.")]
+    player_games: Annotated[int, msgspec.Meta(description="Seats of finished games: people, anonymous and bots.")]
+    mean_score: float | None
+    mean_winning_score: Annotated[float | None, msgspec.Meta(description="The winners' total, averaged over games.")]
+    score_distribution: Annotated[list[ScoreCount], msgspec.Meta(description="Every final total, ascending.")]
+    win_rate_by_seat: Annotated[list[SeatWinRate], msgspec.Meta(description="By table size, then seat.")]
+    points_per_category: Annotated[list[CategoryPoints], msgspec.Meta(description="By category name.")]
+    pick_rates: Annotated[
+        list[CardPicks],
+        msgspec.Meta(description="Most picked first; cards never picked are left out (their pick rate is 0)."),
+    ]
+
+
+class LeaderboardEntry(msgspec.Struct, frozen=True):
+    rank: int
+    player_id: str
+    rating: float
+    mu: float
+    sigma: float
+    played: int
+    wins: int
+    rated_games: int
+
+
+class Leaderboard(msgspec.Struct, frozen=True):
+    game: str
+    #: Rated players only (at least one game against another player_id), best rating first.
+    players: list[LeaderboardEntry]

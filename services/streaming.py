@@ -1,0 +1,130 @@
+"""Following one game's log live: the events after a version, then each new one as it commits.
+
+The follower subscribes to the game's notices before it reads anything past what it checked, so an
+append that commits in between is either in that read or announced afterwards: nothing is missed.
+Events are redacted for the caller as the events endpoint does, by the table after the newest event
+read. A follower keeps the table and its version, not the log: after the catch-up, a stream's memory
+does not grow with the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.engine import Game
+from domain.table import Table, evolve_table
+from services.codec import GameCodec
+from services.errors import ServiceError
+from services.loading import LoadedGame, load_game
+from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier
+from services.presenting import event_views
+from services.views import EventView
+
+#: An idle stream sends a comment this often, so that proxies and clients can tell it is alive.
+KEEPALIVE_SECONDS = 15.0
+
+
+class KeepAlive(msgspec.Struct, frozen=True):
+    """Nothing happened for a while."""
+
+
+class EventStreams:
+    def __init__(
+        self, store: EventStore, notifier: StreamNotifier, keepalive_seconds: float = KEEPALIVE_SECONDS
+    ) -> None:
+        self.store = store
+        self.notifier = notifier
+        self.keepalive_seconds = keepalive_seconds
+
+    async def follow(self, game_id: str, token: str | None, after: int) -> AsyncIterator[EventView | KeepAlive] | None:
+        """The caller's view of the events after version `after`, live, ending after GameFinished.
+
+        Errors (no such game, a token of no seat, a version past the log) are raised here, before
+        anything is streamed. None when the game is over and its end is at or before `after`: there
+        is nothing left to follow.
+        """
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        if not 0 <= after <= loaded.version:
+            raise ServiceError(
+                "invalid", "invalid-stream-position", f"resume from a version in 0..{loaded.version}, not {after}"
+            )
+        if loaded.table.status == "finished" and after == loaded.version:
+            return None
+        return self._follow(_Follower.from_loaded(loaded, seat, after))
+
+    async def _follow(self, follower: _Follower) -> AsyncIterator[EventView | KeepAlive]:
+        async with self.notifier.subscribe_to(follower.game_id) as notices:
+            for view in await follower.catch_up(self.store):
+                yield view
+            while not follower.finished:
+                notice = await self._next_notice(notices)
+                if notice is None:
+                    # The notifier stopped: the server shuts down, and the client resumes elsewhere.
+                    return
+                if isinstance(notice, KeepAlive):
+                    yield notice
+                elif notice == RESYNC or notice.version > follower.version:
+                    for view in await follower.read_new(self.store):
+                        yield view
+
+    async def _next_notice(self, notices: AsyncIterator[AppendNotice]) -> AppendNotice | KeepAlive | None:
+        try:
+            async with asyncio.timeout(self.keepalive_seconds):
+                return await anext(notices)
+        except TimeoutError:
+            return KeepAlive()
+        except StopAsyncIteration:
+            return None
+
+
+class _Follower:
+    """One viewer's position in one game: the table as of `version`, and the events not yet sent."""
+
+    def __init__(self, game_id: str, codec: GameCodec, table: Table, version: int, seat: int | None) -> None:
+        self.game_id = game_id
+        self.codec = codec
+        self.table = table
+        self.version = version
+        self.seat = seat
+        self._unsent: tuple[Sequence[StoredEvent], Sequence[Any]] = ((), ())
+
+    @classmethod
+    def from_loaded(cls, loaded: LoadedGame, seat: int | None, after: int) -> _Follower:
+        follower = cls(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat)
+        # Only the events still to send are kept, not the whole loaded log.
+        follower._unsent = (loaded.stored[after:], loaded.events[after:])
+        return follower
+
+    @property
+    def game(self) -> Game:
+        return self.codec.game
+
+    @property
+    def finished(self) -> bool:
+        return self.table.status == "finished"
+
+    async def catch_up(self, store: EventStore) -> list[EventView]:
+        """The events after the resume point: those loaded, and those appended since the load."""
+        stored, events = self._unsent
+        self._unsent = ((), ())
+        newer = await store.read(self.game_id, after=self.version)
+        newer_events = self._advance(newer)
+        return event_views(self.game, self.table, self.seat, [*stored, *newer], [*events, *newer_events])
+
+    async def read_new(self, store: EventStore) -> list[EventView]:
+        newer = await store.read(self.game_id, after=self.version)
+        newer_events = self._advance(newer)
+        return event_views(self.game, self.table, self.seat, newer, newer_events)
+
+    def _advance(self, stored: Sequence[StoredEvent]) -> list[Any]:
+        events = [self.codec.decode_event(item.data) for item in stored]
+        for event in events:
+            self.table = evolve_table(self.game, self.table, event)
+        if stored:
+            self.version = stored[-1].version
+        return events

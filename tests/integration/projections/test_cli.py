@@ -1,0 +1,91 @@
+"""`kaiten projections run|rebuild|status` as processes, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.schema import events, match_history
+from adapters.sql_store import SqlEventStore
+from api.cli import main
+from tests.integration.projections.games import bot_games, games_service
+
+ROOT = Path(__file__).resolve().parents[3]
+WAIT_SECONDS = 30
+
+
+async def kaiten(engine: AsyncEngine, *args: str) -> asyncio.subprocess.Process:
+    env = {**os.environ, "DATABASE_URL": engine.url.render_as_string(hide_password=False)}
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "api.cli",
+        "projections",
+        *args,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def scalar(engine: AsyncEngine, query: sa.Select[tuple[int]]) -> int:
+    async with engine.connect() as connection:
+        return (await connection.execute(query)).scalar_one()
+
+
+async def test_rebuild_shows_its_progress_and_status_then_shows_no_lag(fresh_engine: AsyncEngine) -> None:
+    await bot_games(games_service(SqlEventStore(fresh_engine)), 6)
+    logged = await scalar(fresh_engine, sa.select(sa.func.count()).select_from(events))
+
+    rebuild = await kaiten(fresh_engine, "rebuild")
+    _, stderr = await asyncio.wait_for(rebuild.communicate(), WAIT_SECONDS)
+    assert rebuild.returncode == 0, stderr.decode()
+    assert f"100.0%  {logged:,}/{logged:,} events" in stderr.decode()
+    for name in ("history", "statistics"):
+        assert f"kaiten: rebuilt {name} from {logged:,} events" in stderr.decode()
+    assert await scalar(fresh_engine, sa.select(sa.func.count()).select_from(match_history)) == 6
+
+    status = await kaiten(fresh_engine, "status")
+    stdout, stderr = await asyncio.wait_for(status.communicate(), WAIT_SECONDS)
+    assert status.returncode == 0, stderr.decode()
+    assert stdout.decode().split("\n")[:2] == [
+        "history    behind by 0 events, oldest 0.0 s old",
+        "statistics behind by 0 events, oldest 0.0 s old",
+    ]
+
+
+async def test_run_projects_games_as_they_come_until_stopped(fresh_engine: AsyncEngine) -> None:
+    run = await kaiten(fresh_engine, "run")
+    try:
+        assert run.stderr is not None
+        started = await asyncio.wait_for(run.stderr.readline(), WAIT_SECONDS)
+        assert b"running projections ['history', 'statistics']" in started
+        await bot_games(games_service(SqlEventStore(fresh_engine)), 3)
+
+        async def projected() -> None:
+            while await scalar(fresh_engine, sa.select(sa.func.count()).select_from(match_history)) < 3:
+                await asyncio.sleep(0.05)
+
+        await asyncio.wait_for(projected(), WAIT_SECONDS)
+        run.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(run.wait(), WAIT_SECONDS) == 0
+    finally:
+        if run.returncode is None:
+            run.kill()
+            await run.wait()
+
+
+def test_an_unknown_projection_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["projections", "run", "history", "nope"]) == 2
+    assert "no projection ['nope']" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["projections", "rebuild", "nope"])
+    assert exited.value.code == 2

@@ -1,0 +1,79 @@
+"""A rebuild gives exactly the tables that incremental projection built, and its memory does not grow
+with the length of the log."""
+
+from __future__ import annotations
+
+import gc
+import random
+import tracemalloc
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.projections.rebuild import rebuild
+from adapters.projections.registry import build_projections
+from adapters.schema import events, player_stats
+from adapters.sql_store import SqlEventStore
+from domain.catalog import GAMES
+from tests.integration.projections.games import bot_games, games_service, people_game
+from tests.integration.projections.tables import catch_up, snapshot
+
+#: Tables of people seated in the games of each round (None: a seat without a player_id).
+TABLES = (["ann", "bob", None], ["bob", "cy", "ann"])
+
+
+async def test_a_rebuild_gives_the_tables_incremental_projection_built(fresh_engine: AsyncEngine) -> None:
+    games = games_service(SqlEventStore(fresh_engine))
+    rng = random.Random(11)
+    for round_, players in enumerate(TABLES):
+        await bot_games(games, 4, seed=round_ * 100)
+        for game_id in sorted(GAMES):
+            await people_game(games, game_id, players, rng)
+        # Small batches between rounds: games straddle batches and the runs of the runner.
+        await catch_up(fresh_engine, batch_size=25)
+
+    for projection in build_projections(fresh_engine.dialect.name):
+        incremental = await snapshot(fresh_engine, projection)
+        assert all(incremental.values()), f"{projection.name}: every table has rows"
+        await rebuild(fresh_engine, projection, batch_size=500)
+        assert await snapshot(fresh_engine, projection) == incremental
+    async with fresh_engine.connect() as connection:
+        rated = await connection.execute(sa.select(player_stats.c.player_id).where(player_stats.c.rated_games > 0))
+        assert set(rated.scalars()) == {"ann", "bob", "cy"}
+
+
+BATCH = 500
+SHORT_LOG_GAMES = 12
+
+
+async def rebuild_peaks(engine: AsyncEngine) -> dict[str, int]:
+    """The most memory (Python's allocations) that rebuilding each projection took at any moment."""
+    peaks = {}
+    for projection in build_projections(engine.dialect.name):
+        gc.collect()
+        tracemalloc.start()
+        try:
+            await rebuild(engine, projection, batch_size=BATCH)
+            peaks[projection.name] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    return peaks
+
+
+async def test_rebuild_memory_stays_flat_for_a_log_ten_times_longer(fresh_engine: AsyncEngine) -> None:
+    games = games_service(SqlEventStore(fresh_engine))
+    await bot_games(games, SHORT_LOG_GAMES)
+    await rebuild_peaks(fresh_engine)  # warms the caches: compiled statements, codecs
+    short = await rebuild_peaks(fresh_engine)
+    short_events = await count_events(fresh_engine)
+
+    await bot_games(games, SHORT_LOG_GAMES * 9, seed=SHORT_LOG_GAMES)
+    long = await rebuild_peaks(fresh_engine)
+    assert await count_events(fresh_engine) >= 9 * short_events
+    for name, peak in long.items():
+        assert peak < short[name] * 1.25, f"{name}: peak {peak:,} B for 10x the events, {short[name]:,} B before"
+
+
+async def count_events(engine: AsyncEngine) -> int:
+    async with engine.connect() as connection:
+        return (await connection.execute(sa.select(sa.func.count()).select_from(events))).scalar_one()

@@ -1,0 +1,150 @@
+"""The projection runner on SQLite and PostgreSQL: batches with their checkpoint, resuming, failing,
+taking turns with another runner, waking on notices, and reporting its lag."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from adapters.database import create_engine
+from adapters.notify import LocalNotifier
+from adapters.projections.history import HistoryProjection
+from adapters.projections.log import LogEvent
+from adapters.projections.rebuild import rebuild
+from adapters.projections.registry import build_projections
+from adapters.projections.runner import Projection, ProjectionRunner, running
+from adapters.schema import events, match_history, projection_checkpoints
+from adapters.sql_store import SqlEventStore
+from services.ports import AppendNotice
+from tests.integration.projections.games import bot_games, games_service
+from tests.integration.projections.tables import snapshot
+
+#: Small batches, so that games straddle batches.
+BATCH = 7
+
+
+class Broken(Exception):
+    pass
+
+
+class BreaksMidBatch:
+    """A projection that fails after applying its batch, before the checkpoint moves: a crash's effect."""
+
+    def __init__(self, inner: Projection) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.handles = inner.handles
+        self.tables = inner.tables
+
+    async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
+        await self.inner.apply(connection, events)
+        raise Broken
+
+
+async def count(engine: AsyncEngine, table: sa.Table) -> int:
+    async with engine.connect() as connection:
+        return (await connection.execute(sa.select(sa.func.count()).select_from(table))).scalar_one()
+
+
+async def test_catch_up_applies_the_log_and_resumes_after_its_checkpoint(fresh_engine: AsyncEngine) -> None:
+    games = games_service(SqlEventStore(fresh_engine))
+    await bot_games(games, 10)
+    runner = ProjectionRunner(fresh_engine, HistoryProjection(fresh_engine.dialect.name), batch_size=BATCH)
+
+    first = await runner.catch_up()
+    assert first == await count(fresh_engine, events)
+    assert await count(fresh_engine, match_history) == 10
+    assert (await runner.lag()).events == 0
+
+    await bot_games(games, 5, seed=100)
+    assert (await runner.lag()).events == await count(fresh_engine, events) - first
+    assert await runner.catch_up() == await count(fresh_engine, events) - first
+    assert await count(fresh_engine, match_history) == 15
+    async with fresh_engine.connect() as connection:
+        applied = (await connection.execute(sa.select(projection_checkpoints.c.events))).scalar_one()
+    assert applied == await count(fresh_engine, events)
+
+
+async def test_a_batch_that_fails_midway_leaves_nothing_and_is_applied_again(fresh_engine: AsyncEngine) -> None:
+    await bot_games(games_service(SqlEventStore(fresh_engine)), 12)
+    for projection in build_projections(fresh_engine.dialect.name):
+        runner = ProjectionRunner(fresh_engine, projection, batch_size=BATCH * 20)
+        await runner.run_batch()
+        before = await snapshot(fresh_engine, projection)
+        failing = ProjectionRunner(fresh_engine, BreaksMidBatch(projection), batch_size=BATCH * 20)
+        for _ in range(3):
+            with pytest.raises(Broken):
+                await failing.run_batch()
+            assert await snapshot(fresh_engine, projection) == before
+        await runner.catch_up()
+        incremental = await snapshot(fresh_engine, projection)
+        await rebuild(fresh_engine, projection)
+        assert incremental == await snapshot(fresh_engine, projection)
+
+
+async def test_two_runners_of_one_projection_take_turns_and_apply_each_event_once(
+    fresh_engine: AsyncEngine, empty_database_url: str
+) -> None:
+    """Two serving processes: each runner has its own connection pool."""
+    games = games_service(SqlEventStore(fresh_engine))
+    other_engine = create_engine(empty_database_url)
+    try:
+        pairs = [
+            (ProjectionRunner(fresh_engine, p, batch_size=BATCH), ProjectionRunner(other_engine, p, batch_size=BATCH))
+            for p in build_projections(fresh_engine.dialect.name)
+        ]
+
+        read: Counter[ProjectionRunner] = Counter()
+
+        async def until_caught_up(runner: ProjectionRunner) -> None:
+            while (await runner.lag()).events:
+                read[runner] += await runner.catch_up()
+
+        for round_ in range(3):
+            await bot_games(games, 6, seed=round_ * 10)
+            await asyncio.gather(*(until_caught_up(runner) for pair in pairs for runner in pair))
+        assert all(read[runner] for pair in pairs for runner in pair), "both runners applied batches"
+        for first, _ in pairs:
+            together = await snapshot(fresh_engine, first.projection)
+            await rebuild(fresh_engine, first.projection)
+            assert together == await snapshot(fresh_engine, first.projection)
+    finally:
+        await other_engine.dispose()
+
+
+async def test_a_notice_wakes_the_runner_long_before_its_next_poll(fresh_engine: AsyncEngine) -> None:
+    games = games_service(SqlEventStore(fresh_engine))
+    notifier = LocalNotifier()
+    runner = ProjectionRunner(
+        fresh_engine, HistoryProjection(fresh_engine.dialect.name), notifier=notifier, poll_seconds=3600
+    )
+
+    async def history_has(games_count: int) -> None:
+        while await count(fresh_engine, match_history) < games_count:
+            await asyncio.sleep(0.01)
+
+    await bot_games(games, 1)
+    async with notifier.running(), running([runner]):
+        await asyncio.wait_for(history_has(1), 10)
+        # The runner now waits for a notice; only one can wake it before the hour is up.
+        [game_id] = await bot_games(games, 1, seed=1)
+        notifier.publish(AppendNotice(stream_id=game_id, version=1))
+        await asyncio.wait_for(history_has(2), 10)
+
+
+async def test_lag_is_the_events_not_applied_yet_and_the_age_of_the_oldest(fresh_engine: AsyncEngine) -> None:
+    runner = ProjectionRunner(fresh_engine, HistoryProjection(fresh_engine.dialect.name))
+    assert (await runner.lag()).events == 0
+    assert (await runner.lag()).seconds == 0
+    await bot_games(games_service(SqlEventStore(fresh_engine)), 2)
+    await asyncio.sleep(0.05)
+    lag = await runner.lag()
+    assert lag.events == await count(fresh_engine, events)
+    assert lag.seconds > 0
+    await runner.catch_up()
+    assert await runner.lag() == type(lag)(events=0, seconds=0.0)
