@@ -38,6 +38,10 @@ class SqlEventStore:
             raise ValueError("on PostgreSQL appends are announced with NOTIFY: a local notifier would hear them twice")
         self._engine = engine
         self._writer = for_writes(engine)
+        # A read is one SELECT: on PostgreSQL it needs no BEGIN and ROLLBACK around it (two round trips).
+        self._reader = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+        )
         self._clock = clock
         self._notifier = notifier
         self._sql = Statements(engine.dialect.name)
@@ -137,18 +141,18 @@ class SqlEventStore:
         check_limit(limit)
         parameters = {"stream_id": stream_id, "after": after, "limit": limit}
         statement = self._sql.read if limit is None else self._sql.read_limited
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(statement, parameters)
             return _stored_events(stream_id, result)
 
     async def read_idempotent(self, stream_id: str, idempotency_key: str) -> list[StoredEvent]:
         parameters = {"stream_id": stream_id, "key": idempotency_key}
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(self._sql.read_idempotent, parameters)
             return _stored_events(stream_id, result)
 
     async def summary(self, stream_id: str) -> GameSummary | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(self._sql.read_summary, {"stream_id": stream_id})
             row = result.first()
         return None if row is None else GameSummary(**row._asdict())

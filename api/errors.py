@@ -9,6 +9,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from domain.engine import RuleViolation
 from services.errors import ServiceError
@@ -84,6 +85,13 @@ def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[
     return problem(request, exc.status_code, code, exc.detail)
 
 
+def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Response[dict[str, Any]]:
+    if not exc.connection_invalidated and not isinstance(exc, OperationalError | InterfaceError):
+        return internal_error(request, exc)
+    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, exc.orig)
+    return problem(request, 503, "database-unavailable", "the database cannot be reached right now; try again")
+
+
 def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem(request, HTTP_500_INTERNAL_SERVER_ERROR, "internal-error", "something went wrong on our side")
@@ -95,5 +103,6 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     ValidationException: validation_error,
     NotFoundException: not_found,
     HTTPException: http_error,
+    DBAPIError: database_unavailable,
     Exception: internal_error,
 }
