@@ -36,6 +36,7 @@ class Statements:
             idempotency_keys.c.key == sa.bindparam("key"),
         )
         self.upsert_summary = _upsert_summary(dialect_name)
+        self.append_all = _append_all() if dialect_name == "postgresql" else None
         self.read_summary = sa.select(games).where(games.c.game_id == sa.bindparam("stream_id"))
         self.read = (
             sa.select(*EVENT_COLUMNS)
@@ -112,3 +113,37 @@ def _upsert_summary(dialect_name: str) -> sa.Insert:
     kept = ("game_id", "created_at")
     changed = {column.name: insert.excluded[column.name] for column in games.c if column.name not in kept}
     return insert.on_conflict_do_update(index_elements=[games.c.game_id], set_=changed)
+
+
+def _append_all() -> sa.Select[Any]:
+    """PostgreSQL: the whole append (events, idempotency key, summary) as one statement.
+
+    The key and the summary are written by data-modifying CTEs that run only when the events were
+    inserted, so a refused append writes nothing; one statement is atomic on its own, so it runs
+    without BEGIN and COMMIT around it: one round trip in all.
+    """
+    appended = _append_events("postgresql").cte("appended")
+    inserted = sa.exists(sa.select(appended.c.version))
+    key = sa.bindparam("idempotency_key", type_=sa.Text)
+    remembered = (
+        sa.insert(idempotency_keys)
+        .from_select(
+            ["stream_id", "key", "first_version", "last_version"],
+            sa.select(
+                sa.bindparam("stream_id", type_=sa.Text),
+                key,
+                sa.bindparam("first_version", type_=sa.Integer),
+                sa.bindparam("last_version", type_=sa.Integer),
+            ).where(key.is_not(None), inserted),
+        )
+        .cte("remembered")
+    )
+    summary_row = sa.select(*(sa.bindparam(f"summary_{column.name}", type_=column.type) for column in games.c))
+    upsert = postgresql.insert(games).from_select(
+        [column.name for column in games.c],
+        summary_row.where(sa.bindparam("has_summary", type_=sa.Boolean), inserted),
+    )
+    kept = ("game_id", "created_at")
+    changed = {column.name: upsert.excluded[column.name] for column in games.c if column.name not in kept}
+    summarized = upsert.on_conflict_do_update(index_elements=[games.c.game_id], set_=changed).cte("summarized")
+    return sa.select(appended.c.global_position, appended.c.version).add_cte(remembered, summarized)
