@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from msgspec.structs import replace
@@ -27,6 +27,7 @@ from domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
 from domain.dim_sum_derby.options import DerbyOptions
 from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, MARKERS
 from domain.dim_sum_derby.state import DerbyState
+from tests.unit import bot_games
 
 DERBY_BY_SLUG = {kind.slug: index for index, kind in enumerate(DERBY_KINDS)}
 
@@ -134,31 +135,9 @@ def dealt(players: int = 3, seed: int = 1, first_player: int = 0) -> DerbyState:
     return state
 
 
-def new_table(seed: int, bots: Sequence[str], options: dict[str, Any] | None = None) -> tuple[lobby.Table, list[Any]]:
-    events: list[Any] = lobby.create_game(GAME, len(bots), options, seed)
-    table = lobby.replay(GAME, events)
-    for bot in bots:
-        decision = lobby.take_seat(GAME, table, Chance(seed, len(events) + 1), bot=bot)
-        events.extend(decision.events)
-        table = decision.table
-    return table, events
-
-
-def step(table: lobby.Table, events: list[Any], seed: int, rng: random.Random) -> lobby.Decision:
-    seat = lobby.next_bot_seat(GAME, table)
-    assert seat is not None
-    command = lobby.bot_command(GAME, table, seat, Chance.from_rng(rng))
-    decision = lobby.act(GAME, table, seat, command, Chance(seed, len(events) + 1))
-    events.extend(decision.events)
-    return decision
-
-
-def play(seed: int, bots: Sequence[str], options: dict[str, Any] | None = None) -> tuple[lobby.Table, list[Any]]:
-    table, events = new_table(seed, bots, options)
-    rng = random.Random(seed)
-    while table.status == "active":
-        table = step(table, events, seed, rng).table
-    return table, events
+new_table = partial(bot_games.new_table, GAME)
+step = partial(bot_games.step, GAME)
+play = partial(bot_games.play, GAME)
 
 
 def check_conservation(state: DerbyState) -> None:

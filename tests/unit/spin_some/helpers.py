@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from functools import partial
 
-from domain import table as lobby
-from domain.chance import Chance
 from domain.spin_some.cards import CARD_KIND, FIRST_ID, KIND_BY_SLUG, SLUGS
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
 from domain.spin_some.state import BASKETS, STARTING_TOKENS, SpinState
+from tests.unit import bot_games
 
 
 class Ids:
@@ -66,30 +64,6 @@ def make_state(
     )
 
 
-def new_table(seed: int, bots: Sequence[str], options: dict[str, Any] | None = None) -> tuple[lobby.Table, list[Any]]:
-    """Create a table, seat the bots, and return it with its log so far."""
-    events: list[Any] = lobby.create_game(GAME, len(bots), options, seed)
-    table = lobby.replay(GAME, events)
-    for bot in bots:
-        decision = lobby.take_seat(GAME, table, Chance(seed, len(events) + 1), bot=bot)
-        events.extend(decision.events)
-        table = decision.table
-    return table, events
-
-
-def step(table: lobby.Table, events: list[Any], seed: int, rng: random.Random) -> lobby.Decision:
-    """Let the awaited bot act once; append the events to the log."""
-    seat = lobby.next_bot_seat(GAME, table)
-    assert seat is not None
-    command = lobby.bot_command(GAME, table, seat, Chance.from_rng(rng))
-    decision = lobby.act(GAME, table, seat, command, Chance(seed, len(events) + 1))
-    events.extend(decision.events)
-    return decision
-
-
-def play(seed: int, bots: Sequence[str], options: dict[str, Any] | None = None) -> tuple[lobby.Table, list[Any]]:
-    table, events = new_table(seed, bots, options)
-    rng = random.Random(seed)
-    while table.status == "active":
-        table = step(table, events, seed, rng).table
-    return table, events
+new_table = partial(bot_games.new_table, GAME)
+step = partial(bot_games.step, GAME)
+play = partial(bot_games.play, GAME)
