@@ -159,7 +159,7 @@ class Games:
             new_events.extend(self._new_events(loaded.codec, bots.events, {"bot": True}))
 
             def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-                events = [loaded.codec.decode_event(item.data) for item in stored]
+                events = (*decision.events, *bots.events)
                 views = event_views(loaded.game, bots.table, seat, stored, events)
                 return CommandOutcome(version=stored[-1].version, events=views)
 
