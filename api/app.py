@@ -20,6 +20,7 @@ from api.routes.history import HISTORY_HANDLERS
 from api.routes.operations import health, ready
 from api.routes.stream import StreamController
 from api.settings import Settings
+from api.shutdown import streams_end_on_exit_signal
 from services.games import Games
 
 API_VERSION = "1.0.0"
@@ -47,7 +48,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         app.state.services = running
         await running.start()
         try:
-            yield
+            with streams_end_on_exit_signal(running):
+                yield
         finally:
             # Services handed in belong to the caller, who closes them; background parts stop here.
             await (running.close() if owned else running.stop())
