@@ -95,13 +95,12 @@ class Games:
         new_events = [self._new_event(codec, events[0], {"seat": None})]
         tokens: dict[str, str] = {}
         for request in seats:
-            decision, token = self._take_seat(table, codec, request, version=len(new_events))
-            new_events.extend(self._new_events(codec, decision.events, self._seat_metadata(decision, token)))
-            table = decision.table
+            seated, table, token = self._seat(codec, table, request, version=len(new_events))
+            new_events.extend(seated)
             if token is not None:
-                tokens[str(table.seats[-1].seat)] = token
-        bots = tables.run_bots(game, table, len(new_events))
-        new_events.extend(self._new_events(codec, bots.events, {"bot": True}))
+                tokens[str(len(table.seats) - 1)] = token
+        moved, bots = self._with_bots(codec, table, len(new_events))
+        new_events.extend(moved)
         now = self.clock.now()
         summary = summary_of(game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now)
         stored = await self.store.append(game_id, 0, new_events, summary)
@@ -119,12 +118,10 @@ class Games:
 
     async def take_seat(self, game_id: str, request: SeatRequest) -> SeatGranted:
         def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
-            decision, token = self._take_seat(loaded.table, loaded.codec, request, loaded.version)
-            new_events = self._new_events(loaded.codec, decision.events, self._seat_metadata(decision, token))
-            bots = tables.run_bots(loaded.game, decision.table, loaded.version + len(new_events))
-            new_events.extend(self._new_events(loaded.codec, bots.events, {"bot": True}))
+            seated, table, token = self._seat(loaded.codec, loaded.table, request, loaded.version)
+            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
-            return Planned(new_events, bots.table, lambda _stored: granted)
+            return Planned([*seated, *moved], bots.table, lambda _stored: granted)
 
         return await self._write(game_id, attempt)
 
@@ -155,8 +152,8 @@ class Games:
             decision = tables.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": str(uuid.uuid4()), "request_hash": request_hash}
             new_events = self._new_events(loaded.codec, decision.events, metadata)
-            bots = tables.run_bots(loaded.game, decision.table, loaded.version + len(new_events))
-            new_events.extend(self._new_events(loaded.codec, bots.events, {"bot": True}))
+            moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
+            new_events.extend(moved)
 
             def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
                 events = (*decision.events, *bots.events)
@@ -242,9 +239,10 @@ class Games:
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
-    def _take_seat(
-        self, table: Table, codec: GameCodec, request: SeatRequest, version: int
-    ) -> tuple[Decision, str | None]:
+    def _seat(
+        self, codec: GameCodec, table: Table, request: SeatRequest, version: int
+    ) -> tuple[list[NewEvent], Table, str | None]:
+        """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
         token = None if request.bot is not None else self.ids.token()
         decision = tables.take_seat(
             codec.game,
@@ -254,29 +252,26 @@ class Games:
             player_id=request.player_id,
             bot=request.bot,
         )
-        return decision, token
+        metadata: dict[str, Any] = {"seat": len(table.seats)}
+        taken, *started = decision.events
+        hashed = metadata if token is None else {**metadata, "token_hash": hash_token(token)}
+        return (
+            [self._new_event(codec, taken, hashed), *self._new_events(codec, started, metadata)],
+            decision.table,
+            token,
+        )
 
-    @staticmethod
-    def _seat_metadata(decision: Decision, token: str | None) -> dict[str, Any]:
-        seat = len(decision.table.seats) - 1
-        metadata: dict[str, Any] = {"seat": seat}
-        if token is not None:
-            metadata["token_hash"] = hash_token(token)
-        return metadata
+    def _with_bots(self, codec: GameCodec, table: Table, version: int) -> tuple[list[NewEvent], Decision]:
+        """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
+        bots = tables.run_bots(codec.game, table, version)
+        return self._new_events(codec, bots.events, {"bot": True}), bots
 
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
         return NewEvent(type=type(event).__name__, data=codec.encode_event(event), metadata=metadata)
 
     def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
-        """The events of one command; only the SeatTaken event carries the token hash."""
-        out = []
-        for event in events:
-            meta = metadata
-            if "token_hash" in metadata and not isinstance(event, tables.SeatTaken):
-                meta = {k: v for k, v in metadata.items() if k != "token_hash"}
-            out.append(self._new_event(codec, event, meta))
-        return out
+        return [self._new_event(codec, event, metadata) for event in events]
 
     @staticmethod
     def _hashes(new_events: Sequence[NewEvent]) -> dict[str, str]:

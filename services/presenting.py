@@ -13,11 +13,7 @@ from domain.engine import Game
 from domain.table import Table
 from services.codec import to_json_object
 from services.ports import GameSummary, StoredEvent
-from services.views import EventView, SeatView, TableView, Viewer
-
-
-def seat_views(table: Table) -> list[SeatView]:
-    return [SeatView(seat=s.seat, name=s.name, player_id=s.player_id, bot=s.bot) for s in table.seats]
+from services.views import EventView, TableView, Viewer
 
 
 def result_of(table: Table) -> dict[str, Any] | None:
@@ -47,7 +43,7 @@ def table_view(
         status=table.status,
         version=version,
         options=to_json_object(table.options),
-        seats=seat_views(table),
+        seats=list(table.seats),
         viewer=Viewer(seat=seat),
         awaiting=[] if finished else list(tables.awaiting(game, table)),
         state=state,
@@ -93,7 +89,7 @@ def summary_of(
         version=version,
         players=table.players,
         options=to_json_object(table.options),
-        seats=[msgspec.to_builtins(s) for s in seat_views(table)],
+        seats=[msgspec.to_builtins(seat) for seat in table.seats],
         awaiting=list(tables.awaiting(game, table)),
         result=result_of(table),
         token_hashes=token_hashes,

@@ -7,12 +7,10 @@ from typing import Any
 
 import msgspec
 
+from domain.table import Seat
 
-class SeatView(msgspec.Struct, frozen=True):
-    seat: int
-    name: str | None
-    player_id: str | None
-    bot: str | None
+#: A table's seats are shown as the domain holds them.
+SeatView = Seat
 
 
 class Viewer(msgspec.Struct, frozen=True):
