@@ -72,6 +72,7 @@ class InMemoryEventStore:
                 data=event.data,
                 metadata=_metadata_decoder.decode(_encoder.encode(event.metadata)),
                 recorded_at=recorded_at,
+                schema_version=event.schema_version,
             )
             for offset, event in enumerate(events, start=1)
         ]

@@ -1,7 +1,7 @@
 """The event store's SQL, built once per dialect so SQLAlchemy compiles each statement once.
 
-The events of one append travel as a single JSON array parameter, `[[version, type, data, metadata],
-...]`, unpacked by the database's JSON table function: the INSERT has the same shape for any number of
+The events of one append travel as a single JSON array parameter, `[[version, type, data, metadata,
+schema_version], ...]`, unpacked by the database's JSON table function: the INSERT has the same shape for any number of
 events, so its compiled form is cached, and it is one round trip however many events there are.
 """
 
@@ -20,6 +20,7 @@ EVENT_COLUMNS = (
     events.c.global_position,
     events.c.version,
     events.c.type,
+    events.c.schema_version,
     # As text: the JSON goes back to the caller as bytes without being decoded and encoded again.
     sa.cast(events.c.data, sa.Text).label("data"),
     sa.cast(events.c.metadata, sa.Text).label("metadata"),
@@ -76,15 +77,17 @@ def _append_events(dialect_name: str) -> sa.Insert:
     stream_id = sa.bindparam("stream_id", type_=sa.Text)
     row: Any
     version: sa.ColumnElement[Any]
+    schema_version: sa.ColumnElement[Any]
     if dialect_name == "postgresql":
         rows = sa.func.jsonb_array_elements(sa.cast(rows_json, JSONB)).table_valued(sa.column("value", JSONB))
         row = rows.c.value
         version = sa.cast(row[0].astext, sa.Integer)
         event_type, data, metadata = row[1].astext, row[2], row[3]
+        schema_version = sa.cast(row[4].astext, sa.Integer)
     else:
         rows = sa.func.json_each(rows_json).table_valued("value")
         row = rows.c.value
-        version, event_type, data, metadata = (sa.func.json_extract(row, f"$[{i}]") for i in range(4))
+        version, event_type, data, metadata, schema_version = (sa.func.json_extract(row, f"$[{i}]") for i in range(5))
     current = (
         sa.select(sa.func.coalesce(sa.func.max(events.c.version), 0))
         .where(events.c.stream_id == stream_id)
@@ -96,10 +99,11 @@ def _append_events(dialect_name: str) -> sa.Insert:
         event_type,
         data,
         metadata,
+        schema_version,
         sa.bindparam("recorded_at", type_=events.c.recorded_at.type),
         sa.bindparam("idempotency_key", type_=sa.Text),
     ).where(current == sa.bindparam("expected_version"))
-    columns = ["stream_id", "version", "type", "data", "metadata", "recorded_at", "idempotency_key"]
+    columns = ["stream_id", "version", "type", "data", "metadata", "schema_version", "recorded_at", "idempotency_key"]
     returning: list[sa.ColumnElement[Any]] = [events.c.global_position, events.c.version]
     if dialect_name == "postgresql":
         notify = sa.func.pg_notify(CHANNEL, sa.bindparam("notice_payload", type_=sa.Text))

@@ -66,7 +66,7 @@ class SqlEventStore:
             # The data is JSON already: Raw embeds it as is instead of decoding and encoding it again.
             "rows": _encoder.encode(
                 [
-                    (version, event.type, msgspec.Raw(event.data), event.metadata)
+                    (version, event.type, msgspec.Raw(event.data), event.metadata, event.schema_version)
                     for version, event in enumerate(events, start=expected_version + 1)
                 ]
             ).decode(),
@@ -97,6 +97,7 @@ class SqlEventStore:
                 data=event.data,
                 metadata=event.metadata,
                 recorded_at=recorded_at,
+                schema_version=event.schema_version,
             )
             for version, event in enumerate(events, start=expected_version + 1)
         ]
@@ -198,7 +199,7 @@ class SqlEventStore:
         return None if row is None else GameSummary(**row._asdict())
 
 
-def _stored_events(stream_id: str, result: Result[int, int, str, str, str, datetime]) -> list[StoredEvent]:
+def _stored_events(stream_id: str, result: Result[int, int, str, int, str, str, datetime]) -> list[StoredEvent]:
     return [
         StoredEvent(
             global_position=position,
@@ -208,7 +209,8 @@ def _stored_events(stream_id: str, result: Result[int, int, str, str, str, datet
             data=data.encode(),
             metadata=_metadata_decoder.decode(metadata),
             recorded_at=recorded_at,
+            schema_version=schema_version,
         )
         # Unpacked rather than read by attribute name, which costs more than building the event.
-        for position, version, type_, data, metadata, recorded_at in result.all()
+        for position, version, type_, schema_version, data, metadata, recorded_at in result.all()
     ]

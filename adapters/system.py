@@ -22,3 +22,6 @@ class SecureIds:
     def token(self) -> str:
         # 256 random bits; only its SHA-256 is ever stored.
         return secrets.token_urlsafe(32)
+
+    def salt(self) -> bytes:
+        return secrets.token_bytes(16)

@@ -22,9 +22,12 @@ class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     game: str
     players: int
     options: dict[str, Any]
-    seed_hash: str
-    #: Secret while the game runs: redacted to None for every viewer until the game finishes.
+    #: `commit_to_seed(seed, salt)`: shown from the start, so the revealed seed can be checked later.
+    seed_commitment: str
+    #: Secret while the game runs (either would reveal every hand): redacted to None for every viewer
+    #: until the game finishes. The salt is hex; an empty salt marks a log from before salting.
     seed: int | None
+    salt: str | None
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -40,7 +43,9 @@ class GameStarted(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
 
 class GameFinished(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     result: Result
+    #: The seed and salt revealed: anyone can check them against GameCreated's commitment.
     seed: int
+    salt: str
 
 
 LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (GameCreated, SeatTaken, GameStarted, GameFinished)
@@ -57,8 +62,9 @@ class Table(msgspec.Struct, frozen=True):
     game: str
     players: int
     options: Any
-    seed_hash: str
+    seed_commitment: str
     seed: int
+    salt: str
     status: Status
     seats: tuple[Seat, ...]
     state: Any = None
@@ -72,8 +78,13 @@ class Decision(msgspec.Struct, frozen=True):
     table: Table
 
 
-def hash_seed(seed: int) -> str:
-    return hashlib.sha256(str(seed).encode()).hexdigest()
+def commit_to_seed(seed: int, salt: bytes) -> str:
+    """A commitment that hides the seed until it is revealed (API.md, "Fair shuffles").
+
+    The salt, fresh for each game, is what keeps a small chosen seed from being found by trying
+    seeds; it never feeds chance, so a chosen seed deals the same whatever the salt.
+    """
+    return hashlib.sha256(salt + str(seed).encode("ascii")).hexdigest()
 
 
 def parse_options(game: Game, options: Mapping[str, Any] | None, players: int) -> Any:
@@ -85,7 +96,7 @@ def parse_options(game: Game, options: Mapping[str, Any] | None, players: int) -
     return parsed
 
 
-def create_game(game: Game, players: int, options: Mapping[str, Any] | None, seed: int) -> list[Any]:
+def create_game(game: Game, players: int, options: Mapping[str, Any] | None, seed: int, salt: bytes) -> list[Any]:
     if not game.min_players <= players <= game.max_players:
         raise RuleViolation(
             "invalid-player-count",
@@ -97,22 +108,24 @@ def create_game(game: Game, players: int, options: Mapping[str, Any] | None, see
             game=game.id,
             players=players,
             options=msgspec.to_builtins(parsed),
-            seed_hash=hash_seed(seed),
+            seed_commitment=commit_to_seed(seed, salt),
             seed=seed,
+            salt=salt.hex(),
         )
     ]
 
 
 def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
     if table is None:
-        if not isinstance(event, GameCreated) or event.seed is None:
-            raise ValueError("a table's log starts with GameCreated carrying its seed")
+        if not isinstance(event, GameCreated) or event.seed is None or event.salt is None:
+            raise ValueError("a table's log starts with GameCreated carrying its seed and salt")
         return Table(
             game=event.game,
             players=event.players,
             options=msgspec.convert(event.options, game.options_type),
-            seed_hash=event.seed_hash,
+            seed_commitment=event.seed_commitment,
             seed=event.seed,
+            salt=event.salt,
             status="open",
             seats=(),
         )
@@ -184,7 +197,7 @@ def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> De
     events, after = _apply(game, table, game.decide(table.state, seat, command, chance))
     result = game.result(after.state)
     if result is not None:
-        finished = GameFinished(result=result, seed=table.seed)
+        finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
         events.append(finished)
         after = evolve_table(game, after, finished)
     return Decision(events=tuple(events), table=after)
@@ -215,7 +228,7 @@ def redact(game: Game, table: Table, event: Any, seat: int | None) -> Any | None
     if table.status == "finished":
         return event
     if isinstance(event, GameCreated):
-        return msgspec.structs.replace(event, seed=None)
+        return msgspec.structs.replace(event, seed=None, salt=None)
     if isinstance(event, LOBBY_EVENTS):
         return event
     return game.redact(event, seat)

@@ -9,10 +9,21 @@ import msgspec
 
 from domain.catalog import get_game
 from domain.engine import Game, RuleViolation
-from domain.table import LOBBY_EVENTS, GameCreated
+from domain.table import LOBBY_EVENTS
+from services.ports import StoredEvent
+from services.upcasting import current_version, upcast
 
 _encoder = msgspec.json.Encoder()
-_created_decoder = msgspec.json.Decoder(GameCreated)
+_object_decoder = msgspec.json.Decoder(dict[str, Any])
+
+
+class _FirstEvent(msgspec.Struct):
+    """What every shape of GameCreated has: the game whose codec reads the rest of the log."""
+
+    game: str
+
+
+_first_event_decoder = msgspec.json.Decoder(_FirstEvent)
 
 
 class GameCodec:
@@ -26,8 +37,19 @@ class GameCodec:
     def encode_event(self, event: Any) -> bytes:
         return _encoder.encode(event)
 
-    def decode_event(self, data: bytes) -> Any:
+    @staticmethod
+    def schema_version(event: Any) -> int:
+        """The schema version `encode_event` writes for this event."""
+        return current_version(type(event).__name__)
+
+    def decode_event(self, event_type: str, schema_version: int, data: bytes) -> Any:
+        """An event as stored; an older `schema_version` of its type is upcast first."""
+        if schema_version != current_version(event_type):
+            data = _encoder.encode(upcast(event_type, schema_version, _object_decoder.decode(data)))
         return self._events.decode(data)
+
+    def decode_stored(self, stored: StoredEvent) -> Any:
+        return self.decode_event(stored.type, stored.schema_version, stored.data)
 
     def decode_command(self, body: bytes) -> Any:
         try:
@@ -49,7 +71,7 @@ def codec_for(game_id: str) -> GameCodec:
 
 def game_of_log(first_event_data: bytes) -> str:
     """Every log starts with GameCreated, which names the game whose codec reads the rest."""
-    return _created_decoder.decode(first_event_data).game
+    return _first_event_decoder.decode(first_event_data).game
 
 
 def to_json_object(value: Any) -> dict[str, Any]:

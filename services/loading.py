@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.engine import Game
 from domain.table import Table, replay
+from services.caller import caller_seat
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError
 from services.ports import EventStore, StoredEvent
@@ -57,6 +58,7 @@ class LoadedGame:
                 found = int(seat)
         if found is None:
             raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+        caller_seat.set(found)
         return found
 
 
@@ -73,5 +75,5 @@ async def load_game(store: EventStore, game_id: str) -> LoadedGame:
     if not stored:
         raise ServiceError("not-found", "game-not-found", f"no game {game_id}")
     codec = codec_for(game_of_log(stored[0].data))
-    events = [codec.decode_event(item.data) for item in stored]
+    events = [codec.decode_stored(item) for item in stored]
     return LoadedGame(game_id=game_id, codec=codec, stored=stored, events=events, table=replay(codec.game, events))

@@ -33,6 +33,8 @@ class NewEvent(msgspec.Struct, frozen=True):
     #: The event struct encoded as JSON (bytes), tag included.
     data: bytes
     metadata: dict[str, Any] = {}
+    #: The shape of `data` (services/upcasting.py reads older shapes).
+    schema_version: int = 1
 
 
 class StoredEvent(msgspec.Struct, frozen=True):
@@ -43,6 +45,7 @@ class StoredEvent(msgspec.Struct, frozen=True):
     data: bytes
     metadata: dict[str, Any]
     recorded_at: datetime
+    schema_version: int = 1
 
 
 class GameSummary(msgspec.Struct, frozen=True):
@@ -104,6 +107,10 @@ class IdSource(Protocol):
     def seed(self) -> int: ...
 
     def token(self) -> str: ...
+
+    def salt(self) -> bytes:
+        """Fresh random bytes that keep a game's seed commitment from being reversed."""
+        ...
 
 
 class AppendNotice(msgspec.Struct, frozen=True):

@@ -13,6 +13,7 @@ from domain.engine import Game
 from domain.table import Table
 from services.codec import to_json_object
 from services.ports import GameSummary, StoredEvent
+from services.upcasting import current_version
 from services.views import EventView, TableView, Viewer
 
 
@@ -68,6 +69,7 @@ def event_views(
                     type=item.type,
                     data=to_json_object(shown),
                     recorded_at=item.recorded_at,
+                    schema_version=current_version(item.type),
                 )
             )
     return views

@@ -122,7 +122,7 @@ class _Follower:
         return event_views(self.game, self.table, self.seat, newer, newer_events)
 
     def _advance(self, stored: Sequence[StoredEvent]) -> list[Any]:
-        events = [self.codec.decode_event(item.data) for item in stored]
+        events = [self.codec.decode_stored(item) for item in stored]
         for event in events:
             self.table = evolve_table(self.game, self.table, event)
         if stored:

@@ -52,6 +52,9 @@ class EventView(msgspec.Struct, frozen=True):
     type: str
     data: dict[str, Any]
     recorded_at: datetime
+    #: The shape of `data` for its type: events are shown in their type's current shape, however old
+    #: the stored row (a log without it, from kaiten 0.1.0, is in shape 1).
+    schema_version: int = 1
 
 
 class CommandOutcome(msgspec.Struct, frozen=True):

@@ -142,7 +142,7 @@ class StatisticsProjection:
         self._add = {table: adding(dialect_name, table) for table in self.tables if table is not player_stats}
         self._save_players = replacing(dialect_name, player_stats)
         self._streams = (
-            sa.select(events.c.stream_id, sa.cast(events.c.data, sa.Text))
+            sa.select(events.c.stream_id, events.c.type, events.c.schema_version, sa.cast(events.c.data, sa.Text))
             .where(events.c.stream_id.in_(sa.bindparam("ids", expanding=True)))
             .order_by(events.c.stream_id, events.c.version)
         )
@@ -162,9 +162,9 @@ class StatisticsProjection:
         await self._update_players(connection, finished_in_order)
 
     async def _finished_games(self, connection: AsyncConnection, stream_ids: list[str]) -> dict[str, FinishedGame]:
-        logs: defaultdict[str, list[str]] = defaultdict(list)
-        for stream_id, data in (await connection.execute(self._streams, {"ids": stream_ids})).all():
-            logs[stream_id].append(data)
+        logs: defaultdict[str, list[tuple[str, int, str]]] = defaultdict(list)
+        for stream_id, *event in (await connection.execute(self._streams, {"ids": stream_ids})).all():
+            logs[stream_id].append((event[0], event[1], event[2]))
         return {stream_id: _finished_game(log) for stream_id, log in logs.items()}
 
     async def _update_players(self, connection: AsyncConnection, finished_games: list[FinishedGame]) -> None:
@@ -214,15 +214,16 @@ def _new_player(player_id: str, game: str) -> dict[str, Any]:
     }
 
 
-def _finished_game(log: list[str]) -> FinishedGame:
-    """Who sat where, which cards were picked and the result, from a finished game's whole log."""
-    codec = codec_for(game_of_log(log[0].encode()))
+def _finished_game(log: list[tuple[str, int, str]]) -> FinishedGame:
+    """Who sat where, which cards were picked and the result, from a finished game's whole log
+    (each event as its type, schema version and JSON data)."""
+    codec = codec_for(game_of_log(log[0][2].encode()))
     game = codec.game
     player_ids: dict[int, str] = {}
     picks: Counter[str] = Counter()
     result: Result | None = None
-    for data in log:
-        event = codec.decode_event(data.encode())
+    for event_type, schema_version, data in log:
+        event = codec.decode_event(event_type, schema_version, data.encode())
         if isinstance(event, SeatTaken):
             if event.player_id is not None:
                 player_ids[event.seat] = event.player_id

@@ -5,25 +5,21 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
-from sqlalchemy import text
+from sqlalchemy import text, update
 
+from adapters.schema import games
 from api.bootstrap import bootstrap
 from api.cli import main
 from services.games import SeatRequest
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+from tests.e2e.servers import free_port
 
 
 def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_path: Path):
@@ -57,24 +53,61 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         server.wait(10)
 
 
-@pytest.fixture
-async def finished_game(database_url: str) -> str:
+async def new_game(database_url: str, game: str, seats: list[SeatRequest], play_to_the_end: bool) -> str:
+    """A game with these seats; people play their first legal command until it ends, if asked."""
     services = bootstrap(database_url)
     try:
-        seats = [SeatRequest(bot="random"), SeatRequest(bot="greedy"), SeatRequest(name="Ann")]
-        created = await services.games.create("sushi-go", 3, None, 5, seats)
+        created = await services.games.create(game, len(seats), None, 5, seats)
+        table = await services.games.view(created.id, None)
+        while play_to_the_end and table.status == "active":
+            seat = str(table.awaiting[0])
+            legal = await services.games.legal_commands(created.id, created.tokens[seat])
+            await services.games.act(created.id, created.tokens[seat], msgspec.json.encode(legal.commands[0]))
+            table = await services.games.view(created.id, None)
         return created.id
     finally:
         await services.close()
 
 
-def test_replay_verify_agrees_with_the_stored_table(database_url, finished_game, monkeypatch, capsys):
+@pytest.fixture
+async def running_game(database_url: str) -> str:
+    seats = [SeatRequest(bot="random"), SeatRequest(bot="greedy"), SeatRequest(name="Ann")]
+    return await new_game(database_url, "sushi-go", seats, play_to_the_end=False)
+
+
+@pytest.fixture(
+    params=[
+        pytest.param(("sushi-go", ["random", "greedy"]), id="sushi-go-bots"),
+        pytest.param(("sushi-go-party", [None, "greedy", None]), id="party-people"),
+        pytest.param(("spin-some-for-dim-sum", [None, "random"]), id="spin-some-people"),
+        pytest.param(("dim-sum-derby", ["greedy", None, "random"]), id="derby-people"),
+    ]
+)
+async def finished_game(request: pytest.FixtureRequest, database_url: str) -> str:
+    game, bots = request.param
+    seats = [
+        SeatRequest(bot=bot) if bot else SeatRequest(name=f"P{i}", player_id=f"p{i}") for i, bot in enumerate(bots)
+    ]
+    return await new_game(database_url, game, seats, play_to_the_end=True)
+
+
+def test_replay_verify_agrees_with_the_stored_table_of_a_running_game(database_url, running_game, monkeypatch, capsys):
     monkeypatch.setenv("DATABASE_URL", database_url)
     assert main(["migrate"]) == 0
+    assert main(["replay", running_game, "--verify"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game_id"] == running_game
+    assert report["status"] == "active" and report["drift"] == []
+
+
+def test_replay_verify_agrees_with_the_stored_table_of_a_finished_game(
+    database_url, finished_game, monkeypatch, capsys
+):
+    monkeypatch.setenv("DATABASE_URL", database_url)
     assert main(["replay", finished_game, "--verify"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["game_id"] == finished_game
-    assert report["status"] == "active" and report["drift"] == []
+    assert report["status"] == "finished" and report["drift"] == []
+    assert report["result"]["winners"]
 
 
 async def set_status(database_url: str, game_id: str, status: str) -> None:
@@ -87,11 +120,30 @@ async def set_status(database_url: str, game_id: str, status: str) -> None:
     await services.close()
 
 
-def test_replay_verify_finds_a_tampered_table(database_url, finished_game, monkeypatch, capsys):
-    asyncio.run(set_status(database_url, finished_game, "finished"))
+async def change_a_score(database_url: str, game_id: str) -> None:
+    services = bootstrap(database_url)
+    assert services.engine is not None
+    summary = await services.games.store.summary(game_id)
+    assert summary is not None and summary.result is not None
+    result = json.loads(json.dumps(summary.result))
+    result["scores"][0]["total"] += 1
+    async with services.engine.begin() as connection:
+        await connection.execute(update(games).where(games.c.game_id == game_id).values(result=result))
+    await services.close()
+
+
+def test_replay_verify_finds_a_tampered_table(database_url, running_game, monkeypatch, capsys):
+    asyncio.run(set_status(database_url, running_game, "finished"))
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert main(["replay", running_game, "--verify"]) == 1
+    assert json.loads(capsys.readouterr().out)["drift"] == ["status"]
+
+
+def test_replay_verify_finds_a_changed_score_of_a_finished_game(database_url, finished_game, monkeypatch, capsys):
+    asyncio.run(change_a_score(database_url, finished_game))
     monkeypatch.setenv("DATABASE_URL", database_url)
     assert main(["replay", finished_game, "--verify"]) == 1
-    assert json.loads(capsys.readouterr().out)["drift"] == ["status"]
+    assert json.loads(capsys.readouterr().out)["drift"] == ["result"]
 
 
 def test_replay_of_an_unknown_game_says_so(database_url, monkeypatch, capsys):

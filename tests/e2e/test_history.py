@@ -62,7 +62,9 @@ async def expected_picks(client: Client, game_id: str) -> Counter[str]:
         data = msgspec.json.encode({**event["data"], "type": event["type"]})
         if codec is None:
             codec = codec_for(event["data"]["game"])
-        picks.update(slug for _, slug in codec.game.picks(codec.decode_event(data)))
+        picks.update(
+            slug for _, slug in codec.game.picks(codec.decode_event(event["type"], event["schema_version"], data))
+        )
     return picks
 
 

@@ -78,11 +78,3 @@ async def test_seats_taken_one_by_one_start_the_game_when_the_last_is_taken(clie
 
     full = await client.post(f"/v1/games/{game_id}/seats", json={"name": "Late"})
     assert full.status_code == 409 and full.json()["code"] == "game-full"
-
-
-async def test_the_log_hides_the_seed_until_the_game_ends(client):
-    created = await create(client, "sushi-go", 2, seed=99)
-    events = await all_events(client, created["id"])
-    created_event = events[0]["data"]
-    assert created_event["seed"] is None
-    assert len(created_event["seed_hash"]) == 64

@@ -13,7 +13,7 @@ from domain.engine import Game
 
 def bot_game(game: Game, players: int, seed: int) -> tuple[lobby.Table, list[Any]]:
     """The finished table and its whole log; every seat a random bot."""
-    log: list[Any] = lobby.create_game(game, players, None, seed)
+    log: list[Any] = lobby.create_game(game, players, None, seed, salt=bytes(16))
     table = lobby.replay(game, log)
     for _ in range(players):
         decision = lobby.take_seat(game, table, Chance(seed, len(log)), bot="random")
@@ -33,7 +33,7 @@ def new_table(
     game: Game, seed: int, bots: Sequence[str], options: dict[str, Any] | None = None
 ) -> tuple[lobby.Table, list[Any]]:
     """Create a table, seat the bots, and return it with its log so far."""
-    events: list[Any] = lobby.create_game(game, len(bots), options, seed)
+    events: list[Any] = lobby.create_game(game, len(bots), options, seed, salt=bytes(16))
     table = lobby.replay(game, events)
     for bot in bots:
         decision = lobby.take_seat(game, table, Chance(seed, len(events) + 1), bot=bot)

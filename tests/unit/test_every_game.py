@@ -38,7 +38,7 @@ def event_decoder(game: Game) -> msgspec.json.Decoder[Any]:
 def play(game: Game, players: int, seed: int) -> tuple[lobby.Table, list[Any], list[lobby.Table]]:
     """A whole game of random bots (or the game's first bot), checking each step on the way."""
     bot = "random" if "random" in game.bots else next(iter(game.bots))
-    log: list[Any] = lobby.create_game(game, players, None, seed)
+    log: list[Any] = lobby.create_game(game, players, None, seed, salt=bytes(16))
     table = lobby.replay(game, log)
     for _ in range(players):
         decision = lobby.take_seat(game, table, Chance(seed, len(log)), bot=bot)

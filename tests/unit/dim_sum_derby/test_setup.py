@@ -66,20 +66,20 @@ def test_first_player_defaults_to_seat_zero() -> None:
 @pytest.mark.parametrize(("options", "players"), [({"first_player": 3}, 3), ({"first_player": -1}, 4)])
 def test_a_first_player_outside_the_table_is_refused(options: dict[str, int], players: int) -> None:
     with pytest.raises(RuleViolation) as error:
-        lobby.create_game(GAME, players, options, 1)
+        lobby.create_game(GAME, players, options, 1, salt=bytes(16))
     assert error.value.code == "invalid-options"
 
 
 def test_unknown_options_are_refused() -> None:
     with pytest.raises(RuleViolation) as error:
-        lobby.create_game(GAME, 3, {"first-player-please": 1}, 1)
+        lobby.create_game(GAME, 3, {"first-player-please": 1}, 1, salt=bytes(16))
     assert error.value.code == "invalid-options"
 
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_three_or_four_players_only(players: int) -> None:
     with pytest.raises(RuleViolation) as error:
-        lobby.create_game(GAME, players, {}, 1)
+        lobby.create_game(GAME, players, {}, 1, salt=bytes(16))
     assert error.value.code == "invalid-player-count"
 
 

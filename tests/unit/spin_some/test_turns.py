@@ -82,7 +82,7 @@ def test_first_player_option() -> None:
 @pytest.mark.parametrize("options", [{"first_player": 4}, {"first_player": -1}, {"first_player": "x"}, {"x": 1}])
 def test_invalid_options(options: dict[str, Any]) -> None:
     with pytest.raises(RuleViolation) as err:
-        lobby.create_game(GAME, 4, options, 1)
+        lobby.create_game(GAME, 4, options, 1, salt=bytes(16))
     assert err.value.code == "invalid-options"
 
 

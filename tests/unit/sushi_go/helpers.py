@@ -98,7 +98,7 @@ def assert_conserved(state: SushiGoState) -> None:
 
 def new_table(players: int, seed: int, bots: Sequence[str | None] = ()) -> tuple[lobby.Table, list[Any]]:
     """A started table; seats without a bot are human seats."""
-    log: list[Any] = lobby.create_game(GAME, players, None, seed)
+    log: list[Any] = lobby.create_game(GAME, players, None, seed, salt=bytes(16))
     table = lobby.replay(GAME, log)
     for seat in range(players):
         bot = bots[seat] if seat < len(bots) else None

@@ -60,7 +60,7 @@ def test_check_options() -> None:
     with pytest.raises(RuleViolation):
         GAME.check_options(GAME.options_type(), 6)
     with pytest.raises(RuleViolation) as raised:
-        lobby.create_game(GAME, 1, None, 1)
+        lobby.create_game(GAME, 1, None, 1, salt=bytes(16))
     assert raised.value.code == "invalid-player-count"
 
 
@@ -294,7 +294,7 @@ def test_rule_violations_of_decide() -> None:
 
 
 def test_table_violations_not_started_not_your_turn_finished() -> None:
-    log = lobby.create_game(GAME, 2, None, 3)
+    log = lobby.create_game(GAME, 2, None, 3, salt=bytes(16))
     table = lobby.replay(GAME, log)
     with pytest.raises(RuleViolation) as raised:
         lobby.act(GAME, table, 0, Pick(cards=(0,)), Chance(3, 1))

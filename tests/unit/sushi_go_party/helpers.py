@@ -156,7 +156,7 @@ def check_conservation(state: PartyState) -> None:
 
 
 def new_table(seed: int, bots: Sequence[str], options: dict[str, Any] | None = None) -> tuple[lobby.Table, list[Any]]:
-    events: list[Any] = lobby.create_game(GAME, len(bots), options, seed)
+    events: list[Any] = lobby.create_game(GAME, len(bots), options, seed, salt=bytes(16))
     table = lobby.replay(GAME, events)
     for bot in bots:
         decision = lobby.take_seat(GAME, table, Chance(seed, len(events)), bot=bot)

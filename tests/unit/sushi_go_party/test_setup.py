@@ -27,7 +27,7 @@ def created(players: int, options: dict[str, Any] | None = None, seed: int = 1) 
 
 def refused(players: int, options: dict[str, Any]) -> str:
     with pytest.raises(RuleViolation) as error:
-        lobby.create_game(GAME, players, options, 1)
+        lobby.create_game(GAME, players, options, 1, salt=bytes(16))
     return error.value.code
 
 

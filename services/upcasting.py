@@ -1,0 +1,55 @@
+"""Older shapes of stored events, brought up to the shapes the code decodes (DESIGN.md).
+
+Rows are never rewritten: an event keeps the `schema_version` it was written with, and reading it
+runs the chain of small pure steps from that version to the current one. A new shape of an event
+type is one more step here and one more in `CURRENT`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+class UnknownSchemaVersion(ValueError):
+    """A stored event of a shape this code does not know (written by a newer kaiten, or corrupt)."""
+
+
+def _created_with_salt(data: dict[str, Any]) -> dict[str, Any]:
+    """v1 committed to the seed with an unsalted hash, which is the salted formula with an empty salt."""
+    upcast = {key: value for key, value in data.items() if key != "seed_hash"}
+    upcast["seed_commitment"] = data["seed_hash"]
+    upcast["salt"] = None if data.get("seed") is None else ""
+    return upcast
+
+
+def _finished_with_salt(data: dict[str, Any]) -> dict[str, Any]:
+    return {**data, "salt": ""}
+
+
+#: (event type, the schema version a step reads) → the step to the next version.
+STEPS: dict[tuple[str, int], Upcaster] = {
+    ("GameCreated", 1): _created_with_salt,
+    ("GameFinished", 1): _finished_with_salt,
+}
+
+#: The schema version the code writes, by event type; types not listed are at version 1.
+CURRENT: dict[str, int] = {"GameCreated": 2, "GameFinished": 2}
+
+
+def current_version(event_type: str) -> int:
+    return CURRENT.get(event_type, 1)
+
+
+def upcast(event_type: str, schema_version: int, data: dict[str, Any]) -> dict[str, Any]:
+    """The event's data in the current shape of its type."""
+    target = current_version(event_type)
+    if not 1 <= schema_version <= target:
+        raise UnknownSchemaVersion(
+            f"{event_type} has no schema version {schema_version} (this kaiten knows 1..{target})"
+        )
+    for version in range(schema_version, target):
+        data = STEPS[event_type, version](data)
+    return data
