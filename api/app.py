@@ -11,9 +11,13 @@ from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from litestar.types import Middleware
 
 from api.bootstrap import Services, bootstrap
 from api.errors import EXCEPTION_HANDLERS
+from api.rate_limit import rate_limit_config
+from api.request_body import KaitenRequest
+from api.request_log import RequestLog
 from api.routes.catalog import CatalogController
 from api.routes.games import GamesController
 from api.routes.history import HISTORY_HANDLERS
@@ -24,6 +28,25 @@ from api.shutdown import streams_end_on_exit_signal
 from services.games import Games
 
 API_VERSION = "1.0.0"
+
+API_DESCRIPTION = """\
+Event-sourced game engine for the Sushi Go family of card games.
+
+**Fair shuffles.** `GameCreated` shows `seed_commitment = sha256(salt + str(seed).encode("ascii"))`
+(hex), where `salt` is 16 random bytes drawn by the server for each game. Seed and salt stay secret
+while the game runs and are revealed in `GameFinished` (the salt as hex), so anyone can recompute the
+commitment and deal the game again. A chosen `seed` deals the same cards whatever the salt. Logs from
+before salting show an empty salt: their commitment is the plain hash of the seed.
+
+**Errors** are `application/problem+json` (RFC 9457) with a stable `code`. A request over the rate
+limit gets `429` with code `rate-limited` and `Retry-After` (seconds).
+
+**Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
+client: its seat token when it sends one, else its address. Each serving process counts on its own,
+so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
+`ERROR`; default `INFO`) sets the level of the JSON log lines; each request writes one, with its
+`X-Request-ID` (kept when the client sends one, else made), and every response carries that header.
+"""
 
 
 class MetricsController(PrometheusController):
@@ -38,13 +61,13 @@ def _games(state: State) -> Games:
 
 def create_app(services: Services | None = None, settings: Settings | None = None) -> Litestar:
     """An app over the given services, or over services built from settings when it starts."""
+    configured = settings or Settings.from_env()
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
         # A serving process that builds its own services also runs the catch-up projections.
-        database_url = (settings or Settings.from_env()).database_url
-        running = bootstrap(database_url, run_projections=True) if services is None else services
+        running = bootstrap(configured.database_url, run_projections=True) if services is None else services
         app.state.services = running
         await running.start()
         try:
@@ -55,7 +78,10 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             await (running.close() if owned else running.stop())
 
     metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
-    return Litestar(
+    middleware: list[Middleware] = [metrics.middleware]
+    if configured.rate_limit is not None:
+        middleware.append(rate_limit_config(configured.rate_limit).middleware)
+    app = Litestar(
         route_handlers=[
             CatalogController,
             GamesController,
@@ -68,12 +94,16 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         dependencies={"games": Provide(_games, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
-        middleware=[metrics.middleware],
+        middleware=middleware,
+        request_class=KaitenRequest,
         openapi_config=OpenAPIConfig(
             title="kaiten",
             version=API_VERSION,
-            description="Event-sourced game engine for the Sushi Go family of card games.",
+            description=API_DESCRIPTION,
             path="/schema",
             render_plugins=[SwaggerRenderPlugin()],
         ),
     )
+    # Around the router, not a route's middleware: requests that match no route are logged too.
+    app.asgi_handler = RequestLog(app.asgi_handler)
+    return app

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from litestar import Request, Response
@@ -17,6 +18,10 @@ from services.errors import ServiceError
 log = logging.getLogger("kaiten.api")
 
 PROBLEM_JSON = "application/problem+json"
+#: The longest text a problem repeats from a request (a detail, a path, a field's message).
+MAX_ECHO = 300
+MAX_FIELD_NAME = 100
+MAX_FIELD_ERRORS = 20
 
 #: Rule violations that mean "not now" rather than "never": the client may retry after a change.
 CONFLICT_CODES = frozenset({"not-your-turn", "game-finished", "game-not-started", "game-full"})
@@ -39,22 +44,37 @@ TITLES = {
     409: "Conflict",
     413: "Request too large",
     422: "Unprocessable request",
+    429: "Too many requests",
     500: "Internal server error",
     503: "Service unavailable",
 }
 
 
-def problem(request: Request[Any, Any, Any], status: int, code: str, detail: str) -> Response[dict[str, Any]]:
-    body = {
+def problem(
+    request: Request[Any, Any, Any],
+    status: int,
+    code: str,
+    detail: str,
+    headers: Mapping[str, str] | None = None,
+    errors: list[dict[str, str]] | None = None,
+) -> Response[dict[str, Any]]:
+    body: dict[str, Any] = {
         "type": f"urn:kaiten:problem:{code}",
         "title": TITLES.get(status, "Error"),
         "status": status,
-        "detail": detail,
+        "detail": bounded(detail),
         "code": code,
-        "instance": request.url.path,
+        "instance": bounded(request.url.path),
     }
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
+    if errors is not None:
+        body["errors"] = errors
+    headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
+    return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers or None)
+
+
+def bounded(text: str, limit: int = MAX_ECHO) -> str:
+    """Text that may carry the client's input, cut short: a problem never echoes unbounded input."""
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
 def rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[dict[str, Any]]:
@@ -67,10 +87,30 @@ def service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Respons
 
 
 def validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[dict[str, Any]]:
-    detail = exc.detail
-    if isinstance(exc.extra, list) and exc.extra:
-        detail = f"{detail}: {exc.extra}"
-    return problem(request, 400, "malformed-request", detail)
+    """Each invalid field with a plain message; Litestar's own detail names the whole URL, so it is
+    not used (a query string can be as long as the client likes)."""
+    found = exc.extra if isinstance(exc.extra, list) else []
+    errors = [field_error(item) for item in found[:MAX_FIELD_ERRORS] if isinstance(item, dict)]
+    if not errors:
+        return problem(request, 400, "malformed-request", "the request is not valid")
+    summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:3])
+    return problem(request, 400, "malformed-request", f"the request is not valid: {summary}", errors=errors)
+
+
+def field_error(item: dict[str, Any]) -> dict[str, str]:
+    """One of Litestar's validation errors as {field, message}, in plain words.
+
+    Body errors come from msgspec, which names the field by its path at the end of the message
+    ("Expected `int`, got `str` - at `$.seats[0].name`"); parameters are named by their key.
+    """
+    message = str(item.get("message", "is not valid"))
+    field = str(item.get("key", ""))
+    message, at, path = message.partition(" - at `$")
+    if at:
+        field = path.rstrip("`").lstrip(".") or field
+    if field == "data":
+        field = "body"
+    return {"field": bounded(field, MAX_FIELD_NAME), "message": bounded(message.replace("`", ""))}
 
 
 def not_found(request: Request[Any, Any, Any], exc: NotFoundException) -> Response[dict[str, Any]]:
@@ -78,11 +118,18 @@ def not_found(request: Request[Any, Any, Any], exc: NotFoundException) -> Respon
 
 
 def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
-    """Litestar's own refusals (a body that is no JSON, a wrong method...), in our shape."""
+    """Litestar's own refusals (a body that is no JSON, a wrong method...), in our shape, with their
+    headers (the `Allow` of a 405, the rate limit's counters of a 429)."""
+    headers = dict(exc.headers or {})
     if exc.status_code == 400:
-        return problem(request, 400, "malformed-request", exc.detail)
+        return problem(request, 400, "malformed-request", exc.detail, headers)
+    if exc.status_code == 429:
+        # The window's reset is the earliest moment a request is taken again.
+        headers["Retry-After"] = headers.get("RateLimit-Reset", "1")
+        detail = "too many requests from this client; retry after the number of seconds in Retry-After"
+        return problem(request, 429, "rate-limited", detail, headers)
     code = "-".join(TITLES.get(exc.status_code, "error").lower().split())
-    return problem(request, exc.status_code, code, exc.detail)
+    return problem(request, exc.status_code, code, exc.detail, headers)
 
 
 def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Response[dict[str, Any]]:

@@ -57,6 +57,8 @@ def run_serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         log_level="warning",
+        # kaiten writes its own request log (api/request_log.py), one JSON line per request.
+        access_log=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
     return 0

@@ -3,15 +3,52 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
+from typing import Literal, cast
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///kaiten.sqlite3"
+
+RateUnit = Literal["second", "minute", "hour", "day"]
+_RATE = re.compile(r"^\s*(\d+)\s*/\s*(second|minute|hour|day)\s*$")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class SettingsError(ValueError):
+    """A setting the service cannot start with; the message names it."""
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    requests: int
+    per: RateUnit
+
+
+def parse_rate_limit(value: str) -> RateLimit:
+    """`600/minute`: requests per second, minute, hour or day."""
+    match = _RATE.match(value)
+    if match is None or int(match.group(1)) < 1:
+        raise SettingsError(
+            f"KAITEN_RATE_LIMIT must look like 600/minute (per second, minute, hour or day), not {value}"
+        )
+    return RateLimit(requests=int(match.group(1)), per=cast(RateUnit, match.group(2)))
 
 
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
+    #: Requests per client and period, counted by each serving process on its own (None: no limit).
+    rate_limit: RateLimit | None = None
+    log_level: str = "INFO"
 
     @classmethod
     def from_env(cls) -> Settings:
-        return cls(database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+        rate_limit = os.environ.get("KAITEN_RATE_LIMIT")
+        log_level = (os.environ.get("KAITEN_LOG_LEVEL") or "INFO").upper()
+        if log_level not in LOG_LEVELS:
+            raise SettingsError(f"KAITEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        return cls(
+            database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
+            log_level=log_level,
+        )

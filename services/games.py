@@ -32,6 +32,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.text_rules import PRINTABLE
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -55,10 +56,6 @@ class Planned(Generic[T]):
 
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
-
-
-#: No control characters: they have no place in a name, and PostgreSQL's JSON refuses NUL outright.
-PRINTABLE = "^[^\\x00-\\x1f\\x7f]*$"
 
 
 class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -90,7 +87,8 @@ class Games:
             raise RuleViolation("too-many-seats", f"{len(seats)} seats for a game of {players} players")
         codec = codec_for(game.id)
         game_id = self.ids.game_id()
-        events = tables.create_game(game, players, options, self.ids.seed() if seed is None else seed)
+        chosen_seed = self.ids.seed() if seed is None else seed
+        events = tables.create_game(game, players, options, chosen_seed, self.ids.salt())
         table = tables.replay(game, events)
         new_events = [self._new_event(codec, events[0], {"seat": None})]
         tokens: dict[str, str] = {}
@@ -268,7 +266,12 @@ class Games:
 
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
-        return NewEvent(type=type(event).__name__, data=codec.encode_event(event), metadata=metadata)
+        return NewEvent(
+            type=type(event).__name__,
+            data=codec.encode_event(event),
+            metadata=metadata,
+            schema_version=codec.schema_version(event),
+        )
 
     def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
         return [self._new_event(codec, event, metadata) for event in events]
@@ -287,7 +290,7 @@ class Games:
                 "this idempotency key was used for a different command",
             )
         # The first answer may have been appended after this load: decode it from what was read.
-        events = [loaded.codec.decode_event(item.data) for item in first]
+        events = [loaded.codec.decode_stored(item) for item in first]
         return CommandOutcome(
             version=first[-1].version,
             events=event_views(loaded.game, loaded.table, seat, first, events),

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
+import uuid
 from datetime import datetime
 from typing import get_args
 
@@ -31,6 +33,7 @@ from services.history_views import (
     SeatWinRate,
 )
 from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, ReadModels
+from services.text_rules import PRINTABLE
 from services.views import SeatView
 
 MAX_PAGE = 100
@@ -112,9 +115,16 @@ def decode_cursor(cursor: str) -> MatchKey:
         created_at, game_id = _cursor_decoder.decode(raw)
     except (binascii.Error, ValueError, msgspec.DecodeError):
         raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out") from None
-    if created_at.tzinfo is None:
+    if created_at.tzinfo is None or not _is_uuid(game_id):
         raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out")
     return MatchKey(created_at=created_at, game_id=game_id)
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
 
 
 def _known_game(game: str, kind: Kind) -> None:
@@ -124,8 +134,13 @@ def _known_game(game: str, kind: Kind) -> None:
 
 
 def _check_player_id(player_id: str) -> None:
-    if not 1 <= len(player_id) <= MAX_PLAYER_ID:
-        raise ServiceError("invalid", "invalid-player-id", f"player_id takes 1..{MAX_PLAYER_ID} characters")
+    # No control characters, as when a seat is taken: no player_id has them (PostgreSQL refuses NUL).
+    if not 1 <= len(player_id) <= MAX_PLAYER_ID or not re.fullmatch(PRINTABLE, player_id):
+        raise ServiceError(
+            "invalid",
+            "invalid-player-id",
+            f"player_id takes 1..{MAX_PLAYER_ID} characters, none of them a control character",
+        )
 
 
 def _summary(record: MatchRecord) -> MatchSummary:

@@ -147,3 +147,93 @@ async def test_unknown_routes_and_methods_are_problems_too(client):
     response = await client.delete("/v1/catalog")
     assert response.status_code == 405
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def deeply_nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [65, 1000, 100_000])
+async def test_json_nested_deeper_than_any_body_needs_is_a_400(client, game, caplog, depth):
+    nested = deeply_nested(depth)
+    bodies = {
+        "/v1/catalog/sushi-go/score": '{"players":[{"cards":[]}],"end_of_game":true,"x":' + nested + "}",
+        "/v1/games": '{"game":"sushi-go","players":2,"options":' + nested + "}",
+        f"/v1/games/{game['id']}/commands": '{"type":"pick","cards":' + nested + "}",
+    }
+    for url, body in bodies.items():
+        response = await client.post(
+            url, content=body, headers={**bearer(game["tokens"]["0"]), "content-type": "application/json"}
+        )
+        assert_problem(response, 400, "malformed-request")
+        assert "deeper than 64" in response.json()["detail"]
+    assert not [record for record in caplog.records if record.exc_info], "a refused body logged a traceback"
+
+
+async def test_json_nested_as_deep_as_allowed_is_read(client):
+    body = '{"players":[{"cards":[]}],"end_of_game":true,"x":' + deeply_nested(63) + "}"
+    response = await client.post(
+        "/v1/catalog/sushi-go/score", content=body, headers={"content-type": "application/json"}
+    )
+    assert response.status_code == 200, response.text
+
+
+async def test_brackets_inside_strings_do_not_count_as_nesting(client):
+    name = "[" * 90
+    body = '{"game":"sushi-go","players":2,"seats":[{"name":"' + name + '"}]}'
+    response = await client.post("/v1/games", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 201, response.text
+    assert response.json()["seats"][0]["name"] == name
+
+
+async def test_a_body_that_is_not_utf8_is_a_400(client, caplog):
+    body = b'{"game":"sushi-go","players":2,"seats":[{"name":"\xff\xfe"}]}'
+    response = await client.post("/v1/games", content=body, headers={"content-type": "application/json"})
+    assert_problem(response, 400, "malformed-request")
+    assert "UTF-8" in response.json()["detail"]
+    assert not [record for record in caplog.records if record.exc_info]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/v1/games?player_id=%00",
+        "/v1/players/a%00b/stats",
+        "/v1/games?game=%00",
+        "/v1/stats/%00",
+        "/v1/games?cursor=%00",
+    ],
+)
+async def test_a_nul_character_in_a_query_or_path_is_a_4xx(client, url):
+    response = await client.get(url)
+    assert 400 <= response.status_code < 500, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+
+
+async def test_a_cursor_naming_no_game_id_is_refused(client):
+    forged = "WyIyMDI2LTExLTMwVDA5OjAwOjAwWiIsImFcdTAwMDBiIl0"  # ["2026-11-30T09:00:00Z", "a\u0000b"]
+    assert_problem(await client.get(f"/v1/games?cursor={forged}"), 422, "invalid-cursor")
+
+
+async def test_a_405_says_which_methods_are_allowed(client, game):
+    response = await client.delete(f"/v1/games/{game['id']}")
+    assert_problem(response, 405, "method-not-allowed")
+    assert set(response.headers["allow"].replace(" ", "").split(",")) == {"GET", "OPTIONS"}
+
+
+async def test_a_400_never_echoes_unbounded_input(client, game):
+    huge = "9" * 5000
+    response = await client.get(f"/v1/games/{game['id']}/events", params={"after": huge})
+    assert_problem(response, 400, "malformed-request")
+    assert len(response.text) < 1000 and huge[:400] not in response.text
+    assert response.json()["errors"][0]["field"] == "after"
+
+
+async def test_validation_problems_name_each_field_in_plain_words(client, game):
+    response = await client.get(f"/v1/games/{game['id']}/events?after=abc&limit=0")
+    assert_problem(response, 400, "malformed-request")
+    errors = response.json()["errors"]
+    assert [error["field"] for error in errors] == ["after", "limit"]
+    assert all("<" not in error["message"] and "`" not in error["message"] for error in errors)
+    nested = await client.post("/v1/games", json={"game": "sushi-go", "players": 2, "seats": [{"name": 5}]})
+    assert nested.json()["errors"] == [{"field": "seats[0].name", "message": "Expected str | null, got int"}]

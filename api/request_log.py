@@ -1,0 +1,76 @@
+"""One JSON log line per request, and an `X-Request-ID` on every response.
+
+It wraps the whole application (not one route's handler), so requests that match no route, or a
+route but not its method, are logged too. Lines carry the route's template rather than the path,
+the game id, and the seat the token matched, but never a token.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.caller import caller_seat
+
+log = logging.getLogger("kaiten.request")
+
+#: A client's own request id is kept when it is a plain token of reasonable length.
+_CLIENT_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+
+
+def request_id_of(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"x-request-id":
+            given = value.decode("latin-1")
+            if _CLIENT_ID.match(given):
+                return given
+    return uuid.uuid4().hex
+
+
+class RequestLog:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != ScopeType.HTTP:
+            await self.app(scope, receive, send)
+            return
+        request_id = request_id_of(scope)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        seat = caller_seat.set(None)
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            path_params = scope.get("path_params") or {}
+            log.info(
+                "%s %s %s",
+                scope["method"],
+                scope.get("path_template") or "(no route)",
+                status,
+                extra={
+                    "request": {
+                        "request_id": request_id,
+                        "method": scope["method"],
+                        "route": scope.get("path_template"),
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                        "game_id": path_params.get("game_id"),
+                        "seat": caller_seat.get(),
+                    }
+                },
+            )
+            caller_seat.reset(seat)

@@ -1,0 +1,107 @@
+"""Whatever a client sends, to any route, the answer is never a 5xx (and never a traceback).
+
+Random bytes, random JSON and random query strings and headers go to every route and method of the
+app, on SQLite and PostgreSQL, with real game ids and tokens mixed in so that requests reach past
+the first checks. The stream route only ever gets a finished game (a running one streams forever).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from urllib.parse import quote
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from litestar.routes import HTTPRoute
+
+from adapters.memory_store import InMemoryEventStore
+from api.app import create_app
+from api.bootstrap import bootstrap_with_store
+from tests.e2e.play import bearer, create
+
+ROUTES = [
+    (route.path, method)
+    for route in create_app(bootstrap_with_store(InMemoryEventStore())).routes
+    if isinstance(route, HTTPRoute)
+    for method in sorted(route.methods)
+    if method not in ("OPTIONS", "HEAD")
+]
+STREAM_ROUTE = "/v1/games/{game_id:str}/events/stream"
+QUERY_KEYS = ["after", "limit", "at", "game", "status", "player_id", "cursor"]
+HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40)
+#: Values that broke servers before: NUL (PostgreSQL refuses it), huge numbers, paths, bidi, quotes.
+NASTY = ["\x00", "a\x00b", "9" * 5000, "-1", "0", "%", "../..", "\u202e", "null", "' OR 1=1 --", "\U0001f363"]
+ANY_TEXT = st.text(max_size=40) | st.sampled_from(NASTY)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ANY_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ANY_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+#: Bodies shaped like the API's own, with random values, so that they get past the JSON decoder.
+shaped = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["pick", "spin", "eat", "order", "pass"]) | ANY_TEXT,
+        "cards": st.lists(st.integers() | ANY_TEXT, max_size=3),
+        "game": st.sampled_from(["sushi-go", "dim-sum-derby"]) | ANY_TEXT,
+        "players": st.integers(),
+        "seed": st.integers(),
+        "options": json_values,
+        "seats": st.lists(st.dictionaries(st.sampled_from(["name", "bot", "player_id"]), ANY_TEXT), max_size=3),
+        "name": ANY_TEXT,
+        "bot": ANY_TEXT,
+        "end_of_game": json_values,
+    },
+)
+bodies = st.none() | st.binary(max_size=200) | json_values.map(msgspec.json.encode) | shaped.map(msgspec.json.encode)
+
+
+@st.composite
+def requests(draw: st.DrawFn, path: str, method: str, games: dict[str, Any]) -> dict[str, Any]:
+    ids = [games["finished"]] if path == STREAM_ROUTE else [games["running"], games["finished"]]
+    game_id = draw(st.sampled_from(ids) | st.uuids().map(str) | ANY_TEXT | st.sampled_from(["sushi-go"]))
+    url = path
+    for name in ("game_id", "player_id", "game"):
+        url = url.replace(f"{{{name}:str}}", quote(game_id, safe="") or "x")
+    query = draw(st.dictionaries(st.sampled_from(QUERY_KEYS) | ANY_TEXT, ANY_TEXT | st.integers().map(str), max_size=4))
+    headers = draw(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "Authorization": st.sampled_from([bearer(games["token"])["Authorization"], "Bearer nope"])
+                | HEADER_TEXT,
+                "If-Match": HEADER_TEXT,
+                "Idempotency-Key": HEADER_TEXT,
+                "Last-Event-ID": HEADER_TEXT,
+                "Content-Type": st.sampled_from(["application/json", "text/plain"]),
+            },
+        )
+    )
+    body = draw(bodies) if method in ("POST", "PUT", "PATCH") else None
+    return {"method": method, "url": url, "params": query, "headers": headers, "content": body}
+
+
+@pytest.fixture
+async def games(client) -> dict[str, Any]:
+    running = await create(client, "sushi-go", 2, seed=3)
+    finished = await create(client, "dim-sum-derby", 3, seats=[{"bot": "greedy"}] * 3, seed=4)
+    return {"running": running["id"], "token": running["tokens"]["0"], "finished": finished["id"]}
+
+
+@pytest.mark.parametrize(("path", "method"), ROUTES, ids=[f"{method} {path}" for path, method in ROUTES])
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@given(data=st.data())
+async def test_no_request_gets_a_server_error(client, games, caplog, path, method, data):
+    """Each route of the app (read from it, so a route added later is fuzzed without being listed)."""
+    request = data.draw(requests(path, method, games))
+    with caplog.at_level(logging.ERROR):
+        response = await client.request(**request)
+    assert response.status_code < 500, (request, response.text)
+    if response.status_code >= 400 and not request["url"].startswith("/schema"):
+        assert response.headers["content-type"].startswith("application/problem+json"), request
+        assert response.json()["code"]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], request
