@@ -1,0 +1,231 @@
+"""Golden logs: finished games recorded by earlier kaiten versions replay to what those versions showed.
+
+Each file under tests/golden/<version>/ (see tests/golden/README.md) holds a game's whole log as
+`GET /v1/games/{id}/events` returned it and the spectator's table view after the end. Here every
+event goes through today's codec, the log is folded by today's rules, and the table is presented by
+today's code; the view, its result and the re-presented events must equal the recorded ones byte for
+byte (canonical JSON: sorted keys). A failure means a rule, an event's shape or a view changed for
+games already played: fix the code (or make the change a new rules version), never the golden file.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+import pytest
+
+from domain import table as tables
+from domain.catalog import GAMES
+from services.codec import codec_for
+from services.ports import StoredEvent
+from services.presenting import event_views, table_view
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+FILES = sorted(GOLDEN.glob("*/*.json"))
+FORMAT = "kaiten-golden/1"
+
+
+def file_id(path: Path) -> str:
+    return path.relative_to(GOLDEN).with_suffix("").as_posix()
+
+
+def canonical(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def as_served(value: Any) -> Any:
+    """What the API's JSON encoder (msgspec) makes of a service's answer, read back."""
+    return json.loads(msgspec.json.encode(value))
+
+
+def timestamp(text: str) -> datetime:
+    """A recorded timestamp, parsed as the server's own JSON encoder wrote it."""
+    return msgspec.json.decode(json.dumps(text), type=datetime)
+
+
+class Replayed(NamedTuple):
+    final_view: dict[str, Any]
+    #: The result today's rules work out from the replayed state (the view shows GameFinished's).
+    result: dict[str, Any] | None
+    events: list[dict[str, Any]]
+
+
+def replay(document: dict[str, Any]) -> Replayed:
+    """Today's code on a recorded log: decode, fold, present as a spectator of the finished game."""
+    recorded = document["events"]
+    recorded_view = document["final_view"]
+    codec = codec_for(recorded[0]["data"]["game"])
+    events = [codec.decode_event(json.dumps({"type": event["type"], **event["data"]}).encode()) for event in recorded]
+    table = tables.replay(codec.game, events)
+    game_id = recorded_view["id"]
+    stored = [
+        StoredEvent(
+            global_position=0,
+            stream_id=game_id,
+            version=event["version"],
+            type=event["type"],
+            data=b"",
+            metadata={},
+            recorded_at=timestamp(event["recorded_at"]),
+        )
+        for event in recorded
+    ]
+    view = table_view(
+        codec.game,
+        game_id,
+        table,
+        None,
+        stored[-1].version,
+        created_at=timestamp(recorded_view["created_at"]),
+        updated_at=timestamp(recorded_view["updated_at"]),
+        public=table.status == "finished",
+    )
+    return Replayed(
+        final_view=as_served(view),
+        result=as_served(codec.game.result(table.state)),
+        events=as_served(event_views(codec.game, table, None, stored, events)),
+    )
+
+
+@cache
+def load(path: Path) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
+
+
+@cache
+def replayed(path: Path) -> Replayed:
+    return replay(load(path))
+
+
+def difference(recorded: Any, now: Any, where: str = "$") -> str | None:
+    """Where the two JSON values first differ (None when they are equal byte for byte)."""
+    if canonical(recorded) == canonical(now):
+        return None
+    if isinstance(recorded, dict) and isinstance(now, dict):
+        for key in sorted(recorded.keys() | now.keys()):
+            if key not in now:
+                return f"{where}.{key}: recorded, missing now"
+            if key not in recorded:
+                return f"{where}.{key}: new now, not recorded"
+            found = difference(recorded[key], now[key], f"{where}.{key}")
+            if found is not None:
+                return found
+    if isinstance(recorded, list) and isinstance(now, list):
+        for index, (old, new) in enumerate(zip(recorded, now, strict=False)):
+            found = difference(old, new, f"{where}[{index}]")
+            if found is not None:
+                return found
+        if len(recorded) != len(now):
+            return f"{where}: {len(recorded)} items recorded, {len(now)} now"
+    return f"{where}: recorded {canonical(recorded)[:300]!r}, now {canonical(now)[:300]!r}"
+
+
+def view_difference(document: dict[str, Any], now: Replayed) -> str | None:
+    return difference(document["final_view"], now.final_view, "final_view")
+
+
+def result_difference(document: dict[str, Any], now: Replayed) -> str | None:
+    """The recorded result against the one the replayed table shows and the one its state scores to."""
+    recorded = document["final_view"]["result"]
+    return difference(recorded, now.final_view["result"], "result") or difference(recorded, now.result, "rescored")
+
+
+def events_difference(document: dict[str, Any], now: Replayed) -> str | None:
+    return difference(document["events"], now.events, "events")
+
+
+golden_files = pytest.mark.parametrize("path", FILES, ids=file_id)
+
+
+def test_there_are_golden_logs_of_every_game() -> None:
+    recorded = {load(path)["final_view"]["game"] for path in FILES}
+    assert recorded >= set(GAMES), f"no golden log of {sorted(set(GAMES) - recorded)}"
+
+
+@golden_files
+def test_the_golden_log_is_a_finished_game(path: Path) -> None:
+    document = load(path)
+    assert document["format"] == FORMAT
+    assert [event["version"] for event in document["events"]] == list(range(1, len(document["events"]) + 1))
+    assert document["final_view"]["status"] == "finished"
+    assert document["final_view"]["result"] is not None
+
+
+@golden_files
+def test_the_result_is_the_recorded_one(path: Path) -> None:
+    found = result_difference(load(path), replayed(path))
+    assert found is None, found
+
+
+@golden_files
+def test_the_final_view_is_the_recorded_one(path: Path) -> None:
+    found = view_difference(load(path), replayed(path))
+    assert found is None, found
+
+
+@golden_files
+def test_the_events_are_presented_as_recorded(path: Path) -> None:
+    found = events_difference(load(path), replayed(path))
+    assert found is None, found
+
+
+# --- the comparison notices a tampered log (tampered in memory only) ------------------------------
+
+
+def tampered() -> dict[str, Any]:
+    """A deep copy of one golden log, to tamper with."""
+    return copy.deepcopy(load(GOLDEN / "0.1.0" / "party-2p-dinner-for-two-2p-variant-humans.json"))
+
+
+def differences(document: dict[str, Any]) -> dict[str, str | None]:
+    now = replay(document)
+    return {
+        "result": result_difference(document, now),
+        "final_view": view_difference(document, now),
+        "events": events_difference(document, now),
+    }
+
+
+def test_a_changed_score_is_noticed() -> None:
+    document = tampered()
+    document["final_view"]["result"]["scores"][0]["total"] += 1
+    found = differences(document)
+    assert found["result"] is not None and found["result"].startswith("result.scores[0].total: ")
+    assert found["final_view"] is not None and found["final_view"].startswith("final_view.result.scores[0].total: ")
+    assert found["events"] is None
+
+
+def test_an_event_field_the_code_no_longer_reads_is_noticed() -> None:
+    document = tampered()
+    document["events"][-1]["data"]["unknown"] = 1
+    found = differences(document)
+    assert found["events"] is not None and "unknown" in found["events"]
+
+
+def test_a_forged_result_is_noticed() -> None:
+    document = tampered()
+    finished = document["events"][-1]
+    assert finished["type"] == "GameFinished"
+    for result in (finished["data"]["result"], document["final_view"]["result"]):
+        result["scores"][0]["total"] += 1
+    found = differences(document)
+    assert found["result"] is not None and found["result"].startswith("rescored.scores[0].total: ")
+    assert found["final_view"] is None and found["events"] is None
+
+
+def test_a_removed_event_is_noticed() -> None:
+    document = tampered()
+    removed = next(i for i, event in enumerate(document["events"]) if event["type"] == "DessertsScored")
+    del document["events"][removed]
+    for version, event in enumerate(document["events"], start=1):
+        event["version"] = version
+    found = differences(document)
+    assert found["result"] is not None and found["result"].startswith("rescored: ")
+    assert found["final_view"] is not None
