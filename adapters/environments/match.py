@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from adapters.environments.features import Vector
 from adapters.environments.spec import GameSpec
 from domain.chance import Chance
 from domain.engine import Decided, Result
@@ -53,11 +54,10 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             state = self.state
-            spec = self.spec
-            index = spec.actions(self.players).index
+            action = self.spec.action
             legal = {}
-            for command in spec.game.legal_commands(state, seat):
-                legal.setdefault(index[spec.action_key(state, seat, command)], command)
+            for command in self.spec.game.legal_commands(state, seat):
+                legal.setdefault(action(state, seat, command), command)
             self._legal[seat] = legal
         return legal
 
@@ -77,7 +77,7 @@ class Match:
     def view(self, seat: int | None) -> Any:
         return self.spec.game.view(self.state, seat)
 
-    def observation(self, seat: int) -> Sequence[float]:
+    def observation(self, seat: int) -> Vector:
         return self.spec.observe(self.view(seat), seat, self.players)
 
     def score_differences(self) -> list[float]:

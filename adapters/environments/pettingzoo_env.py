@@ -91,7 +91,7 @@ class _Table:
         mask = np.zeros(len(self.spec.actions(self.players)), dtype=np.int8)
         if seat in match.awaiting():
             mask[list(match.legal(seat))] = 1
-        return {"observation": np.asarray(match.observation(seat), dtype=np.float32), "action_mask": mask}
+        return {"observation": match.observation(seat), "action_mask": mask}
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:

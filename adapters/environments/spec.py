@@ -5,9 +5,10 @@ in this package is generic over them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable
 from typing import Any, Protocol
 
+from adapters.environments.features import Vector
 from domain.engine import Game
 
 
@@ -46,13 +47,14 @@ class GameSpec(Protocol):
     def actions(self, players: int) -> ActionTable:
         """The fixed action space for this player count."""
 
-    def action_key(self, state: Any, seat: int, command: Any) -> Hashable:
-        """The key (in `actions(players)`) of one of this seat's legal commands."""
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        """The action (in `actions(players)`) of one of this seat's legal commands."""
 
     def observation_size(self, players: int) -> int: ...
 
-    def observe(self, view: Any, seat: int, players: int) -> Sequence[float]:
-        """The seat's own view as `observation_size(players)` numbers."""
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
+        """The seat's own view (or a spectator's) as `observation_size(players)` numbers, seats in turn
+        from `seat`."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""

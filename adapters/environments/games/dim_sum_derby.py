@@ -35,6 +35,7 @@ from collections.abc import Hashable
 from itertools import permutations
 from typing import Any
 
+from adapters.environments.features import Features, Vector
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
@@ -62,6 +63,24 @@ DISH_COUNT = len(DISHES)
 DERBY_KIND_COUNT = len(DERBY_KINDS)
 PLACES = range(TABLE_LIMIT)
 ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(PEEK_DEPTH)))
+#: A cart slot: cart type, top dish, cards, Kitchen. A table place (before the markers per seat):
+#: present, dish, room. A seat: markers, lost, portions per cart, yen per cart (5 dishes + hidden),
+#: Derby cards. The tail: actions left, turn, turn limit, Derby deck, discarded Derby cards per kind,
+#: scored dishes per dish, yen deck sizes, arranging.
+SLOT_FEATURES = CART_TYPES + len(DISHES) + 2
+PLACE_FEATURES = 1 + len(DISHES) + 1
+SEAT_FEATURES = 2 + CART_TYPES + CART_TYPES * (DISHES_PER_CART + 1) + 1
+TAIL_FEATURES = 4 + len(DERBY_KINDS) + len(DISHES) + CART_TYPES + 1
+
+
+def _layout(players: int) -> tuple[int, int, int, int, int]:
+    """Where the table places, the seats, the hand, the peeked cards and the tail start."""
+    table_at = SLOTS * SLOT_FEATURES
+    seats_at = table_at + TABLE_LIMIT * (PLACE_FEATURES + players)
+    hand_at = seats_at + players * SEAT_FEATURES
+    peek_at = hand_at + len(DERBY_KINDS)
+    tail_at = peek_at + PEEK_DEPTH * len(DISHES)
+    return table_at, seats_at, hand_at, peek_at, tail_at
 
 
 def _keys() -> list[Hashable]:
@@ -98,13 +117,6 @@ def _arrangement(peeked: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, 
     return order + tuple(range(len(order), PEEK_DEPTH))
 
 
-def _dish_one_hot(card: int | None) -> list[float]:
-    out = [0.0] * DISH_COUNT
-    if card is not None:
-        out[CARD_DISH[card]] = 1.0
-    return out
-
-
 class DerbySpec:
     game = DIM_SUM_DERBY
     simultaneous = False
@@ -113,7 +125,10 @@ class DerbySpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action_key(self, state: Any, seat: int, command: Any) -> Hashable:
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        return _ACTIONS.index[self._key(state, seat, command)]
+
+    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
         assert isinstance(state, DerbyState)
         kind = type(command)
         if kind is Rotate:
@@ -145,64 +160,57 @@ class DerbySpec:
         return ("play-derby", derby)
 
     def observation_size(self, players: int) -> int:
-        return SLOTS * 26 + TABLE_LIMIT * (22 + players) + 31 * players + 105
+        return _layout(players)[-1] + TAIL_FEATURES
 
-    def observe(self, view: Any, seat: int, players: int) -> list[float]:
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, DerbyView)
-        out: list[float] = []
-        by_slot = {cart.slot: cart for cart in view.carts}
+        table_at, seats_at, hand_at, peek_at, tail_at = _layout(players)
+        out = Features(tail_at + TAIL_FEATURES)
         mine = slot_of(seat, view.first_player, players)
-        for offset in range(SLOTS):
-            cart = by_slot.get((mine + offset) % SLOTS)
-            types = [0.0] * CART_TYPES
-            if cart is not None:
-                types[cart.cart] = 1.0
-            out += types
-            out += _dish_one_hot(cart.top if cart is not None else None)
-            out += [
-                float(cart.size) if cart is not None else 0.0,
-                1.0 if cart is not None and cart.seat is None else 0.0,
-            ]
-        for place in PLACES:
-            if place < len(view.table):
-                dish = view.table[place]
-                markers = [0.0] * players
-                for owner in dish.markers:
-                    markers[(owner - seat) % players] += 1.0
-                out += [1.0, *_dish_one_hot(dish.card), float(dish.portions - len(dish.markers)), *markers]
-            else:
-                out += [0.0] * (22 + players)
-        for offset in range(players):
-            other = view.seats[(seat + offset) % players] if view.seats else None
-            if other is None:
-                out += [0.0] * 31
-                continue
-            out += [float(other.markers), float(other.lost), *[float(p) for p in other.portions]]
-            for yen in other.yen:
-                known = [0.0] * (DISHES_PER_CART + 1)
+        for cart in view.carts:
+            base = ((cart.slot - mine) % SLOTS) * SLOT_FEATURES
+            out.count(base + cart.cart)
+            if cart.top is not None:
+                out.count(base + CART_TYPES + CARD_DISH[cart.top])
+            out.set(base + CART_TYPES + DISH_COUNT, cart.size)
+            out.set(base + CART_TYPES + DISH_COUNT + 1, 1.0 if cart.seat is None else 0.0)
+        for place, dish in enumerate(view.table):
+            base = table_at + place * (PLACE_FEATURES + players)
+            out.count(base)
+            out.count(base + 1 + CARD_DISH[dish.card])
+            out.set(base + 1 + DISH_COUNT, dish.portions - len(dish.markers))
+            for owner in dish.markers:
+                out.count(base + PLACE_FEATURES + (owner - seat) % players)
+        for other in view.seats:
+            base = seats_at + ((other.seat - seat) % players) * SEAT_FEATURES
+            out.set(base, other.markers)
+            out.set(base + 1, other.lost)
+            for cart_type, portions in enumerate(other.portions):
+                out.set(base + 2 + cart_type, portions)
+            for cart_type, yen in enumerate(other.yen):
                 # A yen card's dish index runs through the carts' dishes in order, 5 per cart.
-                known[DISHES_PER_CART if yen is None else yen % DISHES_PER_CART] = 1.0
-                out += known
-            out.append(float(other.derby))
-        hand = [0.0] * DERBY_KIND_COUNT
+                place = DISHES_PER_CART if yen is None else yen % DISHES_PER_CART
+                out.count(base + 2 + CART_TYPES + cart_type * (DISHES_PER_CART + 1) + place)
+            out.set(base + SEAT_FEATURES - 1, other.derby)
         for card in view.hand:
-            hand[DERBY_KIND[card]] += 1.0
-        out += hand
-        for place in range(PEEK_DEPTH):
-            out += _dish_one_hot(view.peek[place] if place < len(view.peek) else None)
-        out += [float(view.actions_left), float(view.turn), float(view.turn_limit), float(view.derby_deck)]
-        discarded = [0.0] * DERBY_KIND_COUNT
+            out.count(hand_at + DERBY_KIND[card])
+        for place, card in enumerate(view.peek):
+            out.count(peek_at + place * DISH_COUNT + CARD_DISH[card])
+        for at, value in enumerate((view.actions_left, view.turn, view.turn_limit, view.derby_deck)):
+            out.set(tail_at + at, value)
+        # The rest of the tail (discarded Derby cards, scored dishes, yen decks, arranging) follows.
+        discarded_at = tail_at + 4
         for card in view.derby_discard:
-            discarded[DERBY_KIND[card]] += 1.0
-        out += discarded
-        waiting = [0.0] * DISH_COUNT
+            out.count(discarded_at + DERBY_KIND[card])
+        waiting_at = discarded_at + DERBY_KIND_COUNT
         for cards in view.dish_discards:
             for card in cards:
-                waiting[CARD_DISH[card]] += 1.0
-        out += waiting
-        out += [float(size) for size in view.yen_decks] or [0.0] * CART_TYPES
-        out.append(1.0 if view.arranging else 0.0)
-        return out
+                out.count(waiting_at + CARD_DISH[card])
+        yen_at = waiting_at + DISH_COUNT
+        for cart_type, size in enumerate(view.yen_decks):
+            out.set(yen_at + cart_type, size)
+        out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
+        return out.vector()
 
     def simultaneous_now(self, state: Any) -> bool:
         return False

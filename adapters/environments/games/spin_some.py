@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from adapters.environments.features import Features, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
@@ -29,6 +30,8 @@ from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
 from domain.spin_some.state import BASKETS, MAX_STEPS, MENU_SIZE, SpinState, front, top
 from domain.spin_some.view import SpinView
 
+#: Per basket: its top card's kind, cards left, tokens; per seat: menu per kind, tokens, the bun.
+BLOCK = KIND_COUNT + 2
 ROTATIONS = tuple(steps for steps in range(-MAX_STEPS, MAX_STEPS + 1) if steps)
 
 
@@ -51,7 +54,10 @@ class SpinSomeSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action_key(self, state: Any, seat: int, command: Any) -> Hashable:
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        return _ACTIONS.index[self._key(state, seat, command)]
+
+    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
         kind = type(command)
         if kind is Take:
             return ("take",)
@@ -62,28 +68,30 @@ class SpinSomeSpec:
         raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
 
     def observation_size(self, players: int) -> int:
-        return (BASKETS + players) * (KIND_COUNT + 2) + 2
+        return (BASKETS + players) * BLOCK + 2
 
-    def observe(self, view: Any, seat: int, players: int) -> list[float]:
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SpinView)
+        out = Features(self.observation_size(players))
         here = view.players[seat].basket
-        out: list[float] = []
         for offset in range(BASKETS):
             basket = view.baskets[(here + offset) % BASKETS]
-            kinds = [0.0] * KIND_COUNT
+            base = offset * BLOCK
             if basket.top is not None:
-                kinds[CARD_KIND[basket.top]] = 1.0
-            out += kinds
-            out += [float(basket.cards), float(basket.tokens)]
+                out.count(base + CARD_KIND[basket.top])
+            out.set(base + KIND_COUNT, basket.cards)
+            out.set(base + KIND_COUNT + 1, basket.tokens)
         for offset in range(players):
             player = view.players[(seat + offset) % players]
-            menu = [0.0] * KIND_COUNT
+            base = (BASKETS + offset) * BLOCK
             for card in player.menu:
-                menu[CARD_KIND[card]] += 1.0
-            out += menu
-            out += [float(player.tokens), 1.0 if player.squishy_bun else 0.0]
-        out += [1.0 if view.squishy_bun is None else 0.0, float(len(view.players[seat].menu))]
-        return out
+                out.count(base + CARD_KIND[card])
+            out.set(base + KIND_COUNT, player.tokens)
+            out.set(base + KIND_COUNT + 1, 1.0 if player.squishy_bun else 0.0)
+        tail = (BASKETS + players) * BLOCK
+        out.set(tail, 1.0 if view.squishy_bun is None else 0.0)
+        out.set(tail + 1, len(view.players[seat].menu))
+        return out.vector()
 
     def simultaneous_now(self, state: Any) -> bool:
         return False

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from adapters.environments.features import Features, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -32,6 +33,8 @@ from domain.sushi_go.state import SushiGoState
 from domain.sushi_go.view import SushiGoView
 
 KINDS = len(CARD_TYPES)
+#: Per seat: its tableau per kind, uncovered wasabi, puddings kept, total score.
+SEAT_FEATURES = KINDS + 3
 SLUGS = tuple(card.slug for card in CARD_TYPES)
 
 
@@ -41,13 +44,6 @@ def _name(key: Hashable) -> str:
 
 
 _ACTIONS = ActionTable([(kind,) for kind in range(KINDS)] + [(a, b) for a in range(KINDS) for b in range(KINDS)], _name)
-
-
-def counts(cards: tuple[int, ...]) -> list[float]:
-    out = [0.0] * KINDS
-    for card in cards:
-        out[KIND[card]] += 1.0
-    return out
 
 
 def uncovered_wasabi(tableau: tuple[int, ...]) -> int:
@@ -61,6 +57,10 @@ def uncovered_wasabi(tableau: tuple[int, ...]) -> int:
     return uncovered
 
 
+#: A pick's action depends on its cards only, and picks are interned: look each up once.
+_ACTION_OF: dict[Pick, int] = {}
+
+
 class SushiGoSpec:
     game = SUSHI_GO
     simultaneous = True
@@ -69,24 +69,34 @@ class SushiGoSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action_key(self, state: Any, seat: int, command: Any) -> Hashable:
-        assert type(command) is Pick
-        return tuple([KIND[card] for card in command.cards])
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        action = _ACTION_OF.get(command)
+        if action is None:
+            assert type(command) is Pick
+            action = _ACTION_OF[command] = _ACTIONS.index[tuple([KIND[card] for card in command.cards])]
+        return action
 
     def observation_size(self, players: int) -> int:
-        return 3 + KINDS + 15 * players
+        return 3 + KINDS + SEAT_FEATURES * players
 
-    def observe(self, view: Any, seat: int, players: int) -> list[float]:
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        out = [float(view.round), float(view.turn), float(view.hand_size), *counts(view.hand)]
-        for offset in range(players):
+        out = Features(self.observation_size(players))
+        out.set(0, view.round)
+        out.set(1, view.turn)
+        out.set(2, view.hand_size)
+        for card in view.hand:
+            out.count(3 + KIND[card])
+        for offset in range(players if view.tableaus else 0):
             other = (seat + offset) % players
-            tableau = view.tableaus[other] if view.tableaus else ()
-            out += counts(tableau)
-            out.append(float(uncovered_wasabi(tableau)))
-            out.append(float(len(view.puddings[other])) if view.puddings else 0.0)
-            out.append(float(view.totals[other]) if view.totals else 0.0)
-        return out
+            base = 3 + KINDS + SEAT_FEATURES * offset
+            tableau = view.tableaus[other]
+            for card in tableau:
+                out.count(base + KIND[card])
+            out.set(base + KINDS, uncovered_wasabi(tableau))
+            out.set(base + KINDS + 1, len(view.puddings[other]))
+            out.set(base + KINDS + 2, view.totals[other])
+        return out.vector()
 
     def simultaneous_now(self, state: Any) -> bool:
         return True

@@ -36,6 +36,7 @@ from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
+from adapters.environments.features import Features, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go_party.cards import (
@@ -77,6 +78,16 @@ PROMPTS = ("copy", "chopsticks", "spoon", "give", "menu", "flip")
 MAX_FLIPPABLE = 20
 FLIP_ACTIONS = max(2**8, 2 * (1 + MAX_FLIPPABLE + MAX_FLIPPABLE * (MAX_FLIPPABLE - 1) // 2))
 _SLOT = len(SLUGS)
+# Where each part of the observation starts.
+SCALARS_AT = len(PHASES)
+MENU_AT = SCALARS_AT + 6
+HAND_AT = MENU_AT + len(TYPES)
+PROMPT_AT = HAND_AT + _SLOT
+OPTIONS_AT = PROMPT_AT + len(PROMPTS) + 1
+URAMAKI_AT = OPTIONS_AT + _SLOT
+SEATS_AT = URAMAKI_AT + 1
+#: Per seat: tableau per slug and face down, fridge per dessert, total, uramaki icons and points.
+SEAT_FEATURES = _SLOT + 1 + len(DESSERTS) + 3
 
 
 def _name(key: Hashable) -> str:
@@ -124,13 +135,6 @@ def _flip_index(state: PartyState, command: Flip) -> int:
     return index
 
 
-def _per_slug(cards: Any) -> list[float]:
-    out = [0.0] * _SLOT
-    for card in cards:
-        out[SLUG_INDEX[SLUG[card]]] += 1.0
-    return out
-
-
 class PartySpec:
     game = SUSHI_GO_PARTY
     simultaneous = True
@@ -139,7 +143,10 @@ class PartySpec:
     def actions(self, players: int) -> ActionTable:
         return _actions(players)
 
-    def action_key(self, state: Any, seat: int, command: Any) -> Hashable:
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        return _actions(state.players).index[self._key(state, seat, command)]
+
+    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
         kind = type(command)
         if kind is Pick:
             call = 0 if command.call is None else CALLS.index(_tableau_slug(state, seat, command.call))
@@ -165,47 +172,40 @@ class PartySpec:
         raise TypeError(f"not a Sushi Go Party! command: {command!r}")
 
     def observation_size(self, players: int) -> int:
-        return len(PHASES) + 6 + len(TYPES) + _SLOT + len(PROMPTS) + 1 + _SLOT + 1 + players * (_SLOT + 12)
+        return SEATS_AT + players * SEAT_FEATURES
 
-    def observe(self, view: Any, seat: int, players: int) -> list[float]:
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, PartyView)
-        out = [1.0 if view.phase == phase else 0.0 for phase in PHASES]
-        out += [
-            float(view.round),
-            float(view.turn),
-            float(view.hand_size),
-            float(view.deck_size),
-            float(view.dessert_pile_size),
-            1.0 if view.passing == "right" else 0.0,
-        ]
-        menu = [0.0] * len(TYPES)
+        out = Features(self.observation_size(players))
+        out.count(PHASES.index(view.phase))
+        for at, value in enumerate((view.round, view.turn, view.hand_size, view.deck_size, view.dessert_pile_size)):
+            out.set(SCALARS_AT + at, value)
+        out.set(SCALARS_AT + 5, 1.0 if view.passing == "right" else 0.0)
         if view.menu is not None:
             for name in view.menu.types():
-                menu[TYPE_INDEX[name]] = 1.0
-        out += menu
-        out += _per_slug(view.hand or ())
+                out.count(MENU_AT + TYPE_INDEX[name])
+        for card in view.hand or ():
+            out.count(HAND_AT + SLUG_INDEX[SLUG[card]])
         prompt = view.prompt
-        out += [1.0 if prompt is not None and prompt.kind == kind else 0.0 for kind in PROMPTS]
-        asked = prompt is not None and prompt.seat == seat
-        out.append(1.0 if asked else 0.0)
-        out += _per_slug(prompt.options or () if prompt is not None and asked else ())
-        out.append(float(view.uramaki_next))
+        if prompt is not None:
+            out.count(PROMPT_AT + PROMPTS.index(prompt.kind))
+            if prompt.seat == seat:
+                out.count(PROMPT_AT + len(PROMPTS))
+                for card in prompt.options or ():
+                    out.count(OPTIONS_AT + SLUG_INDEX[SLUG[card]])
+        out.set(URAMAKI_AT, view.uramaki_next)
         for offset in range(players):
             other = (seat + offset) % players
-            tableau = [0.0] * (_SLOT + 1)
+            base = SEATS_AT + offset * SEAT_FEATURES
             for _, slug, _ in view.tableaus[other]:
-                tableau[_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug]] += 1.0
-            fridge = [0.0] * len(DESSERTS)
+                out.count(base + (_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug]))
             for _, slug in view.fridges[other]:
-                fridge[DESSERT_INDEX[slug]] += 1.0
-            out += tableau
-            out += fridge
-            out += [
-                float(view.totals[other]),
-                float(view.uramaki_icons[other]),
-                float(view.uramaki_points[other]),
-            ]
-        return out
+                out.count(base + _SLOT + 1 + DESSERT_INDEX[slug])
+            scalars = base + _SLOT + 1 + len(DESSERTS)
+            out.set(scalars, view.totals[other])
+            out.set(scalars + 1, view.uramaki_icons[other])
+            out.set(scalars + 2, view.uramaki_points[other])
+        return out.vector()
 
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)

@@ -69,13 +69,12 @@ def test_legal_actions_and_commands_match_one_to_one(game: str, players: int) ->
         seat = table.seat_of[agent]
         mask = set(np.flatnonzero(observation["action_mask"]).tolist())
         commands = GAMES[game].legal_commands(match.state, seat)
-        index = spec.actions(players).index
         # Every legal command has an action, and each legal action is one of them ...
-        assert {index[spec.action_key(match.state, seat, command)] for command in commands} == mask
+        assert {spec.action(match.state, seat, command) for command in commands} == mask
         # ... whose command maps back to it.
         for action in mask:
             assert match.command(seat, action) in commands
-            assert index[spec.action_key(match.state, seat, match.command(seat, action))] == action
+            assert spec.action(match.state, seat, match.command(seat, action)) == action
         assert observation["observation"].shape == (spec.observation_size(players),)
 
 
