@@ -5,7 +5,7 @@ in this package is generic over them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol
 
 from adapters.environments.features import Vector
@@ -18,7 +18,7 @@ class ActionTable:
 
     __slots__ = ("index", "keys", "names")
 
-    def __init__(self, keys: Iterable[Hashable], name: Any = str) -> None:
+    def __init__(self, keys: Iterable[Hashable], name: Callable[[Hashable], str] = str) -> None:
         self.keys: tuple[Hashable, ...] = tuple(keys)
         self.index: dict[Hashable, int] = {key: at for at, key in enumerate(self.keys)}
         if len(self.index) != len(self.keys):
