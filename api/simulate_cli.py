@@ -54,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
 def format_report(report: SimulationReport) -> str:
     lines = [
         f"{report.games} games of {report.game}, {report.players} players, seed {report.seed}: "
-        f"{report.seconds:.2f} s, {report.games_per_second:.0f} games/s, {report.events} events",
+        f"{report.seconds:.2f} s, {report.games_per_second:.0f} games/s, {report.events} events, "
+        f"{report.decisions} decisions ({report.decisions / report.seconds if report.seconds > 0 else 0:.0f}/s)",
         f"{'bot':<12} {'seats':>7} {'wins':>7} {'win rate':>9} {'mean score':>11}",
     ]
     for name, stats in report.per_bot.items():

@@ -42,6 +42,8 @@ class SimulationReport(msgspec.Struct, frozen=True):
     seconds: float
     games_per_second: float
     events: int
+    #: Commands the bots sent (one per bot decision).
+    decisions: int
     #: Games with more than one winner.
     shared_wins: int
     #: Per bot name.
@@ -55,9 +57,19 @@ class SimulationError(Exception):
     """A game stopped waiting on a seat no bot holds, or ran past its bound."""
 
 
-def _one_generator(chance: Chance) -> Callable[[int, int], Chance]:
-    """Every bot of a game draws from one generator, which costs nothing to set up per decision."""
-    return lambda _version, _seat: chance
+class _OneGenerator:
+    """Every bot of a game draws from one generator, which costs nothing to set up per decision; it is
+    asked once per bot decision, so it counts them."""
+
+    __slots__ = ("chance", "decisions")
+
+    def __init__(self) -> None:
+        self.chance = Chance(0)
+        self.decisions = 0
+
+    def __call__(self, _version: int, _seat: int) -> Chance:
+        self.decisions += 1
+        return self.chance
 
 
 def game_seeds(seed: int, games: int) -> Iterator[int]:
@@ -96,6 +108,7 @@ def simulate(
     seats = dict.fromkeys(names, 0)
     shared = 0
     events = 0
+    bot_chance = _OneGenerator()
     started = clock()
     for done, game_seed in enumerate(game_seeds(seed, games), start=1):
         # Nobody sees a simulated game's commitment: the salt only has to be the same every run.
@@ -106,7 +119,7 @@ def simulate(
             decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
             table = decision.table
             version += len(decision.events)
-        bot_chance = _one_generator(Chance.from_rng(random.Random(f"{game_seed}:bots")))
+        bot_chance.chance = Chance.from_rng(random.Random(f"{game_seed}:bots"))
         try:
             played = run_bots(game, table, version, bot_chance, max_decisions)
         except BotsStuck as stuck:
@@ -146,6 +159,7 @@ def simulate(
         seconds=seconds,
         games_per_second=games / seconds if seconds > 0 else 0.0,
         events=events,
+        decisions=bot_chance.decisions,
         shared_wins=shared,
         wins=wins,
         mean_score={name: stats.mean_score for name, stats in per_bot.items()},

@@ -37,6 +37,8 @@ def test_seats_go_round_the_bots_and_every_winner_counts() -> None:
     assert set(report.mean_score) == {"greedy", "random"}
     # A 4-player Sushi Go! game always has the same number of events (see the rules' docstring).
     assert report.events == 10 * (1 + 4 + 1 + 1 + 3 * (4 * 7 + 7 + 1 + 1) + 2 + 1 + 1)
+    # Every seat picks on every turn but the last of a round, which is placed automatically.
+    assert report.decisions == 10 * 3 * 4 * 7
     assert report.games_per_second > 0 and report.seconds > 0
 
 
@@ -89,6 +91,6 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _err = run_cli(capsys, "--games", "3", "--players", "2")
-    assert code == 0 and "games/s" in out and "random" in out
+    assert code == 0 and "games/s" in out and "decisions" in out and "random" in out
     code, _out, err = run_cli(capsys, "--bots", "nope", "--games", "1")
     assert code == 2 and "nope" in err

@@ -1,0 +1,242 @@
+"""Dim Sum Derby (`dim-sum-derby`, 3-4 players) for the environments.
+
+Table dishes are named by their position on the table (0..4, in the order they were served), Derby
+cards by kind (8, catalog order: lazy-susan ... sharp-elbows), opponents by how far they sit to the
+left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
+
+**Actions** (80 for both player counts):
+
+- 0 rotate, 1 serve, 2 cycle, 3 draw-derby; 4..8 eat from table dish 0..4;
+  9..16 discard a Derby card of kind 0..7;
+- play a Derby card: lazy-susan (1), double-helping on dish 0..4 (5), send-it-back dish 0..4 (5),
+  switch-plates from dish 0..4 to dish 0..4 (25), peek-in-the-kitchen (1), extra-hungry (1),
+  change-of-heart on the yen card of cart type 0..3 (4), sharp-elbows on dish 0..4 against the
+  opponent 1..3 seats to the left (15);
+- arrange the peeked cards: a permutation of their positions (6; with fewer than 3 cards peeked the
+  missing positions stay last).
+
+**Observation** (`4 * 26 + 5 * (22 + players) + 31 * players + 105` numbers):
+
+- the four cart slots, starting with the observer's and going clockwise: cart type one-hot (4), top
+  dish one-hot (20 dishes, catalog order), cards in the cart, 1 for the Kitchen;
+- the five table places: 1 when a dish is there, its dish one-hot (20), room left, markers on it
+  per seat in turn from the observer;
+- per seat in turn from the observer: markers in supply, markers lost, scored portions per cart
+  type (4), its yen cards as far as the observer sees them (per cart type: the dish one-hot among
+  that cart's 5, then 1 when hidden), Derby cards in hand;
+- the observer's Derby cards per kind (8); the cards it is arranging, one-hot dish per place (3 x 20);
+- actions left, turn, turn limit; Derby deck size; discarded Derby cards per kind (8); scored dishes
+  waiting in the Kitchen per dish (20); yen deck sizes (4); 1 while the turn seat arranges.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from itertools import permutations
+from typing import Any
+
+from adapters.environments.features import Features, Vector
+from adapters.environments.render import scores_line
+from adapters.environments.spec import ActionTable
+from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
+from domain.dim_sum_derby.data import (
+    CARD_DISH,
+    CART_SLUGS,
+    CART_TYPES,
+    CHANGE_OF_HEART,
+    DERBY_KIND,
+    DERBY_KINDS,
+    DISHES,
+    DISHES_PER_CART,
+    DOUBLE_HELPING,
+    SEND_IT_BACK,
+    SHARP_ELBOWS,
+    SWITCH_PLATES,
+)
+from domain.dim_sum_derby.game import DIM_SUM_DERBY
+from domain.dim_sum_derby.rules import PEEK_DEPTH, SLOTS, TABLE_LIMIT, slot_of, turn_limit
+from domain.dim_sum_derby.state import DerbyState
+from domain.dim_sum_derby.view import DerbyView
+
+MAX_PLAYERS = DIM_SUM_DERBY.max_players
+DISH_COUNT = len(DISHES)
+DERBY_KIND_COUNT = len(DERBY_KINDS)
+PLACES = range(TABLE_LIMIT)
+ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(PEEK_DEPTH)))
+#: A cart slot: cart type, top dish, cards, Kitchen. A table place (before the markers per seat):
+#: present, dish, room. A seat: markers, lost, portions per cart, yen per cart (5 dishes + hidden),
+#: Derby cards. The tail: actions left, turn, turn limit, Derby deck, discarded Derby cards per kind,
+#: scored dishes per dish, yen deck sizes, arranging.
+SLOT_FEATURES = CART_TYPES + len(DISHES) + 2
+PLACE_FEATURES = 1 + len(DISHES) + 1
+SEAT_FEATURES = 2 + CART_TYPES + CART_TYPES * (DISHES_PER_CART + 1) + 1
+TAIL_FEATURES = 4 + len(DERBY_KINDS) + len(DISHES) + CART_TYPES + 1
+
+
+def _layout(players: int) -> tuple[int, int, int, int, int]:
+    """Where the table places, the seats, the hand, the peeked cards and the tail start."""
+    table_at = SLOTS * SLOT_FEATURES
+    seats_at = table_at + TABLE_LIMIT * (PLACE_FEATURES + players)
+    hand_at = seats_at + players * SEAT_FEATURES
+    peek_at = hand_at + len(DERBY_KINDS)
+    tail_at = peek_at + PEEK_DEPTH * len(DISHES)
+    return table_at, seats_at, hand_at, peek_at, tail_at
+
+
+def _keys() -> list[Hashable]:
+    keys: list[Hashable] = [("rotate",), ("serve",), ("cycle",), ("draw-derby",)]
+    keys += [("eat", place) for place in PLACES]
+    keys += [("discard-derby", kind) for kind in range(DERBY_KIND_COUNT)]
+    for kind in range(DERBY_KIND_COUNT):
+        if kind in (DOUBLE_HELPING, SEND_IT_BACK):
+            keys += [("play-derby", kind, place) for place in PLACES]
+        elif kind == SWITCH_PLATES:
+            keys += [("play-derby", kind, place, to) for place in PLACES for to in PLACES]
+        elif kind == CHANGE_OF_HEART:
+            keys += [("play-derby", kind, cart) for cart in range(CART_TYPES)]
+        elif kind == SHARP_ELBOWS:
+            keys += [("play-derby", kind, place, left) for place in PLACES for left in range(1, MAX_PLAYERS)]
+        else:
+            keys.append(("play-derby", kind))
+    keys += [("arrange", order) for order in ARRANGEMENTS]
+    return keys
+
+
+def _name(key: Hashable) -> str:
+    assert isinstance(key, tuple)
+    if key[0] in ("discard-derby", "play-derby"):
+        return " ".join([key[0], DERBY_KINDS[key[1]].slug, *[str(part) for part in key[2:]]])
+    return " ".join(str(part) for part in key)
+
+
+_ACTIONS = ActionTable(_keys(), _name)
+
+
+def _arrangement(peeked: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+    order = tuple(peeked.index(card) for card in cards)
+    return order + tuple(range(len(order), PEEK_DEPTH))
+
+
+class DerbySpec:
+    game = DIM_SUM_DERBY
+    simultaneous = False
+    utility_bound = 60.0
+
+    def actions(self, players: int) -> ActionTable:
+        return _ACTIONS
+
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        return _ACTIONS.index[self._key(state, seat, command)]
+
+    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
+        assert isinstance(state, DerbyState)
+        kind = type(command)
+        if kind is Rotate:
+            return ("rotate",)
+        if kind is Serve:
+            return ("serve",)
+        if kind is Cycle:
+            return ("cycle",)
+        if kind is DrawDerby:
+            return ("draw-derby",)
+        if kind is Eat:
+            return ("eat", state.table.index(command.dish))
+        if kind is DiscardDerby:
+            return ("discard-derby", DERBY_KIND[command.card])
+        if kind is Arrange:
+            return ("arrange", _arrangement(state.peek, command.cards))
+        if kind is not PlayDerby:
+            raise TypeError(f"not a Dim Sum Derby command: {command!r}")
+        derby = DERBY_KIND[command.card]
+        if derby in (DOUBLE_HELPING, SEND_IT_BACK):
+            return ("play-derby", derby, state.table.index(command.dish))
+        if derby == SWITCH_PLATES:
+            return ("play-derby", derby, state.table.index(command.dish), state.table.index(command.to))
+        if derby == CHANGE_OF_HEART:
+            return ("play-derby", derby, state.yen[seat].index(command.yen))
+        if derby == SHARP_ELBOWS:
+            left = (command.target - seat) % state.players
+            return ("play-derby", derby, state.table.index(command.dish), left)
+        return ("play-derby", derby)
+
+    def observation_size(self, players: int) -> int:
+        return _layout(players)[-1] + TAIL_FEATURES
+
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
+        assert isinstance(view, DerbyView)
+        table_at, seats_at, hand_at, peek_at, tail_at = _layout(players)
+        out = Features(tail_at + TAIL_FEATURES)
+        mine = slot_of(seat, view.first_player, players)
+        for cart in view.carts:
+            base = ((cart.slot - mine) % SLOTS) * SLOT_FEATURES
+            out.count(base + cart.cart)
+            if cart.top is not None:
+                out.count(base + CART_TYPES + CARD_DISH[cart.top])
+            out.set(base + CART_TYPES + DISH_COUNT, cart.size)
+            out.set(base + CART_TYPES + DISH_COUNT + 1, 1.0 if cart.seat is None else 0.0)
+        for place, dish in enumerate(view.table):
+            base = table_at + place * (PLACE_FEATURES + players)
+            out.count(base)
+            out.count(base + 1 + CARD_DISH[dish.card])
+            out.set(base + 1 + DISH_COUNT, dish.portions - len(dish.markers))
+            for owner in dish.markers:
+                out.count(base + PLACE_FEATURES + (owner - seat) % players)
+        for other in view.seats:
+            base = seats_at + ((other.seat - seat) % players) * SEAT_FEATURES
+            out.set(base, other.markers)
+            out.set(base + 1, other.lost)
+            for cart_type, portions in enumerate(other.portions):
+                out.set(base + 2 + cart_type, portions)
+            for cart_type, yen in enumerate(other.yen):
+                # A yen card's dish index runs through the carts' dishes in order, 5 per cart.
+                place = DISHES_PER_CART if yen is None else yen % DISHES_PER_CART
+                out.count(base + 2 + CART_TYPES + cart_type * (DISHES_PER_CART + 1) + place)
+            out.set(base + SEAT_FEATURES - 1, other.derby)
+        for card in view.hand:
+            out.count(hand_at + DERBY_KIND[card])
+        for place, card in enumerate(view.peek):
+            out.count(peek_at + place * DISH_COUNT + CARD_DISH[card])
+        for at, value in enumerate((view.actions_left, view.turn, view.turn_limit, view.derby_deck)):
+            out.set(tail_at + at, value)
+        # The rest of the tail (discarded Derby cards, scored dishes, yen decks, arranging) follows.
+        discarded_at = tail_at + 4
+        for card in view.derby_discard:
+            out.count(discarded_at + DERBY_KIND[card])
+        waiting_at = discarded_at + DERBY_KIND_COUNT
+        for cards in view.dish_discards:
+            for card in cards:
+                out.count(waiting_at + CARD_DISH[card])
+        yen_at = waiting_at + DISH_COUNT
+        for cart_type, size in enumerate(view.yen_decks):
+            out.set(yen_at + cart_type, size)
+        out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
+        return out.vector()
+
+    def simultaneous_now(self, state: Any) -> bool:
+        return False
+
+    def max_moves(self, players: int) -> int:
+        # A turn is at most a dozen actions (3, plus 2 per Extra Hungry, plus free discards and
+        # arrangements), each maybe followed by a chance step.
+        return 1 + turn_limit(players) * 24
+
+    def render(self, state: Any) -> str:
+        assert isinstance(state, DerbyState)
+        lines = [f"Dim Sum Derby turn {state.turn}: seat {state.turn_seat}, {state.actions_left} actions left"]
+        for slot, cart in enumerate(state.slots):
+            cards = state.carts[cart] if state.carts else ()
+            top = DISHES[CARD_DISH[cards[0]]].slug if cards else "-"
+            lines.append(f"slot {slot}: {CART_SLUGS[cart]} cart, top {top}, {len(cards)} cards")
+        for dish, markers in zip(state.table, state.markers_on, strict=True):
+            lines.append(f"table: {DISHES[CARD_DISH[dish]].slug} markers {list(markers)}")
+        for seat in range(len(state.supply)):
+            yen = ", ".join(DISHES[dish].slug for dish in state.yen[seat])
+            lines.append(
+                f"seat {seat}: markers {state.supply[seat]} portions {list(state.portions[seat])} yen [{yen}]"
+                f" derby [{', '.join(DERBY_KINDS[DERBY_KIND[card]].slug for card in state.hands[seat])}]"
+            )
+        lines.append(scores_line(DIM_SUM_DERBY.result(state)))
+        return "\n".join(line for line in lines if line)
+
+
+SPEC = DerbySpec()

@@ -1,0 +1,120 @@
+"""Sushi Go! Spin Some for Dim Sum (`spin-some-for-dim-sum`, 2-6 players) for the environments.
+
+**Actions** (16, one per command, for every player count):
+
+- 0: `take` (no rotation; or the forced free rotation when no other command is legal);
+- 1..10: `rotate` by -5..-1, then 1..5 steps (paid in chopsticks tokens);
+- 11..15: `return-bun` and rotate 1..5 steps clockwise for free.
+
+**Observation** (`6 * (K + 2) + players * (K + 2) + 2` numbers, `K` = 23 card kinds in catalog
+order: the 8 dishes, then the 15 special plates):
+
+- the six baskets, starting with the one in front of the observer and going clockwise: the top
+  card's kind one-hot (all zero when empty), cards left, chopsticks tokens lying in it;
+- per seat, in turn from the observer: menu cards per kind, chopsticks tokens, 1 when it holds the
+  squishy bun;
+- 1 when the squishy bun is in the middle; cards taken by the observer so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from adapters.environments.features import Features, Vector
+from adapters.environments.render import card_list, scores_line
+from adapters.environments.spec import ActionTable
+from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
+from domain.spin_some.commands import ReturnBun, Rotate, Take
+from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
+from domain.spin_some.state import BASKETS, MAX_STEPS, MENU_SIZE, SpinState, front, top
+from domain.spin_some.view import SpinView
+
+#: Per basket: its top card's kind, cards left, tokens; per seat: menu per kind, tokens, the bun.
+BLOCK = KIND_COUNT + 2
+ROTATIONS = tuple(steps for steps in range(-MAX_STEPS, MAX_STEPS + 1) if steps)
+
+
+def _name(key: Hashable) -> str:
+    assert isinstance(key, tuple)
+    return key[0] if len(key) == 1 else f"{key[0]} {key[1]:+d}"
+
+
+_ACTIONS = ActionTable(
+    [("take",), *[("rotate", steps) for steps in ROTATIONS], *[("return-bun", s) for s in range(1, MAX_STEPS + 1)]],
+    _name,
+)
+
+
+class SpinSomeSpec:
+    game = SPIN_SOME_FOR_DIM_SUM
+    simultaneous = False
+    utility_bound = 300.0
+
+    def actions(self, players: int) -> ActionTable:
+        return _ACTIONS
+
+    def action(self, state: Any, seat: int, command: Any) -> int:
+        return _ACTIONS.index[self._key(state, seat, command)]
+
+    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
+        kind = type(command)
+        if kind is Take:
+            return ("take",)
+        if kind is Rotate:
+            return ("rotate", command.steps)
+        if kind is ReturnBun:
+            return ("return-bun", command.steps)
+        raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
+
+    def observation_size(self, players: int) -> int:
+        return (BASKETS + players) * BLOCK + 2
+
+    def observe(self, view: Any, seat: int, players: int) -> Vector:
+        assert isinstance(view, SpinView)
+        out = Features(self.observation_size(players))
+        here = view.players[seat].basket
+        for offset in range(BASKETS):
+            basket = view.baskets[(here + offset) % BASKETS]
+            base = offset * BLOCK
+            if basket.top is not None:
+                out.count(base + CARD_KIND[basket.top])
+            out.set(base + KIND_COUNT, basket.cards)
+            out.set(base + KIND_COUNT + 1, basket.tokens)
+        for offset in range(players):
+            player = view.players[(seat + offset) % players]
+            base = (BASKETS + offset) * BLOCK
+            for card in player.menu:
+                out.count(base + CARD_KIND[card])
+            out.set(base + KIND_COUNT, player.tokens)
+            out.set(base + KIND_COUNT + 1, 1.0 if player.squishy_bun else 0.0)
+        tail = (BASKETS + players) * BLOCK
+        out.set(tail, 1.0 if view.squishy_bun is None else 0.0)
+        out.set(tail + 1, len(view.players[seat].menu))
+        return out.vector()
+
+    def simultaneous_now(self, state: Any) -> bool:
+        return False
+
+    def max_moves(self, players: int) -> int:
+        # One turn per card taken, and the chance step that fills the baskets.
+        return MENU_SIZE * players + 1
+
+    def render(self, state: Any) -> str:
+        assert isinstance(state, SpinState)
+        lines = [f"Spin Some for Dim Sum: seat {state.current} to play; squishy bun: {state.bun}"]
+        for basket in range(BASKETS):
+            card = top(state, basket) if state.piles else None
+            facing = [seat for seat in range(state.players) if front(state, seat) == basket]
+            lines.append(
+                f"basket {basket}: top {SLUGS[CARD_KIND[card]] if card is not None else '-'}"
+                f" tokens {state.basket_tokens[basket]} facing {facing}"
+            )
+        for seat in range(state.players):
+            menu = card_list(state.menus[seat], CARD_SLUG.__getitem__)
+            lines.append(f"seat {seat}: menu [{menu}] tokens {state.tokens[seat]}")
+        lines.append(scores_line(SPIN_SOME_FOR_DIM_SUM.result(state)))
+        return "\n".join(line for line in lines if line)
+
+
+SPEC = SpinSomeSpec()

@@ -1,0 +1,108 @@
+"""`Match`: one game in progress, driven through the engine protocol (`Game.setup`, `decide`, `evolve`).
+
+Both environments drive the domain through this class: it keeps the game state, turns a seat's
+legal commands into the game's fixed action space, and plays the command behind an action. States
+are immutable, so a `Match` copies in constant time (OpenSpiel clones states on every search step).
+The caller hands in the `Chance` of each step: PettingZoo uses kaiten's `Chance(seed, version)` as the
+service does, OpenSpiel one seeded by a chance outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from adapters.environments.features import Vector
+from adapters.environments.spec import GameSpec
+from domain.chance import Chance
+from domain.engine import Decided, Result
+
+
+class Match:
+    __slots__ = ("_legal", "options", "players", "spec", "state", "version")
+
+    def __init__(self, spec: GameSpec, players: int, options: Any, state: Any, version: int) -> None:
+        self.spec = spec
+        self.players = players
+        self.options = options
+        self.state = state
+        #: Events so far (the version of the game's log).
+        self.version = version
+        #: Per seat, action -> command, for the current state (filled on demand).
+        self._legal: dict[int, dict[int, Any]] = {}
+
+    @classmethod
+    def start(cls, spec: GameSpec, players: int, options: Any, chance: Chance) -> tuple[Match, tuple[Any, ...]]:
+        """A dealt game and the events that dealt it."""
+        game = spec.game
+        match = cls(spec, players, options, game.initial_state(options, players), 0)
+        events = match._fold(game.setup(options, players, chance))
+        return match, events
+
+    def copy(self) -> Match:
+        return Match(self.spec, self.players, self.options, self.state, self.version)
+
+    def awaiting(self) -> tuple[int, ...]:
+        return self.spec.game.awaiting(self.state)
+
+    def result(self) -> Result | None:
+        return self.spec.game.result(self.state)
+
+    def legal(self, seat: int) -> dict[int, Any]:
+        """The seat's legal actions, each with its command. Commands the action space makes equivalent
+        (two copies of one card) share an action; the first the domain lists stands for them."""
+        legal = self._legal.get(seat)
+        if legal is None:
+            state = self.state
+            action = self.spec.action
+            legal = {}
+            for command in self.spec.game.legal_commands(state, seat):
+                legal.setdefault(action(state, seat, command), command)
+            self._legal[seat] = legal
+        return legal
+
+    def command(self, seat: int, action: int) -> Any:
+        """The command behind a legal action; ValueError for an action that is not legal now."""
+        command = self.legal(seat).get(action)
+        if command is None:
+            names = self.spec.actions(self.players).names
+            name = names[action] if 0 <= action < len(names) else "out of range"
+            raise ValueError(f"action {action} ({name}) is not legal for seat {seat} now")
+        return command
+
+    def play(self, seat: int, command: Any, chance: Chance) -> tuple[Any, ...]:
+        """Decide and apply one command; its events."""
+        return self._fold(self.spec.game.decide(self.state, seat, command, chance))
+
+    def view(self, seat: int | None) -> Any:
+        return self.spec.game.view(self.state, seat)
+
+    def observation(self, seat: int) -> Vector:
+        return self.spec.observe(self.view(seat), seat, self.players)
+
+    def score_differences(self) -> list[float]:
+        """Each seat's final total minus the mean of the others' (zero-sum); zeros while playing."""
+        result = self.result()
+        if result is None:
+            return [0.0] * self.players
+        totals = [0] * self.players
+        for score in result.scores:
+            totals[score.seat] = score.total
+        everyone = sum(totals)
+        others = self.players - 1
+        return [total - (everyone - total) / others for total in totals]
+
+    def _fold(self, decided: Sequence[Any] | Decided) -> tuple[Any, ...]:
+        if isinstance(decided, Decided):
+            events = tuple(decided.events)
+            self.state = decided.state
+        else:
+            events = tuple(decided)
+            evolve = self.spec.game.evolve
+            state = self.state
+            for event in events:
+                state = evolve(state, event)
+            self.state = state
+        self.version += len(events)
+        self._legal = {}
+        return events

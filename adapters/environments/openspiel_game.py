@@ -1,0 +1,360 @@
+"""The four games as OpenSpiel Python games, registered on import:
+
+`kaiten_sushi_go`, `kaiten_sushi_go_party`, `kaiten_spin_some_for_dim_sum`, `kaiten_dim_sum_derby`,
+each with the parameters `players`, `seed` (the family of chance outcomes), `chance_outcomes` and
+`options` (the game's creation options as JSON, e.g. `{"menu": "sushi-go"}`).
+
+- **Dynamics**: Sushi Go! and Sushi Go Party! are simultaneous-move games (every seat's hidden pick
+  is one joint action); Party's bonus actions and menu selection are sequential nodes inside them.
+  Spin Some for Dim Sum and Dim Sum Derby are sequential. Algorithms that need sequential games
+  (MCTS) run on `pyspiel.convert_to_turn_based(game)`.
+- **Actions** are the fixed action spaces of the PettingZoo environments (`games/`).
+- **Chance is sampled explicitly.** The real outcome spaces (every deal of 108 cards, every order of
+  six baskets) are far too large to enumerate, so each step of the rules that draws chance (the
+  setup, a new round's deal, a menu's draw, a cart refilled...) is one chance node with
+  `chance_outcomes` (default 64) equally likely outcomes; outcome `k` is kaiten's `Chance(seed, move,
+  k)`, from which the domain draws exactly as in the service. A search samples these nodes like any
+  other; the adapter learns that a command draws by deciding it with a `Chance` that refuses to draw.
+- **Information state**: the string is the seat's own log, every event as `Game.redact` shows it to
+  that seat (perfect recall: its hands, its picks, everything revealed); the tensor is the seat's view
+  encoded as in PettingZoo. **Observation**: the view as JSON, and the same tensor. An observer
+  without private information sees the spectator's log and view.
+- **Returns** (terminal only): each seat's total minus the mean of the others' (zero-sum).
+- `resample_from_infostate` (for IS-MCTS) is provided where the hidden information is the order of
+  face-down piles: Spin Some for Dim Sum (the piles below the visible tops are dealt again from the
+  unseen cards). IS-MCTS needs sequential dynamics, so it cannot run on the simultaneous games; Dim
+  Sum Derby's resampling (private yen and Derby hands) is not provided: search it with MCTS.
+- Serialization is OpenSpiel's: a state is its action history, replayed (chance outcomes included).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+import numpy as np
+import pyspiel
+
+from adapters.environments.games import dim_sum_derby, spin_some, sushi_go, sushi_go_party
+from adapters.environments.match import Match
+from adapters.environments.spec import GameSpec
+from domain.chance import Chance
+from domain.spin_some.state import SpinState
+from domain.table import parse_options
+
+DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "chance_outcomes": 64, "options": "{}"}
+_encode = msgspec.json.Encoder().encode
+
+
+def short_name(game_id: str) -> str:
+    return "kaiten_" + game_id.replace("-", "_")
+
+
+class ChanceNeeded(Exception):
+    """The command being decided draws chance: it waits for a chance outcome."""
+
+
+class _NoDraw(Chance):
+    """A Chance that refuses to draw: deciding with it tells whether a command draws."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    @property
+    def rng(self) -> random.Random:
+        raise ChanceNeeded
+
+
+_NO_DRAW = _NoDraw()
+
+
+class _Progress:
+    """Everything a state holds, in one attribute: OpenSpiel clones a Python state by deep-copying its
+    attributes, and this copies in time linear in the logs only (the game and its state are shared:
+    they are immutable)."""
+
+    __slots__ = ("game", "logs", "match", "moves", "pending")
+
+    def __init__(self, game: KaitenGame) -> None:
+        self.game = game
+        self.match: Match | None = None
+        #: Commands waiting for a chance outcome; the first one draws.
+        self.pending: list[tuple[int, Any]] = []
+        self.moves = 0
+        #: Each seat's redacted events as JSON, then the spectator's.
+        self.logs: list[list[bytes]] = [[] for _ in range(game.players + 1)]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Progress:
+        other = _Progress.__new__(_Progress)
+        other.game = self.game
+        other.match = None if self.match is None else self.match.copy()
+        other.pending = list(self.pending)
+        other.moves = self.moves
+        other.logs = [list(log) for log in self.logs]
+        return other
+
+
+class KaitenGame(pyspiel.Game):
+    """One game of the family for a player count (the `players` parameter)."""
+
+    spec: GameSpec
+    game_type: Any
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        spec = self.spec
+        params = {**DEFAULT_PARAMETERS, "players": spec.game.min_players, **(params or {})}
+        players = int(params["players"])
+        if not spec.game.min_players <= players <= spec.game.max_players:
+            raise ValueError(f"{spec.game.name} takes {spec.game.min_players} to {spec.game.max_players} players")
+        self.players = players
+        self.seed = int(params["seed"])
+        self.chance_count = int(params["chance_outcomes"])
+        self.options = parse_options(spec.game, json.loads(params["options"]), players)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(spec.actions(players)),
+            max_chance_outcomes=self.chance_count,
+            num_players=players,
+            min_utility=-spec.utility_bound,
+            max_utility=spec.utility_bound,
+            utility_sum=0.0,
+            max_game_length=spec.max_moves(players),
+        )
+        super().__init__(self.game_type, info, params)
+
+    def new_initial_state(self) -> KaitenState:
+        return KaitenState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KaitenObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        return KaitenObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class KaitenState(pyspiel.State):
+    def __init__(self, game: KaitenGame) -> None:
+        super().__init__(game)
+        self._progress = _Progress(game)
+
+    @property
+    def _game(self) -> KaitenGame:
+        return self._progress.game
+
+    @property
+    def _spec(self) -> GameSpec:
+        return self._progress.game.spec
+
+    @property
+    def match(self) -> Match | None:
+        """The game in progress (None before the setup's chance outcome)."""
+        return self._progress.match
+
+    # --- OpenSpiel's state API -------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        progress = self._progress
+        match = progress.match
+        if match is None or progress.pending:
+            return int(pyspiel.PlayerId.CHANCE)
+        if match.result() is not None:
+            return int(pyspiel.PlayerId.TERMINAL)
+        awaiting = match.awaiting()
+        if self._spec.simultaneous and len(awaiting) == self._game.players and self._spec.simultaneous_now(match.state):
+            return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return awaiting[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        match = self._progress.match
+        if match is None or self._progress.pending or player not in match.awaiting():
+            return []
+        return sorted(match.legal(player))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        probability = 1.0 / self._game.chance_count
+        return [(outcome, probability) for outcome in range(self._game.chance_count)]
+
+    def _apply_action(self, action: int) -> None:
+        progress = self._progress
+        progress.moves += 1
+        if progress.match is None:
+            match, events = Match.start(self._spec, self._game.players, self._game.options, self._chance(action))
+            progress.match = match
+            self._record(events)
+        elif progress.pending:
+            (seat, command), *rest = progress.pending
+            progress.pending = []
+            self._record(progress.match.play(seat, command, self._chance(action)))
+            self._run(rest)
+        else:
+            seat = progress.match.awaiting()[0]
+            self._run([(seat, progress.match.command(seat, action))])
+
+    def _apply_actions(self, actions: Sequence[int]) -> None:
+        match = self._progress.match
+        assert match is not None
+        self._progress.moves += 1
+        # Every pick is read off the same state: simultaneous picks do not see each other.
+        self._run([(seat, match.command(seat, actions[seat])) for seat in match.awaiting()])
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance outcome {action}"
+        return self._spec.actions(self._game.players).names[action]
+
+    def is_terminal(self) -> bool:
+        match = self._progress.match
+        return match is not None and not self._progress.pending and match.result() is not None
+
+    def returns(self) -> list[float]:
+        match = self._progress.match
+        return [0.0] * self._game.players if match is None else match.score_differences()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> KaitenState:
+        """A state the seat cannot tell from this one, its hidden cards dealt again at random."""
+        resample = RESAMPLERS.get(self._spec.game.id)
+        match = self._progress.match
+        if resample is None:
+            raise NotImplementedError(f"{self._spec.game.name} does not resample information states")
+        assert match is not None
+        rng = random.Random(int(probability_sampler() * 2**53))
+        state: KaitenState = self.clone()
+        resampled = state.match
+        assert resampled is not None
+        resampled.state = resample(match.state, player_id, rng)
+        return state
+
+    def __str__(self) -> str:
+        match = self._progress.match
+        return "setting the table" if match is None else self._spec.render(match.state)
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def _chance(self, outcome: int) -> Chance:
+        return Chance(self._game.seed, self._progress.moves, outcome)
+
+    def _run(self, commands: list[tuple[int, Any]]) -> None:
+        """Play the commands in order until one draws chance; it and the rest wait for the outcome."""
+        match = self._progress.match
+        assert match is not None
+        for at, (seat, command) in enumerate(commands):
+            try:
+                events = match.play(seat, command, _NO_DRAW)
+            except ChanceNeeded:
+                self._progress.pending = commands[at:]
+                return
+            self._record(events)
+
+    def _record(self, events: Sequence[Any]) -> None:
+        redact = self._spec.game.redact
+        logs = self._progress.logs
+        for event in events:
+            for seat, log in enumerate(logs):
+                seen = redact(event, seat if seat < self._game.players else None)
+                if seen is not None:
+                    log.append(_encode(seen))
+
+    def information_log(self, seat: int | None) -> str:
+        """The events as this seat (None: a spectator) saw them, one JSON object a line."""
+        log = self._progress.logs[self._game.players if seat is None else seat]
+        return b"\n".join(log).decode()
+
+
+class KaitenObserver:
+    """OpenSpiel's Python observer: the view tensor, and the log (perfect recall) or the view as strings."""
+
+    def __init__(self, game: KaitenGame, iig_obs_type: Any) -> None:
+        self._spec = game.spec
+        self._players = game.players
+        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.tensor = np.zeros(self._spec.observation_size(game.players), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: KaitenState, player: int) -> None:
+        match = state.match
+        if match is None:
+            self.tensor.fill(0.0)
+            return
+        view = match.view(player if self._private else None)
+        self.tensor[:] = self._spec.observe(view, player, self._players)
+
+    def string_from(self, state: KaitenState, player: int) -> str:
+        seat = player if self._private else None
+        if self._perfect_recall:
+            return state.information_log(seat)
+        match = state.match
+        if match is None:
+            return ""
+        return _encode(match.view(seat)).decode()
+
+
+def resample_spin_some(state: SpinState, seat: int, rng: random.Random) -> SpinState:
+    """Nobody has seen a card below a basket's top: deal every unseen card again into those places."""
+    visible = [depth + 1 for depth in state.depth]
+    unseen = [card for pile, shown in zip(state.piles, visible, strict=True) for card in pile[shown:]]
+    rng.shuffle(unseen)
+    piles = []
+    for pile, shown in zip(state.piles, visible, strict=True):
+        hidden = max(len(pile) - shown, 0)
+        piles.append(pile[:shown] + tuple(unseen[:hidden]))
+        del unseen[:hidden]
+    return msgspec.structs.replace(state, piles=tuple(piles))
+
+
+RESAMPLERS: dict[str, Callable[[Any, int, random.Random], Any]] = {"spin-some-for-dim-sum": resample_spin_some}
+
+
+def _game_type(spec: GameSpec) -> Any:
+    game = spec.game
+    return pyspiel.GameType(
+        short_name=short_name(game.id),
+        long_name=f"kaiten {game.name}",
+        dynamics=(
+            pyspiel.GameType.Dynamics.SIMULTANEOUS if spec.simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL
+        ),
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=game.max_players,
+        min_num_players=game.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        provides_factored_observation_string=False,
+        parameter_specification={**DEFAULT_PARAMETERS, "players": game.min_players},
+    )
+
+
+class KaitenSushiGoGame(KaitenGame):
+    spec = sushi_go.SPEC
+    game_type = _game_type(spec)
+
+
+class KaitenSushiGoPartyGame(KaitenGame):
+    spec = sushi_go_party.SPEC
+    game_type = _game_type(spec)
+
+
+class KaitenSpinSomeGame(KaitenGame):
+    spec = spin_some.SPEC
+    game_type = _game_type(spec)
+
+
+class KaitenDimSumDerbyGame(KaitenGame):
+    spec = dim_sum_derby.SPEC
+    game_type = _game_type(spec)
+
+
+#: By kaiten game id (the classes are module attributes so that OpenSpiel can pickle games).
+GAME_CLASSES: dict[str, type[KaitenGame]] = {
+    cls.spec.game.id: cls
+    for cls in (KaitenSushiGoGame, KaitenSushiGoPartyGame, KaitenSpinSomeGame, KaitenDimSumDerbyGame)
+}
+for _cls in GAME_CLASSES.values():
+    pyspiel.register_game(_cls.game_type, _cls)

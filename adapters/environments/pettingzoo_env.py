@@ -1,0 +1,216 @@
+"""PettingZoo environments for every game: `env(game, players)` (AEC) and, for the games whose picks are
+simultaneous (Sushi Go!, Sushi Go Party!), `parallel_env(game, players)`.
+
+- Agents are `player_0` .. `player_{n-1}` (seat i).
+- Each observation is `{"observation": float32 vector, "action_mask": int8 vector}`: the seat's own
+  view encoded as described in the game's module under `games/`, and a 1 for each legal action.
+  A seat the game does not await has an all-zero mask.
+- Actions are `Discrete(n)` over the game's fixed action space (`games/<game>.py`); an action that is
+  not legal now raises ValueError.
+- **Rewards** come once, when the game ends: each seat's final total minus the mean of the other
+  seats' totals (so they sum to zero); 0 before.
+- Turn order (AEC): the lowest awaited seat acts next. Simultaneous picks are sent one seat at a time;
+  a pick is hidden from the others until every seat has picked, exactly as in the service.
+- Parallel: each `step` plays the commands of every awaited seat (all seats at a pick; one seat at a
+  Party bonus action) and ignores the actions of the other agents.
+- `reset(seed=s)` deals with kaiten's `Chance(s, version)`, so a seed reproduces a game, here and in
+  the service's rules; `reset()` draws a fresh seed.
+- `render()` returns (render_mode "ansi") or prints ("human") the whole table as text.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from adapters.environments.games import get_spec
+from adapters.environments.match import Match
+from adapters.environments.spec import GameSpec
+from domain.chance import Chance
+from domain.table import parse_options
+
+#: No observed number (counts, scores, sizes) comes near this.
+OBSERVATION_BOUND = 1000.0
+Observation = dict[str, np.ndarray[Any, Any]]
+
+
+class _Table:
+    """What both APIs share: the game, its spaces, the match in progress, observations and render."""
+
+    def __init__(self, game: str, players: int, options: Mapping[str, Any] | None, render_mode: str | None) -> None:
+        spec = get_spec(game)
+        if not spec.game.min_players <= players <= spec.game.max_players:
+            raise ValueError(
+                f"{spec.game.name} takes {spec.game.min_players} to {spec.game.max_players} players, not {players}"
+            )
+        if render_mode not in (None, "human", "ansi"):
+            raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        self.spec: GameSpec = spec
+        self.players = players
+        self.game_options = parse_options(spec.game, options, players)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self.seat_of = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        actions = len(spec.actions(players))
+        observation = spaces.Box(
+            -OBSERVATION_BOUND, OBSERVATION_BOUND, (spec.observation_size(players),), dtype=np.float32
+        )
+        mask = spaces.Box(0, 1, (actions,), dtype=np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({"observation": observation, "action_mask": mask}) for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        self.game_seed = 0
+        self.match: Match | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _deal(self, seed: int | None) -> Match:
+        self.game_seed = random.SystemRandom().getrandbits(63) if seed is None else seed
+        match, _ = Match.start(self.spec, self.players, self.game_options, Chance(self.game_seed, 0))
+        self.match = match
+        return match
+
+    def _play(self, seat: int, command: Any) -> None:
+        assert self.match is not None
+        self.match.play(seat, command, Chance(self.game_seed, self.match.version))
+
+    def _observe(self, agent: str) -> Observation:
+        match = self.match
+        assert match is not None, "reset() the environment first"
+        seat = self.seat_of[agent]
+        mask = np.zeros(len(self.spec.actions(self.players)), dtype=np.int8)
+        if seat in match.awaiting():
+            mask[list(match.legal(seat))] = 1
+        return {"observation": match.observation(seat), "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.match is None:
+            return None
+        text = self.spec.render(self.match.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.match = None
+
+
+class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
+    """One game as an AEC environment: the lowest awaited seat acts next."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "kaiten_v0", "is_parallelizable": False}
+
+    def __init__(
+        self, game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+    ) -> None:
+        _Table.__init__(self, game, players, options, render_mode)
+        AECEnv.__init__(self)
+        self.metadata = {**self.metadata, "name": f"kaiten_{game.replace('-', '_')}_v0"}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        match = self._deal(seed)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.possible_agents[match.awaiting()[0]]
+
+    def observe(self, agent: str) -> Observation:
+        return self._observe(agent)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self.match
+        assert match is not None and action is not None
+        seat = self.seat_of[agent]
+        self._play(seat, match.command(seat, int(action)))
+        self._cumulative_rewards[agent] = 0.0
+        if match.result() is None:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[match.awaiting()[0]]
+        else:
+            self.rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class KaitenParallelEnv(_Table, ParallelEnv[str, Observation, int]):
+    """A game with simultaneous picks as a Parallel environment: one step per decision point."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "kaiten_parallel_v0"}
+
+    def __init__(
+        self, game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+    ) -> None:
+        _Table.__init__(self, game, players, options, render_mode)
+        if not self.spec.simultaneous:
+            raise ValueError(f"{self.spec.game.name} has no simultaneous picks: use the AEC env()")
+        self.metadata = {**self.metadata, "name": f"kaiten_{game.replace('-', '_')}_parallel_v0"}
+        self.agents: list[str] = []
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        self._deal(seed)
+        self.agents = list(self.possible_agents)
+        return {agent: self._observe(agent) for agent in self.agents}, {agent: {} for agent in self.agents}
+
+    def step(
+        self, actions: dict[str, int]
+    ) -> tuple[
+        dict[str, Observation],
+        dict[str, float],
+        dict[str, bool],
+        dict[str, bool],
+        dict[str, dict[str, Any]],
+    ]:
+        match = self.match
+        assert match is not None, "reset() the environment first"
+        # Every awaited seat's command is read off the same state: picks do not see each other.
+        commands = [(seat, match.command(seat, int(actions[self.possible_agents[seat]]))) for seat in match.awaiting()]
+        for seat, command in commands:
+            self._play(seat, command)
+        agents = self.agents
+        over = match.result() is not None
+        rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))
+        observations = {agent: self._observe(agent) for agent in agents}
+        terminations = dict.fromkeys(agents, over)
+        truncations = dict.fromkeys(agents, False)
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, {agent: rewards[agent] for agent in agents}, terminations, truncations, infos
+
+
+def env(
+    game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+) -> KaitenAECEnv:
+    """The AEC environment of a game (`sushi-go`, `sushi-go-party`, `spin-some-for-dim-sum`, `dim-sum-derby`)."""
+    return KaitenAECEnv(game, players, options, render_mode)
+
+
+def parallel_env(
+    game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+) -> KaitenParallelEnv:
+    """The Parallel environment of a game with simultaneous picks (`sushi-go`, `sushi-go-party`)."""
+    return KaitenParallelEnv(game, players, options, render_mode)
