@@ -4,8 +4,10 @@ Each file under tests/golden/<version>/ (see tests/golden/README.md) holds a gam
 `GET /v1/games/{id}/events` returned it and the spectator's table view after the end. Here every
 event goes through today's codec, the log is folded by today's rules, and the table is presented by
 today's code; the view, its result and the re-presented events must equal the recorded ones byte for
-byte (canonical JSON: sorted keys). A failure means a rule, an event's shape or a view changed for
-games already played: fix the code (or make the change a new rules version), never the golden file.
+byte (canonical JSON: sorted keys), once the recorded events are read in today's shapes through the
+codec's upcasters (the one deliberate change an event's presentation may go through). A failure
+means a rule, an event's shape or a view changed for games already played: fix the code (or make
+the change a new rules version), never the golden file.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from domain.catalog import GAMES
 from services.codec import codec_for
 from services.ports import StoredEvent
 from services.presenting import event_views, table_view
+from services.upcasting import current_version, upcast
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(GOLDEN.glob("*/*.json"))
@@ -44,6 +47,24 @@ def as_served(value: Any) -> Any:
     return json.loads(msgspec.json.encode(value))
 
 
+def shape_of(event: dict[str, Any]) -> int:
+    """The event's schema version; kaiten 0.1.0 showed none, its events are all of shape 1."""
+    version: int = event.get("schema_version", 1)
+    return version
+
+
+def upcast_view(event: dict[str, Any]) -> dict[str, Any]:
+    """A recorded event as today's code presents it: its data in the current shape, which it names.
+
+    The shapes change only through the codec's upcasters (services/upcasting.py), so this is the
+    one deliberate difference between a recorded event and today's presentation of it.
+    """
+    shape = current_version(event["type"])
+    data = upcast(event["type"], shape_of(event), {"type": event["type"], **event["data"]})
+    del data["type"]
+    return {**event, "data": data, "schema_version": shape}
+
+
 def timestamp(text: str) -> datetime:
     """A recorded timestamp, parsed as the server's own JSON encoder wrote it."""
     return msgspec.json.decode(json.dumps(text), type=datetime)
@@ -61,7 +82,12 @@ def replay(document: dict[str, Any]) -> Replayed:
     recorded = document["events"]
     recorded_view = document["final_view"]
     codec = codec_for(recorded[0]["data"]["game"])
-    events = [codec.decode_event(json.dumps({"type": event["type"], **event["data"]}).encode()) for event in recorded]
+    events = [
+        codec.decode_event(
+            event["type"], shape_of(event), json.dumps({"type": event["type"], **event["data"]}).encode()
+        )
+        for event in recorded
+    ]
     table = tables.replay(codec.game, events)
     game_id = recorded_view["id"]
     stored = [
@@ -138,7 +164,7 @@ def result_difference(document: dict[str, Any], now: Replayed) -> str | None:
 
 
 def events_difference(document: dict[str, Any], now: Replayed) -> str | None:
-    return difference(document["events"], now.events, "events")
+    return difference([upcast_view(event) for event in document["events"]], now.events, "events")
 
 
 golden_files = pytest.mark.parametrize("path", FILES, ids=file_id)
