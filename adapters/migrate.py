@@ -64,7 +64,7 @@ async def is_migrated(engine: AsyncEngine) -> bool:
     async with engine.connect() as connection:
         if not await connection.run_sync(lambda sync: sa.inspect(sync).has_table(VERSION_TABLE)):
             return False
-        current = (
-            await connection.execute(sa.select(sa.column("version_num")).select_from(sa.table(VERSION_TABLE)))
-        ).scalars()
+        version_num: sa.ColumnClause[str] = sa.column("version_num")
+        versions = sa.select(version_num).select_from(sa.table(VERSION_TABLE))
+        current = list((await connection.execute(versions)).scalars())
         return frozenset(current) == _heads()

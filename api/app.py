@@ -9,11 +9,11 @@ from litestar import Litestar
 from litestar.datastructures import State
 from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
-from litestar.openapi.plugins import SwaggerRenderPlugin
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.types import Middleware
 
 from api.bootstrap import Services, bootstrap
+from api.contract.docs import assets_router, render_plugins
 from api.errors import EXCEPTION_HANDLERS
 from api.rate_limit import rate_limit_config
 from api.request_body import KaitenRequest
@@ -90,6 +90,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             health,
             ready,
             MetricsController,
+            assets_router(),
         ],
         dependencies={"games": Provide(_games, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
@@ -101,7 +102,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             version=API_VERSION,
             description=API_DESCRIPTION,
             path="/schema",
-            render_plugins=[SwaggerRenderPlugin()],
+            render_plugins=render_plugins(),
         ),
     )
     # Around the router, not a route's middleware: requests that match no route are logged too.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from litestar.di import NamedDependency
 from litestar.params import HeaderParameter
 
 from services.errors import ServiceError
@@ -23,4 +24,11 @@ def bearer_token(
     token = token.strip()
     if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
         raise ServiceError("unauthorized", "invalid-token", "expected `Authorization: Bearer <token>`")
+    return token
+
+
+def required_bearer_token(token: NamedDependency[str | None]) -> str:
+    """A seat's token, for operations only a seat may call: its absence is the first thing said."""
+    if token is None:
+        raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
     return token

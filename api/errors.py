@@ -10,8 +10,10 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
+from msgspec import UNSET
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+from api.contract.problems import CONFLICT_CODES, FieldError, Problem
 from domain.engine import RuleViolation
 from services.errors import ServiceError
 
@@ -23,10 +25,9 @@ MAX_ECHO = 300
 MAX_FIELD_NAME = 100
 MAX_FIELD_ERRORS = 20
 
-#: Rule violations that mean "not now" rather than "never": the client may retry after a change.
-CONFLICT_CODES = frozenset({"not-your-turn", "game-finished", "game-not-started", "game-full"})
 
 STATUS_BY_KIND = {
+    "malformed": 400,
     "not-found": 404,
     "unauthorized": 401,
     "forbidden": 403,
@@ -56,18 +57,17 @@ def problem(
     code: str,
     detail: str,
     headers: Mapping[str, str] | None = None,
-    errors: list[dict[str, str]] | None = None,
-) -> Response[dict[str, Any]]:
-    body: dict[str, Any] = {
-        "type": f"urn:kaiten:problem:{code}",
-        "title": TITLES.get(status, "Error"),
-        "status": status,
-        "detail": bounded(detail),
-        "code": code,
-        "instance": bounded(request.url.path),
-    }
-    if errors is not None:
-        body["errors"] = errors
+    errors: list[FieldError] | None = None,
+) -> Response[Problem]:
+    body = Problem(
+        type=f"urn:kaiten:problem:{code}",
+        title=TITLES.get(status, "Error"),
+        status=status,
+        detail=bounded(detail),
+        code=code,
+        instance=bounded(request.url.path),
+        errors=UNSET if errors is None else errors,
+    )
     headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers or None)
 
@@ -77,27 +77,27 @@ def bounded(text: str, limit: int = MAX_ECHO) -> str:
     return text if len(text) <= limit else f"{text[: limit - 1]}…"
 
 
-def rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[dict[str, Any]]:
+def rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[Problem]:
     status = 409 if exc.code in CONFLICT_CODES else 422
     return problem(request, status, exc.code, exc.message)
 
 
-def service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[dict[str, Any]]:
+def service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
     return problem(request, STATUS_BY_KIND[exc.kind], exc.code, exc.message)
 
 
-def validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[dict[str, Any]]:
+def validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
     """Each invalid field with a plain message; Litestar's own detail names the whole URL, so it is
     not used (a query string can be as long as the client likes)."""
     found = exc.extra if isinstance(exc.extra, list) else []
     errors = [field_error(item) for item in found[:MAX_FIELD_ERRORS] if isinstance(item, dict)]
     if not errors:
         return problem(request, 400, "malformed-request", "the request is not valid")
-    summary = "; ".join(f"{error['field']}: {error['message']}" for error in errors[:3])
+    summary = "; ".join(f"{error.field}: {error.message}" for error in errors[:3])
     return problem(request, 400, "malformed-request", f"the request is not valid: {summary}", errors=errors)
 
 
-def field_error(item: dict[str, Any]) -> dict[str, str]:
+def field_error(item: dict[str, Any]) -> FieldError:
     """One of Litestar's validation errors as {field, message}, in plain words.
 
     Body errors come from msgspec, which names the field by its path at the end of the message
@@ -110,14 +110,14 @@ def field_error(item: dict[str, Any]) -> dict[str, str]:
         field = path.rstrip("`").lstrip(".") or field
     if field == "data":
         field = "body"
-    return {"field": bounded(field, MAX_FIELD_NAME), "message": bounded(message.replace("`", ""))}
+    return FieldError(field=bounded(field, MAX_FIELD_NAME), message=bounded(message.replace("`", "")))
 
 
-def not_found(request: Request[Any, Any, Any], exc: NotFoundException) -> Response[dict[str, Any]]:
+def not_found(request: Request[Any, Any, Any], exc: NotFoundException) -> Response[Problem]:
     return problem(request, 404, "not-found", exc.detail)
 
 
-def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     """Litestar's own refusals (a body that is no JSON, a wrong method...), in our shape, with their
     headers (the `Allow` of a 405, the rate limit's counters of a 429)."""
     headers = dict(exc.headers or {})
@@ -132,14 +132,14 @@ def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[
     return problem(request, exc.status_code, code, exc.detail, headers)
 
 
-def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Response[dict[str, Any]]:
+def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Response[Problem]:
     if not exc.connection_invalidated and not isinstance(exc, OperationalError | InterfaceError):
         return internal_error(request, exc)
     log.warning("database unavailable on %s %s: %s", request.method, request.url.path, exc.orig)
     return problem(request, 503, "database-unavailable", "the database cannot be reached right now; try again")
 
 
-def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem(request, HTTP_500_INTERNAL_SERVER_ERROR, "internal-error", "something went wrong on our side")
 

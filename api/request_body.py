@@ -38,13 +38,22 @@ def nests_too_deep(body: bytes) -> bool:
     return False
 
 
+def checked_json(body: bytes) -> bytes:
+    """The body, if it is UTF-8 and nests no deeper than MAX_JSON_DEPTH; else a 400."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ClientException(f"the body is not UTF-8 (byte {error.start} cannot start a character)") from None
+    if nests_too_deep(body):
+        raise ClientException(f"the body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels")
+    return body
+
+
 class KaitenRequest(Request[Any, Any, Any]):
     async def json(self) -> Any:
-        body = await self.body()
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ClientException(f"the body is not UTF-8 (byte {error.start} cannot start a character)") from None
-        if nests_too_deep(body):
-            raise ClientException(f"the body nests arrays and objects deeper than {MAX_JSON_DEPTH} levels")
+        checked_json(await self.body())
         return await super().json()
+
+    async def checked_body(self) -> bytes:
+        """The raw body, checked as `json` checks it, for a handler that decodes it itself."""
+        return checked_json(await self.body())

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from functools import cache
+from typing import Annotated, Any, Union, cast
 
 import msgspec
 
+from domain.catalog import GAMES, get_game
+from domain.engine import Breakdown
 from services.games import SeatRequest
 
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
@@ -22,26 +25,56 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     seats: list[SeatRequest] = []
 
 
-class CatalogGame(msgspec.Struct, frozen=True):
+class BotInfo(msgspec.Struct, frozen=True):
     id: str
+    name: str
+    description: str
+
+
+class CatalogGame(msgspec.Struct, frozen=True):
+    """One game of the catalog; each game's subclass types its `options` and names it as its `id`."""
+
     name: str
     min_players: int
     max_players: int
-    options: dict[str, Any]
-
-
-class Catalog(msgspec.Struct, frozen=True):
-    games: list[CatalogGame]
+    #: The options a game gets when it names none.
+    options: Any
+    #: The bots a seat may be given (`{"bot": id}`).
+    bots: list[BotInfo]
 
 
 class CatalogEntry(CatalogGame, frozen=True):
+    #: The JSON Schema of the options (open by nature: it is a schema).
     option_schema: dict[str, Any]
-    details: dict[str, Any]
+    #: Cards, menus and rules at a glance.
+    details: Any
+
+
+@cache
+def catalog_types(game_id: str) -> tuple[type[CatalogGame], type[CatalogEntry]]:
+    """The catalog's structs for one game: its summary and its entry, tagged with its id."""
+    game = get_game(game_id)
+    prefix = game.type_prefix
+    summary = msgspec.defstruct(
+        f"{prefix}CatalogGame", [("options", game.options_type)], bases=(CatalogGame,), tag_field="id", tag=game.id
+    )
+    entry = msgspec.defstruct(f"{prefix}CatalogEntry", [], bases=(summary, CatalogEntry))
+    return cast(type[CatalogGame], summary), cast(type[CatalogEntry], entry)
+
+
+class Catalog(msgspec.Struct, frozen=True):
+    #: Each a game's own summary (`TypedCatalog` types them).
+    games: list[Any]
+
+
+_summaries: Any = list[Union[tuple(catalog_types(game)[0] for game in GAMES)]]  # type: ignore[misc]  # noqa: UP007
+#: The catalog with each game's summary typed: what the API serves and its schema states.
+TypedCatalog = cast(type[Catalog], msgspec.defstruct("Catalog", [("games", _summaries)], bases=(Catalog,)))
 
 
 class ScoredPlayer(msgspec.Struct, frozen=True):
     total: int
-    breakdown: dict[str, int]
+    breakdown: Breakdown
 
 
 class ScoreResponse(msgspec.Struct, frozen=True):

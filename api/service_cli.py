@@ -97,9 +97,10 @@ def openapi_document() -> str:
     from adapters.memory_store import InMemoryEventStore
     from api.app import create_app
     from api.bootstrap import bootstrap_with_store
+    from api.contract.document import typed_document
 
     app = create_app(bootstrap_with_store(InMemoryEventStore()))
-    return json.dumps(app.openapi_schema.to_schema(), indent=2, sort_keys=True) + "\n"
+    return json.dumps(typed_document(app.openapi_schema.to_schema()), indent=2, sort_keys=True) + "\n"
 
 
 def _safe_url(url: str) -> str:

@@ -8,11 +8,23 @@ handed in as a `Chance` and its outcomes are written into events, so replay neve
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Annotated, Any, Protocol
 
 import msgspec
 
 from domain.chance import Chance
+
+#: A card's id (an index into its deck's slugs, `Game.decks["cards"]`). States and views hold ids,
+#: which is all the rules and the bots need; the API shows every id annotated so as an object with
+#: the card's slug (services/card_objects.py).
+CardId = Annotated[int, msgspec.Meta(extra={"deck": "cards"})]
+CardIds = tuple[CardId, ...]
+
+
+def record(name: str, *fields: str) -> msgspec.Meta:
+    """Marks a fixed tuple of a view as a record: the API shows it as an object named `name`, with
+    these fields in the tuple's order (`Annotated[tuple[CardId, str], record("Kept", "card", "as")]`)."""
+    return msgspec.Meta(extra={"record": name, "fields": fields})
 
 
 class RuleViolation(Exception):
@@ -24,10 +36,23 @@ class RuleViolation(Exception):
         self.message = message
 
 
+#: Marks a breakdown: points by scoring category, as the rules keep them (a dict: each game and menu
+#: has its own categories). The API shows it as the game's `breakdown_type`.
+Breakdown = Annotated[dict[str, int], msgspec.Meta(extra={"breakdown": True})]
+
+
+def breakdown_type(name: str, categories: Sequence[str]) -> type[msgspec.Struct]:
+    """A struct of the game's scoring categories: a breakdown as the API shows it. A category a game
+    does not score (not on this menu) is left out, as it is from the breakdown."""
+    renames = {category.replace("-", "_"): category for category in categories}
+    fields: list[Any] = [(field, int | msgspec.UnsetType, msgspec.UNSET) for field in renames]
+    return msgspec.defstruct(name, fields, rename=renames, forbid_unknown_fields=True, frozen=True)
+
+
 class SeatScore(msgspec.Struct, frozen=True):
     seat: int
     total: int
-    breakdown: dict[str, int]
+    breakdown: Breakdown
 
 
 class Result(msgspec.Struct, frozen=True):
@@ -76,9 +101,19 @@ class Game(Protocol):
 
     id: str
     name: str
+    #: Short and CamelCase: the prefix of the names of the game's types in the API's schema.
+    type_prefix: str
     min_players: int
     max_players: int
     options_type: type[msgspec.Struct]
+    #: Each deck's card slugs by card id (most games have one deck, "cards").
+    decks: Mapping[str, Sequence[str]]
+    #: The scoring categories of the game, as the API shows a breakdown (`breakdown_type`).
+    breakdown_type: type[msgspec.Struct]
+    #: The types of what `view` answers, of the state `evolve` folds, and of the result.
+    view_type: type[msgspec.Struct]
+    state_type: type[msgspec.Struct]
+    result_type: type[msgspec.Struct]
     #: A Union of the game's command structs, used to decode request bodies.
     command_type: Any
     event_types: tuple[type[msgspec.Struct], ...]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -21,7 +21,8 @@ Status = Literal["open", "active", "finished"]
 class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     game: str
     players: int
-    options: dict[str, Any]
+    #: The game's options, as its `options_type` (the API shows them typed as such).
+    options: Annotated[dict[str, Any], msgspec.Meta(extra={"options": True})]
     #: `commit_to_seed(seed, salt)`: shown from the start, so the revealed seed can be checked later.
     seed_commitment: str
     #: Secret while the game runs (either would reveal every hand): redacted to None for every viewer

@@ -10,6 +10,7 @@ import msgspec
 from domain.catalog import get_game
 from domain.engine import Game, RuleViolation
 from domain.table import LOBBY_EVENTS
+from services.errors import ServiceError
 from services.ports import StoredEvent
 from services.upcasting import current_version, upcast
 
@@ -52,16 +53,20 @@ class GameCodec:
         return self.decode_event(stored.type, stored.schema_version, stored.data)
 
     def decode_command(self, body: bytes) -> Any:
-        try:
-            return self._commands.decode(body)
-        except msgspec.DecodeError as exc:
-            raise RuleViolation("invalid-command", f"not a {self.game.name} command: {exc}") from None
+        return _decode(self._commands, body, "invalid-command", f"a {self.game.name} command")
 
     def decode_score_request(self, body: bytes) -> Any:
-        try:
-            return self._score_requests.decode(body)
-        except msgspec.DecodeError as exc:
-            raise RuleViolation("invalid-score-request", f"not a {self.game.name} score request: {exc}") from None
+        return _decode(self._score_requests, body, "invalid-score-request", f"a {self.game.name} score request")
+
+
+def _decode(decoder: msgspec.json.Decoder[Any], body: bytes, code: str, what: str) -> Any:
+    """JSON that is not what the game takes breaks a rule (`code`); text that is no JSON is malformed."""
+    try:
+        return decoder.decode(body)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation(code, f"not {what}: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ServiceError("malformed", "malformed-request", f"the body is not JSON: {exc}") from None
 
 
 @cache

@@ -39,7 +39,9 @@ from services.views import (
     EventPage,
     LegalCommands,
     SeatGranted,
+    SeatToken,
     TableView,
+    views_of,
 )
 
 T = TypeVar("T")
@@ -112,7 +114,12 @@ class Games:
             updated_at=stored[-1].recorded_at,
             public=bots.table.status == "finished",
         )
-        return CreatedGame(**msgspec.structs.asdict(view), tokens=tokens)
+        created: CreatedGame = views_of(game.id).created(
+            **msgspec.structs.asdict(view),
+            tokens=tokens,
+            seat_tokens=[SeatToken(seat=int(seat), token=token) for seat, token in tokens.items()],
+        )
+        return created
 
     async def take_seat(self, game_id: str, request: SeatRequest) -> SeatGranted:
         def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
@@ -156,7 +163,8 @@ class Games:
             def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
                 events = (*decision.events, *bots.events)
                 views = event_views(loaded.game, bots.table, seat, stored, events)
-                return CommandOutcome(version=stored[-1].version, events=views)
+                outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
+                return outcome
 
             return Planned(new_events, bots.table, answer)
 
@@ -177,16 +185,20 @@ class Games:
         commands: Sequence[Any] = ()
         if seat in tables.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
-        return LegalCommands(version=loaded.version, seat=seat, commands=[msgspec.to_builtins(c) for c in commands])
+        legal: LegalCommands = views_of(loaded.game.id).legal(
+            version=loaded.version, seat=seat, commands=list(commands)
+        )
+        return legal
 
     async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
         loaded = await load_game(self.store, game_id)
         seat = loaded.seat_of(token)
-        page = slice(after, after + limit)
-        views = event_views(loaded.game, loaded.table, seat, loaded.stored[page], loaded.events[page])
-        return EventPage(events=views, last_version=loaded.version)
+        window = slice(after, after + limit)
+        views = event_views(loaded.game, loaded.table, seat, loaded.stored[window], loaded.events[window])
+        page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
+        return page
 
     async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
         loaded = await load_game(self.store, game_id)
@@ -291,10 +303,11 @@ class Games:
             )
         # The first answer may have been appended after this load: decode it from what was read.
         events = [loaded.codec.decode_stored(item) for item in first]
-        return CommandOutcome(
+        outcome: CommandOutcome = views_of(loaded.game.id).outcome(
             version=first[-1].version,
             events=event_views(loaded.game, loaded.table, seat, first, events),
         )
+        return outcome
 
     def _table_view(self, loaded: LoadedGame, table: Table, seat: int | None, version: int) -> TableView:
         return table_view(

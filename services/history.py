@@ -16,7 +16,6 @@ from typing import get_args
 import msgspec
 
 from domain.catalog import GAMES
-from domain.table import Status
 from services.errors import Kind, ServiceError
 from services.history_views import (
     CardPicks,
@@ -25,16 +24,15 @@ from services.history_views import (
     Leaderboard,
     LeaderboardEntry,
     MatchPage,
-    MatchSummary,
     PlayerGameStats,
     PlayerStats,
     ScoreCount,
-    SeatScoreView,
     SeatWinRate,
+    TypedMatchPage,
 )
 from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, ReadModels
 from services.text_rules import PRINTABLE
-from services.views import SeatView
+from services.views import GameStatus, MatchSummary, SeatView, Status, views_of
 
 MAX_PAGE = 100
 MAX_PLAYER_ID = 200
@@ -42,7 +40,6 @@ STATUSES: tuple[str, ...] = get_args(Status)
 
 _cursor_decoder = msgspec.json.Decoder(tuple[datetime, str])
 _seats_type = list[SeatView]
-_scores_type = list[SeatScoreView]
 
 
 class HistoryQueries:
@@ -71,7 +68,7 @@ class HistoryQueries:
         records = await self.read_models.matches(where, after, limit + 1)
         page = records[:limit]
         next_cursor = encode_cursor(page[-1]) if len(records) > limit else None
-        return MatchPage(items=[_summary(record) for record in page], next_cursor=next_cursor)
+        return TypedMatchPage(items=[_summary(record) for record in page], next_cursor=next_cursor)
 
     async def player_stats(self, player_id: str) -> PlayerStats:
         _check_player_id(player_id)
@@ -145,17 +142,18 @@ def _check_player_id(player_id: str) -> None:
 
 def _summary(record: MatchRecord) -> MatchSummary:
     result = record.result
-    return MatchSummary(
+    views = views_of(record.game)
+    summary: MatchSummary = views.match(
         id=record.game_id,
-        game=record.game,
-        status=record.status,
+        status=GameStatus(record.status),
         players=record.players,
         seats=msgspec.convert(record.seats, _seats_type),
         created_at=record.created_at,
         finished_at=record.finished_at,
-        scores=None if result is None else msgspec.convert(result["scores"], _scores_type),
+        scores=None if result is None else msgspec.convert(result["scores"], views.score_list),
         winners=None if result is None else list(result["winners"]),
     )
+    return summary
 
 
 def _player_game(record: PlayerGameRecord) -> PlayerGameStats:

@@ -2,40 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Any, Union, cast
 
 import msgspec
 
-from services.views import SeatView
-
-
-class SeatScoreView(msgspec.Struct, frozen=True):
-    seat: int
-    total: int
-    breakdown: dict[str, int]
-
-
-class MatchSummary(msgspec.Struct, frozen=True):
-    id: str
-    game: str
-    status: str
-    #: The table's size (every seat, taken or not).
-    players: int
-    seats: list[SeatView]
-    created_at: datetime
-    finished_at: datetime | None
-    #: Once finished: every seat's total and its breakdown by scoring category.
-    scores: list[SeatScoreView] | None
-    winners: list[int] | None
+from domain.catalog import GAMES
+from services.views import MatchSummary, views_of
 
 
 class MatchPage(msgspec.Struct, frozen=True):
+    #: Each a game's own summary (`views_of(game).match`), told apart by `game`.
     items: list[MatchSummary]
     next_cursor: Annotated[
         str | None,
         msgspec.Meta(description="Pass as `cursor` for the next (older) page; null on the last page."),
     ]
+
+
+_summaries: Any = list[Union[tuple(views_of(game).match for game in GAMES)]]  # type: ignore[misc]  # noqa: UP007
+#: The page with each summary typed as its game's: what the API serves and its schema states.
+TypedMatchPage = cast(type[MatchPage], msgspec.defstruct("MatchPage", [("items", _summaries)], bases=(MatchPage,)))
 
 
 class PlayerGameStats(msgspec.Struct, frozen=True):

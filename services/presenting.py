@@ -14,7 +14,7 @@ from domain.table import Table
 from services.codec import to_json_object
 from services.ports import GameSummary, StoredEvent
 from services.upcasting import current_version
-from services.views import EventView, TableView, Viewer
+from services.views import EventView, GameStatus, TableView, Viewer, views_of
 
 
 def result_of(table: Table) -> dict[str, Any] | None:
@@ -33,41 +33,44 @@ def table_view(
 ) -> TableView:
     """The table as `seat` sees it; once the game is over (`public`) the whole state is shown too."""
     finished = table.status == "finished"
+    views = views_of(game.id)
     state = full_state = None
     if table.state is not None:
-        state = to_json_object(game.view(table.state, seat))
+        state = views.show_view(game.view(table.state, seat))
         if public:
-            full_state = to_json_object(table.state)
-    return TableView(
+            full_state = views.show_state(table.state)
+    view: TableView = views.table(
         id=game_id,
-        game=table.game,
-        status=table.status,
+        status=GameStatus(table.status),
         version=version,
-        options=to_json_object(table.options),
+        options=table.options,
         seats=list(table.seats),
         viewer=Viewer(seat=seat),
         awaiting=[] if finished else list(tables.awaiting(game, table)),
         state=state,
-        result=result_of(table),
+        result=None if table.result is None else views.show_result(table.result),
         full_state=full_state,
         created_at=created_at,
         updated_at=updated_at,
     )
+    return view
 
 
 def event_views(
     game: Game, table: Table, seat: int | None, stored: Sequence[StoredEvent], events: Sequence[Any]
 ) -> list[EventView]:
     """The events as this seat may see them now; hidden ones are left out."""
-    views = []
+    shown_views = views_of(game.id)
+    event_view, show_event = shown_views.event, shown_views.show_event
+    views: list[EventView] = []
     for item, event in zip(stored, events, strict=True):
         shown = tables.redact(game, table, event, seat)
         if shown is not None:
             views.append(
-                EventView(
+                event_view(
                     version=item.version,
                     type=item.type,
-                    data=to_json_object(shown),
+                    data=show_event(shown),
                     recorded_at=item.recorded_at,
                     schema_version=current_version(item.type),
                 )

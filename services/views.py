@@ -1,44 +1,82 @@
-"""What the services answer: plain structs the API serves as they are."""
+"""What the services answer: plain structs the API serves as they are.
+
+The answers about one game (its table, its log, its commands) have a base struct here, whose game
+parts are left open, and one subclass per game that types them with the game's own structs: its
+view, state, options, commands and events (`views_of`). Each subclass carries the game's id as its
+`game` tag, so the subclasses of one answer form a union a client tells apart by `game`. The API's
+schema is generated from these very subclasses, and the services build their answers from them, so
+the contract and what is served cannot drift apart.
+"""
 
 from __future__ import annotations
 
+import enum
 from datetime import datetime
-from typing import Any
+from functools import cache
+from typing import Annotated, Any, Literal, TypeVar, Union, cast
 
 import msgspec
 
-from domain.table import Seat
+from domain.catalog import get_game
+from domain.engine import Game, SeatScore
+from domain.table import LOBBY_EVENTS, Seat
+from services.card_objects import Shown
+
+S = TypeVar("S", bound=msgspec.Struct)
 
 #: A table's seats are shown as the domain holds them.
 SeatView = Seat
+
+Status = Literal["open", "active", "finished", "abandoned"]
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game is in its life: seats still open, being played, over, or left unfinished."""
+
+    OPEN = "open"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+GameId = Annotated[str, msgspec.Meta(description="The game's UUID", extra_json_schema={"format": "uuid"})]
 
 
 class Viewer(msgspec.Struct, frozen=True):
     seat: int | None
 
 
+class SeatToken(msgspec.Struct, frozen=True):
+    seat: int
+    token: str
+
+
 class TableView(msgspec.Struct, frozen=True):
-    id: str
-    game: str
-    status: str
+    """A table as one viewer may see it; each game's subclass types `options`, `state` and `result`."""
+
+    id: GameId
+    status: GameStatus
     version: int
-    options: dict[str, Any]
+    options: Any
     seats: list[SeatView]
     viewer: Viewer
     awaiting: list[int]
     #: The game-specific view for the viewer; None until the game starts.
-    state: dict[str, Any] | None
-    result: dict[str, Any] | None
+    state: Any
+    result: Any
     created_at: datetime
     updated_at: datetime
     #: The complete game state, shown only once the game is over (everything is public then).
-    full_state: dict[str, Any] | None = None
+    full_state: Any
 
 
 class CreatedGame(TableView, frozen=True):
     """The new game's table view, with the tokens of the human seats filled at creation."""
 
-    tokens: dict[str, str] = {}
+    #: Each human seat's token by seat number (as a string).
+    tokens: dict[str, str]
+    #: The same tokens as a list, for clients that read typed fields rather than maps.
+    seat_tokens: list[SeatToken]
 
 
 class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -50,24 +88,93 @@ class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):
 class EventView(msgspec.Struct, frozen=True):
     version: int
     type: str
-    data: dict[str, Any]
+    #: The event itself, its `type` included; each game's subclass types it as the union of its events.
+    data: Any
     recorded_at: datetime
     #: The shape of `data` for its type: events are shown in their type's current shape, however old
     #: the stored row (a log without it, from kaiten 0.1.0, is in shape 1).
-    schema_version: int = 1
+    schema_version: int
 
 
 class CommandOutcome(msgspec.Struct, frozen=True):
     version: int
-    events: list[EventView]
+    events: list[Any]
 
 
 class EventPage(msgspec.Struct, frozen=True):
-    events: list[EventView]
+    events: list[Any]
     last_version: int
 
 
 class LegalCommands(msgspec.Struct, frozen=True):
     version: int
     seat: int
-    commands: list[dict[str, Any]]
+    commands: list[Any]
+
+
+class MatchSummary(msgspec.Struct, frozen=True):
+    """One game of the match history; each game's subclass types `scores` and names it as `game`."""
+
+    id: GameId
+    status: GameStatus
+    #: The table's size (every seat, taken or not).
+    players: int
+    seats: list[SeatView]
+    created_at: datetime
+    finished_at: datetime | None
+    #: Once finished: every seat's total and its breakdown by scoring category.
+    scores: list[Any] | None
+    winners: list[int] | None
+
+
+class GameViews:
+    """One game's typed answers: subclasses of the structs above, tagged with the game's id."""
+
+    def __init__(self, game: Game) -> None:
+        prefix = game.type_prefix
+        #: How the API shows what the domain holds; `type_of` and `converter` for any of its types.
+        self.shown = shown = Shown(game.decks, prefix, game.breakdown_type, game.options_type)
+        events: Any = Union[(*LOBBY_EVENTS, *game.event_types)]
+        #: The functions from what the domain holds to what the API shows (cards as objects,
+        #: breakdowns typed): of the view, the state, the result and the events.
+        self.show_view = shown.converter(game.view_type)
+        self.show_state = shown.converter(game.state_type)
+        self.show_result = shown.converter(game.result_type)
+        self.show_event = shown.converter(events)
+        self.event_union: Any = shown.type_of(events)
+        self.table = _subclass(
+            TableView,
+            f"{prefix}TableView",
+            [
+                ("options", game.options_type),
+                ("state", shown.type_of(game.view_type) | None),
+                ("result", shown.type_of(game.result_type) | None),
+                ("full_state", shown.type_of(game.state_type) | None),
+            ],
+            game,
+        )
+        self.created = _subclass(CreatedGame, f"{prefix}CreatedGame", [], game, also=self.table)
+        event_names: Any = Literal[tuple(event.__name__ for event in (*LOBBY_EVENTS, *game.event_types))]
+        self.event = _subclass(EventView, f"{prefix}EventView", [("type", event_names), ("data", self.event_union)])
+        listed: Any = list[self.event]  # type: ignore[name-defined]
+        self.events = _subclass(EventPage, f"{prefix}EventPage", [("events", listed)], game)
+        self.outcome = _subclass(CommandOutcome, f"{prefix}CommandOutcome", [("events", listed)], game)
+        commands: Any = list[game.command_type]  # type: ignore[name-defined]
+        self.legal = _subclass(LegalCommands, f"{prefix}LegalCommands", [("commands", commands)], game)
+        #: Scores as the history reads them back from its JSON, typed as the API shows them.
+        self.score_list: Any = list[shown.type_of(SeatScore)]  # type: ignore[misc]
+        self.match = _subclass(MatchSummary, f"{prefix}MatchSummary", [("scores", self.score_list | None)], game)
+
+
+def _subclass(
+    base: type[S], name: str, fields: list[tuple[str, Any]], game: Game | None = None, also: type[Any] | None = None
+) -> type[S]:
+    """A subclass of `base` that types these fields, tagged with the game's id as `game` when given."""
+    bases = (base,) if also is None else (also, base)
+    tags: dict[str, Any] = {} if game is None else {"tag_field": "game", "tag": game.id}
+    return cast(type[S], msgspec.defstruct(name, fields, bases=bases, frozen=True, **tags))
+
+
+@cache
+def views_of(game_id: str) -> GameViews:
+    return GameViews(get_game(game_id))

@@ -7,24 +7,52 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Controller, get, post
-from litestar.params import FromPath
+from litestar.params import PathParameter
 
-from api.examples import SCORE
-from api.schemas import Catalog, CatalogEntry, CatalogGame, ScoredPlayer, ScoreResponse
+from api.request_body import KaitenRequest
+from api.schemas import (
+    BotInfo,
+    Catalog,
+    CatalogEntry,
+    CatalogGame,
+    ScoredPlayer,
+    ScoreResponse,
+    TypedCatalog,
+    catalog_types,
+)
 from domain.catalog import GAMES, get_game
 from domain.engine import Game, RuleViolation
 from services.codec import codec_for
 from services.errors import ServiceError
+from services.views import views_of
+
+GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
+
+
+def _bots(game: Game) -> list[BotInfo]:
+    """Each bot with the first paragraph of its docstring, which says how it plays."""
+    return [
+        BotInfo(id=bot, name=bot.replace("-", " ").capitalize(), description=_first_paragraph(factory.__doc__))
+        for bot, factory in game.bots.items()
+    ]
+
+
+def _first_paragraph(text: str | None) -> str:
+    return " ".join((text or "").strip().split("\n\n")[0].split())
+
+
+def _fields(game: Game) -> dict[str, Any]:
+    return {
+        "name": game.name,
+        "min_players": game.min_players,
+        "max_players": game.max_players,
+        "options": game.options_type(),
+        "bots": _bots(game),
+    }
 
 
 def _summary(game: Game) -> CatalogGame:
-    return CatalogGame(
-        id=game.id,
-        name=game.name,
-        min_players=game.min_players,
-        max_players=game.max_players,
-        options=msgspec.to_builtins(game.options_type()),
-    )
+    return catalog_types(game.id)[0](**_fields(game))
 
 
 def _known_game(game_id: str) -> Game:
@@ -37,11 +65,8 @@ def _known_game(game_id: str) -> Game:
 @cache
 def _entry(game_id: str) -> CatalogEntry:
     game = get_game(game_id)
-    summary = _summary(game)
-    return CatalogEntry(
-        **msgspec.structs.asdict(summary),
-        option_schema=msgspec.json.schema(game.options_type),
-        details=game.catalog(),
+    return catalog_types(game.id)[1](
+        **_fields(game), option_schema=msgspec.json.schema(game.options_type), details=game.catalog()
     )
 
 
@@ -51,20 +76,22 @@ class CatalogController(Controller):
 
     @get("/", operation_id="listCatalog", summary="The games this service plays")
     async def list_games(self) -> Catalog:
-        return Catalog(games=[_summary(game) for game in GAMES.values()])
+        return TypedCatalog(games=[_summary(game) for game in GAMES.values()])
 
-    @get("/{game_id:str}", operation_id="getCatalogGame", summary="One game's cards, options and menus")
-    async def get_game(self, game_id: FromPath[str]) -> CatalogEntry:
-        return _entry(_known_game(game_id).id)
+    @get("/{game:str}", operation_id="getCatalogGame", summary="One game's cards, options and menus")
+    async def get_game(self, game: GameName) -> CatalogEntry:
+        return _entry(_known_game(game).id)
 
     @post(
-        "/{game_id:str}/score",
+        "/{game:str}/score",
         operation_id="scoreTableaus",
         summary="Score tableaus without playing a game",
         status_code=200,
     )
-    async def score(self, game_id: FromPath[str], data: Annotated[dict[str, Any], SCORE]) -> ScoreResponse:
-        game = _known_game(game_id)
-        request = codec_for(game.id).decode_score_request(msgspec.json.encode(data))
-        scores = game.score(request)
-        return ScoreResponse(players=[ScoredPlayer(total=s.total, breakdown=s.breakdown) for s in scores])
+    async def score(self, game: GameName, request: KaitenRequest) -> ScoreResponse:
+        known = _known_game(game)
+        body = codec_for(known.id).decode_score_request(await request.checked_body())
+        scores = known.score(body)
+        answer = ScoreResponse(players=[ScoredPlayer(total=s.total, breakdown=s.breakdown) for s in scores])
+        shown: ScoreResponse = views_of(known.id).shown.converter(ScoreResponse)(answer)
+        return shown

@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-import msgspec
-from litestar import Controller, Response, get, post
+from litestar import Controller, Response, get, post, route
 from litestar.di import NamedDependency, Provide
-from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
-from api.auth import bearer_token
-from api.examples import COMMAND, CREATE_GAME, TAKE_SEAT
+from api.auth import bearer_token, required_bearer_token
+from api.conditional import IfNoneMatch, conditional
+from api.request_body import KaitenRequest
+from api.routes.history import DEPENDENCIES as HISTORY
+from api.routes.history import (
+    LIST_DESCRIPTION,
+    Cursor,
+    GameFilter,
+    HistoryDep,
+    PageLimit,
+    PlayerFilter,
+    StatusFilter,
+)
 from api.schemas import CreateGameRequest
 from services.errors import ServiceError
 from services.games import MAX_EVENTS_PAGE, Games, SeatRequest
+from services.history_views import MatchPage
 from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
 
 MAX_KEY_LENGTH = 200
@@ -39,36 +50,69 @@ def check_idempotency_key(value: str | None) -> str | None:
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 Token = NamedDependency[str | None]
+SeatToken = NamedDependency[str]
 GamesDep = NamedDependency[Games]
 
 
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = {"token": Provide(bearer_token, sync_to_thread=False)}
+    dependencies = {
+        "token": Provide(bearer_token, sync_to_thread=False),
+        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
+    }
 
     @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
-    async def create_game(
-        self, games: GamesDep, data: Annotated[CreateGameRequest, CREATE_GAME]
-    ) -> Response[CreatedGame]:
+    async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:
         created = await games.create(data.game, data.players, data.options, data.seed, data.seats)
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
+    @route("/", http_method=["OPTIONS"], include_in_schema=False, status_code=204)
+    async def allowed_on_games(self) -> Response[None]:
+        """Litestar's own OPTIONS answer for a path keeps the methods of the handler registered first
+        (here `createGame` alone), so the two handlers of /v1/games answer for themselves."""
+        return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
+
+    @get(
+        "/",
+        operation_id="listGames",
+        summary="Match history, newest first",
+        description=LIST_DESCRIPTION,
+        tags=["history"],
+        dependencies=HISTORY,
+    )
+    async def list_games(
+        self,
+        history: HistoryDep,
+        game: GameFilter = None,
+        status: StatusFilter = None,
+        player_id: PlayerFilter = None,
+        limit: PageLimit = 20,
+        cursor: Cursor = None,
+    ) -> MatchPage:
+        return await history.matches(game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
-    async def take_seat(self, games: GamesDep, game_id: GameId, data: Annotated[SeatRequest, TAKE_SEAT]) -> SeatGranted:
+    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[SeatRequest]) -> SeatGranted:
         return await games.take_seat(game_id, data)
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
-    async def get_table(self, games: GamesDep, game_id: GameId, token: Token) -> TableView:
-        return await games.view(game_id, token)
+    async def get_table(
+        self, games: GamesDep, game_id: GameId, token: Token, if_none_match: IfNoneMatch = None
+    ) -> Response[TableView | None]:
+        view = await games.view(game_id, token)
+        return conditional(view, view.version, if_none_match)
 
     @get(
         "/{game_id:str}/legal-commands",
         operation_id="listLegalCommands",
         summary="Every command the caller's seat may send now",
     )
-    async def legal_commands(self, games: GamesDep, game_id: GameId, token: Token) -> LegalCommands:
-        return await games.legal_commands(game_id, token)
+    async def legal_commands(
+        self, games: GamesDep, game_id: GameId, seat_token: SeatToken, if_none_match: IfNoneMatch = None
+    ) -> Response[LegalCommands | None]:
+        legal = await games.legal_commands(game_id, seat_token)
+        return conditional(legal, legal.version, if_none_match)
 
     @post(
         "/{game_id:str}/commands",
@@ -80,8 +124,8 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        token: Token,
-        data: Annotated[dict[str, Any], COMMAND],
+        seat_token: SeatToken,
+        request: KaitenRequest,
         if_match: Annotated[
             str | None,
             HeaderParameter(name="If-Match", required=False, description='"<version>": 409 if moved on'),
@@ -93,8 +137,8 @@ class GamesController(Controller):
     ) -> CommandOutcome:
         return await games.act(
             game_id,
-            token,
-            msgspec.json.encode(data),
+            seat_token,
+            await request.checked_body(),
             if_match=parse_if_match(if_match),
             idempotency_key=check_idempotency_key(idempotency_key),
         )
@@ -107,8 +151,10 @@ class GamesController(Controller):
         token: Token,
         after: Annotated[int, QueryParameter(ge=0, description="versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
-    ) -> EventPage:
-        return await games.events(game_id, token, after, limit)
+        if_none_match: IfNoneMatch = None,
+    ) -> Response[EventPage | None]:
+        page = await games.events(game_id, token, after, limit)
+        return conditional(page, page.last_version, if_none_match)
 
     @get("/{game_id:str}/replay", operation_id="replayGame", summary="The table right after version `at`")
     async def replay(

@@ -3,9 +3,9 @@
 These read models trail the log by the projections' lag (normally well under a second): a game
 appears in the history, and a finished game in the statistics, once its events were projected.
 
-The handlers are plain functions rather than a Controller: `GET /v1/games` shares its path with
-`GamesController`'s `POST`, and Litestar 2 refuses a second controller on a path (both would bring
-an OPTIONS handler), while a function handler joins the existing route.
+`GET /v1/games` (the match history) is a method of `GamesController`, which owns the path: a
+handler registered apart would join the route with the controller's OPTIONS handler, whose
+`Allow` header would then leave it out.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from litestar.di import NamedDependency, Provide
 from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
-from domain.table import Status
 from services.errors import ServiceError
 from services.history import MAX_PAGE, MAX_PLAYER_ID, HistoryQueries
-from services.history_views import GameStats, Leaderboard, MatchPage, PlayerStats
+from services.history_views import GameStats, Leaderboard, PlayerStats
+from services.views import Status
 
 LIST_DESCRIPTION = """\
 Games newest first (by creation time), filtered by any of `game`, `status` and `player_id` (a game
@@ -57,7 +57,7 @@ def _history(state: State) -> HistoryQueries:
     return history
 
 
-def _example(value: str) -> list[Example]:
+def one_example(value: str) -> list[Example]:
     return [Example(id=value, summary=value, value=value)]
 
 
@@ -65,34 +65,21 @@ HistoryDep = NamedDependency[HistoryQueries]
 DEPENDENCIES = {"history": Provide(_history, sync_to_thread=False)}
 GAME_DESCRIPTION = "A game id of the catalog"
 PLAYER_DESCRIPTION = "The integrating app's user id, as given in the seats"
-GameName = Annotated[str, PathParameter(description=GAME_DESCRIPTION, max_length=64, examples=_example("sushi-go"))]
-PlayerId = Annotated[
-    str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=_example("app-user-17"))
+GameName = Annotated[str, PathParameter(description=GAME_DESCRIPTION, max_length=64, examples=one_example("sushi-go"))]
+#: The match history's filters and page (`GamesController.list_games` serves it).
+GameFilter = Annotated[
+    str | None, QueryParameter(description=GAME_DESCRIPTION, max_length=64, examples=one_example("sushi-go"))
 ]
-
-
-@get(
-    "/v1/games",
-    operation_id="listGames",
-    summary="Match history, newest first",
-    description=LIST_DESCRIPTION,
-    tags=["history"],
-    dependencies=DEPENDENCIES,
-)
-async def list_games(
-    history: HistoryDep,
-    game: Annotated[
-        str | None, QueryParameter(description=GAME_DESCRIPTION, max_length=64, examples=_example("sushi-go"))
-    ] = None,
-    status: Annotated[Status | None, QueryParameter(examples=_example("finished"))] = None,
-    player_id: Annotated[
-        str | None,
-        QueryParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=_example("app-user-17")),
-    ] = None,
-    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 20,
-    cursor: Annotated[str | None, QueryParameter(description="The last page's `next_cursor`", max_length=200)] = None,
-) -> MatchPage:
-    return await history.matches(game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+StatusFilter = Annotated[Status | None, QueryParameter(examples=one_example("finished"))]
+PlayerFilter = Annotated[
+    str | None,
+    QueryParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17")),
+]
+PageLimit = Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)]
+Cursor = Annotated[str | None, QueryParameter(description="The last page's `next_cursor`", max_length=200)]
+PlayerId = Annotated[
+    str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17"))
+]
 
 
 @get(
@@ -133,4 +120,4 @@ async def leaderboard(
     return await history.leaderboard(game, limit)
 
 
-HISTORY_HANDLERS = (list_games, player_stats, game_stats, leaderboard)
+HISTORY_HANDLERS = (player_stats, game_stats, leaderboard)

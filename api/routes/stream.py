@@ -75,7 +75,13 @@ class StreamController(Controller):
         after: Annotated[int, QueryParameter(ge=0, description="stream the versions after this one")] = 0,
         last_event_id: Annotated[
             str | None,
-            HeaderParameter(name="Last-Event-ID", required=False, description="resume after this version"),
+            HeaderParameter(
+                name="Last-Event-ID",
+                required=False,
+                description="resume after this version",
+                # Stated in the schema, checked by `resume_point` (whose refusal has its own code).
+                schema_extra={"pattern": "^[0-9]+$"},
+            ),
         ] = None,
     ) -> ServerSentEvent | Response[None]:
         items = await streams.follow(game_id, token, resume_point(last_event_id, after))

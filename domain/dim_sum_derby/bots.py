@@ -26,6 +26,8 @@ from domain.engine import Bot
 
 
 class RandomBot:
+    """Any legal command, uniformly."""
+
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         return chance.choice(commands)
 
@@ -111,6 +113,8 @@ def _derby_value(command: PlayDerby, s: _Situation, view: DerbyView, front_top: 
 
 
 class GreedyBot:
+    """Eats, serves or plays a Derby card for the points it brings now, with an eye on its yen cards."""
+
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         situation = _Situation(view)
         rng = chance.rng

@@ -17,18 +17,30 @@ from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.legal import legal_commands
 from domain.dim_sum_derby.options import DerbyOptions, check_options
 from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, DERBY_HAND_LIMIT, MARKERS, ROUND_LIMIT, TABLE_LIMIT
-from domain.dim_sum_derby.scoring import DerbyScoreRequest, final_result, score_request
+from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Result, SeatScore
+from domain.engine import Bot, Result, SeatScore, breakdown_type
 
 
 class DimSumDerby:
     id = "dim-sum-derby"
     name = "Dim Sum Derby"
+    #: The prefix of the names of this game's types in the API's schema (`DerbyTableView`).
+    type_prefix = "Derby"
     min_players = 3
     max_players = 4
     options_type: type[msgspec.Struct] = DerbyOptions
+    #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
+    decks: Mapping[str, Sequence[str]] = {
+        "dishes": tuple(data.DISHES[dish].slug for dish in data.CARD_DISH),
+        "yen": tuple(dish.slug for dish in data.DISHES),
+        "derby": tuple(data.DERBY_KINDS[kind].slug for kind in data.DERBY_KIND),
+    }
+    breakdown_type = breakdown_type("DerbyBreakdown", CATEGORIES)
+    view_type: type[msgspec.Struct] = DerbyView
+    state_type: type[msgspec.Struct] = DerbyState
+    result_type: type[msgspec.Struct] = Result
     command_type: Any = DerbyCommand
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = DerbyScoreRequest

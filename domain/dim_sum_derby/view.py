@@ -8,7 +8,7 @@ holds a portion (flipped) or the game is over.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec.structs import replace
@@ -26,6 +26,11 @@ from domain.dim_sum_derby.events import (
 from domain.dim_sum_derby.rules import HIDDEN, SLOTS, seat_at, turn_limit
 from domain.dim_sum_derby.state import Cards, DerbyState
 
+#: The three decks of the game's cards (data.py): dish cards, yen cards (one per dish) and Derby cards.
+DishCard = Annotated[int, msgspec.Meta(extra={"deck": "dishes"})]
+YenCard = Annotated[int, msgspec.Meta(extra={"deck": "yen"})]
+DerbyCard = Annotated[int, msgspec.Meta(extra={"deck": "derby"})]
+
 
 class CartView(msgspec.Struct, frozen=True):
     """A cart at ``slot`` (clockwise from the first player), in front of ``seat`` (None: the Kitchen)."""
@@ -34,12 +39,12 @@ class CartView(msgspec.Struct, frozen=True):
     name: str
     slot: int
     seat: int | None
-    top: int | None
+    top: DishCard | None
     size: int
 
 
 class DishView(msgspec.Struct, frozen=True):
-    card: int
+    card: DishCard
     dish: str
     portions: int
     markers: tuple[int, ...]
@@ -53,7 +58,7 @@ class SeatView(msgspec.Struct, frozen=True):
     markers: int
     lost: int
     portions: tuple[int, ...]
-    yen: tuple[int | None, ...]
+    yen: tuple[YenCard | None, ...]
     derby: int
 
 
@@ -69,13 +74,13 @@ class DerbyView(msgspec.Struct, frozen=True):
     table: tuple[DishView, ...]
     seats: tuple[SeatView, ...]
     #: The viewer's Derby cards.
-    hand: tuple[int, ...]
+    hand: tuple[DerbyCard, ...]
     #: The cards the viewer is arranging after Peek in the Kitchen (top first), else ().
-    peek: tuple[int, ...]
+    peek: tuple[DishCard, ...]
     arranging: bool
-    dish_discards: tuple[tuple[int, ...], ...]
+    dish_discards: tuple[tuple[DishCard, ...], ...]
     derby_deck: int
-    derby_discard: tuple[int, ...]
+    derby_discard: tuple[DerbyCard, ...]
     yen_decks: tuple[int, ...]
     over: bool
     full: int | None

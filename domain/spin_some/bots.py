@@ -35,6 +35,8 @@ _NEAREST: Final = (1, -1, 2, -2, 3)
 
 
 class RandomBot:
+    """Any legal command, uniformly."""
+
     def choose(self, view: SpinView, commands: Sequence[Command], chance: Chance) -> Command:
         return commands[chance.rng.randrange(len(commands))]
 

@@ -35,7 +35,7 @@ from typing import Any, Final
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Game, Result, RuleViolation, SeatScore, rank_scores
+from domain.engine import Bot, Game, Result, RuleViolation, SeatScore, breakdown_type, rank_scores
 from domain.spin_some import decide as rules
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
@@ -45,14 +45,23 @@ from domain.spin_some.commands import Command
 from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken
 from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
 from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinOptions, SpinState
+from domain.spin_some.view import SpinView
 
 
 class SpinSomeForDimSum:
     id: str = "spin-some-for-dim-sum"
     name: str = "Sushi Go! Spin Some for Dim Sum"
+    #: The prefix of the names of this game's types in the API's schema (`SpinTableView`).
+    type_prefix = "Spin"
     min_players: int = 2
     max_players: int = 6
     options_type: type[msgspec.Struct] = SpinOptions
+    #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
+    decks: Mapping[str, Sequence[str]] = {"cards": CARD_SLUG}
+    breakdown_type = breakdown_type("SpinBreakdown", CATEGORIES)
+    view_type: type[msgspec.Struct] = SpinView
+    state_type: type[msgspec.Struct] = SpinState
+    result_type: type[msgspec.Struct] = Result
     command_type: Any = Command
     event_types: tuple[type[Any], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest

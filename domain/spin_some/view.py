@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
+from domain.engine import CardId, CardIds
 from domain.spin_some.cards import CARD_SLUG
 from domain.spin_some.events import BasketsFilled
 from domain.spin_some.state import BASKETS, SpinState, is_over
@@ -12,8 +13,8 @@ from domain.spin_some.state import BASKETS, SpinState, is_over
 
 class BasketView(msgspec.Struct, frozen=True, gc=False):
     basket: int
-    #: The visible top card (id and slug), None when the basket is empty.
-    top: int | None
+    #: The visible top card, None when the basket is empty (`top_slug` repeats its slug).
+    top: CardId | None
     top_slug: str | None
     #: How many cards remain in it (the top included).
     cards: int
@@ -26,7 +27,7 @@ class PlayerView(msgspec.Struct, frozen=True, gc=False):
     seat: int
     #: The basket in front of this seat.
     basket: int
-    menu: tuple[int, ...]
+    menu: CardIds
     tokens: int
     squishy_bun: bool
 

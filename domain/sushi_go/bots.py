@@ -30,6 +30,8 @@ from domain.sushi_go.view import SushiGoView
 
 
 class RandomBot:
+    """Any legal command, uniformly."""
+
     __slots__ = ()
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
@@ -109,6 +111,8 @@ class _Tally:
 
 
 class GreedyBot:
+    """The card worth the most points now, counting what incomplete sets may still bring."""
+
     __slots__ = ()
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:

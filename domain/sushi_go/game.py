@@ -27,23 +27,31 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Result, RuleViolation, SeatScore
+from domain.engine import Bot, Result, RuleViolation, SeatScore, breakdown_type
 from domain.sushi_go import rules
 from domain.sushi_go.bots import GreedyBot, RandomBot
-from domain.sushi_go.cards import CARD_TYPES, DEAL, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids, slug
+from domain.sushi_go.cards import CARD_TYPES, DEAL, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids, slug
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import EVENT_TYPES, CardsRevealed
-from domain.sushi_go.scoring import ScoreRequest, score_request
+from domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go.state import SushiGoOptions, SushiGoState, initial_state
-from domain.sushi_go.view import redact, view
+from domain.sushi_go.view import SushiGoView, redact, view
 
 
 class SushiGo:
     id = "sushi-go"
     name = "Sushi Go!"
+    #: The prefix of the names of this game's types in the API's schema (`SushiGoTableView`).
+    type_prefix = "SushiGo"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options_type: type[msgspec.Struct] = SushiGoOptions
+    #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
+    decks: Mapping[str, Sequence[str]] = {"cards": tuple(slug(card) for card in range(DECK_SIZE))}
+    breakdown_type = breakdown_type("SushiGoBreakdown", CATEGORIES)
+    view_type: type[msgspec.Struct] = SushiGoView
+    state_type: type[msgspec.Struct] = SushiGoState
+    result_type: type[msgspec.Struct] = Result
     command_type: Any = Pick
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest

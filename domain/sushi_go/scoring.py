@@ -102,6 +102,10 @@ def pudding_points(counts: Sequence[int]) -> list[int]:
     return points
 
 
+#: The breakdown's categories, always all present (pudding is 0 until the end of the game).
+CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "pudding")
+
+
 def round_breakdowns(tableaus: Sequence[Sequence[int]]) -> list[dict[str, int]]:
     """Each tableau's round points by category (pudding is 0: it scores at the end of the game).
 

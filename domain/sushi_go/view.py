@@ -9,9 +9,9 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Result, SeatScore
+from domain.engine import CardIds, Result, SeatScore
 from domain.sushi_go.events import CardPicked, HandsDealt
-from domain.sushi_go.state import Cards, SushiGoState
+from domain.sushi_go.state import SushiGoState
 
 
 class SushiGoView(msgspec.Struct, frozen=True, gc=False):
@@ -22,16 +22,16 @@ class SushiGoView(msgspec.Struct, frozen=True, gc=False):
     turn: int
     #: Cards in every hand (all hands have the same size).
     hand_size: int
-    #: The viewer's hand (card ids; slugs via the catalog), () for a spectator.
-    hand: Cards
+    #: The viewer's hand, () for a spectator.
+    hand: CardIds
     #: The viewer's hidden pick this turn, () when it has not picked (or for a spectator).
-    pick: Cards
+    pick: CardIds
     #: Seats that still have to pick this turn.
     awaiting: tuple[int, ...]
     #: Cards played this round per seat, in play order.
-    tableaus: tuple[Cards, ...]
+    tableaus: tuple[CardIds, ...]
     #: Puddings kept per seat.
-    puddings: tuple[Cards, ...]
+    puddings: tuple[CardIds, ...]
     #: Points so far per seat.
     totals: tuple[int, ...]
     #: Every scored round so far (then the puddings), per seat with a breakdown.

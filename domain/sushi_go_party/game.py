@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Decided, Result, SeatScore
+from domain.engine import Bot, Decided, Result, SeatScore, breakdown_type
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
@@ -68,9 +68,9 @@ from domain.sushi_go_party.legal import legal_commands
 from domain.sushi_go_party.menus import MODES, SUGGESTED
 from domain.sushi_go_party.options import PartyOptions, check_options
 from domain.sushi_go_party.rules import evolve
-from domain.sushi_go_party.scoring import ScoreRequest, score_request
+from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go_party.state import PartyState
-from domain.sushi_go_party.view import redact, view
+from domain.sushi_go_party.view import PartyView, redact, view
 
 
 def _card_entries() -> list[dict[str, Any]]:
@@ -108,9 +108,17 @@ def _card_entries() -> list[dict[str, Any]]:
 class SushiGoParty:
     id = "sushi-go-party"
     name = "Sushi Go Party!"
+    #: The prefix of the names of this game's types in the API's schema (`PartyTableView`).
+    type_prefix = "Party"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     options_type: type[msgspec.Struct] = PartyOptions
+    #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
+    decks: Mapping[str, Sequence[str]] = {"cards": SLUG}
+    breakdown_type = breakdown_type("PartyBreakdown", CATEGORIES)
+    view_type: type[msgspec.Struct] = PartyView
+    state_type: type[msgspec.Struct] = PartyState
+    result_type: type[msgspec.Struct] = Result
     command_type: Any = Command
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest

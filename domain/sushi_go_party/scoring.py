@@ -13,8 +13,10 @@ import msgspec
 
 from domain.engine import RuleViolation, SeatScore, seat_score
 from domain.sushi_go_party.cards import (
+    APPETIZERS,
     COLOUR,
     DESSERT_SLUGS,
+    DESSERTS,
     FACE_DOWN,
     FACE_DOWN_POINTS,
     FRUIT_ICONS,
@@ -22,6 +24,7 @@ from domain.sushi_go_party.cards import (
     MAX_PLAYERS,
     NIGIRI_POINTS,
     ONIGIRI_SHAPES,
+    ROLLS,
     SLUG_TYPE,
     URAMAKI_GOAL,
     URAMAKI_ICONS,
@@ -44,6 +47,10 @@ _CATEGORY[FACE_DOWN] = "takeout-box"
 _CATEGORY["wasabi"] = "nigiri"
 #: Specials that score as a category of their own.
 SCORING_SPECIALS: frozenset[str] = frozenset({"tea", "soy-sauce", "takeout-box"})
+
+
+#: Every category a breakdown may have; a game's breakdowns have those of its menu.
+CATEGORIES: tuple[str, ...] = ("nigiri", *ROLLS, *APPETIZERS, "tea", "soy-sauce", "takeout-box", *DESSERTS)
 
 
 def menu_categories(menu: MenuSpec) -> tuple[str, ...]:

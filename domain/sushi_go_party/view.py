@@ -9,17 +9,25 @@ the public part. Nobody sees which desserts went into the deck.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 
-from domain.engine import Result, SeatScore
+from domain.engine import CardId, CardIds, Result, SeatScore, record
 from domain.sushi_go_party.cards import URAMAKI_PLACES
 from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
 from domain.sushi_go_party.menus import MenuSpec
-from domain.sushi_go_party.state import Action, Cards, PartyState, Selection, Tableau
+from domain.sushi_go_party.state import PartyState, Selection
 
 _replace = msgspec.structs.replace
+
+
+#: A tableau's card as shown: the card, the slug it scores as, the wasabi card it sits on (-1: none).
+ShownEntry = Annotated[tuple[CardId, str, int], record("TableauCard", "card", "scores_as", "wasabi")]
+#: A dessert kept in the fridge: the card and the slug it scores as.
+ShownDessert = Annotated[tuple[CardId, str], record("FridgeCard", "card", "scores_as")]
+#: A bonus action waiting this turn: its order number, the seat, the card that acts, its kind.
+ShownAction = Annotated[tuple[int, int, CardId, str], record("QueuedAction", "number", "seat", "card", "kind")]
 
 
 class PromptView(msgspec.Struct, frozen=True, gc=False):
@@ -28,9 +36,9 @@ class PromptView(msgspec.Struct, frozen=True, gc=False):
     kind: str
     seat: int
     #: The special card that acts.
-    card: int
+    card: CardId
     #: The cards to choose among: only for the asked seat (None for everyone else).
-    options: Cards | None
+    options: CardIds | None
     #: What the spoon asked for (`give`).
     request: str | None
     #: The spoon's owner (`give`).
@@ -50,17 +58,17 @@ class PartyView(msgspec.Struct, frozen=True, gc=False):
     passing: str
     #: Seats whose command the game waits for.
     awaiting: tuple[int, ...]
-    #: The viewer's hand (card ids; slugs via the catalog's `card_ids`), None for a spectator.
-    hand: Cards | None
+    #: The viewer's hand, None for a spectator.
+    hand: CardIds | None
     #: The viewer's hidden pick and call this turn (None when none or for a spectator).
-    pick: int | None
-    call: int | None
+    pick: CardId | None
+    call: CardId | None
     #: Cards in each hand (every hand always holds as many).
     hand_size: int
-    #: Per seat, this round's cards in play order: [card id, slug it scores as, wasabi it sits on or -1].
-    tableaus: tuple[Tableau, ...]
-    #: Per seat, desserts kept from finished rounds: [card id, slug].
-    fridges: tuple[tuple[tuple[int, str], ...], ...]
+    #: Per seat, this round's cards in play order, each with the slug it scores as and its wasabi.
+    tableaus: tuple[tuple[ShownEntry, ...], ...]
+    #: Per seat, desserts kept from finished rounds.
+    fridges: tuple[tuple[ShownDessert, ...], ...]
     deck_size: int
     dessert_pile_size: int
     discard_size: int
@@ -70,8 +78,8 @@ class PartyView(msgspec.Struct, frozen=True, gc=False):
     uramaki_claimed: int
     uramaki_next: int
     uramaki_points: tuple[int, ...]
-    #: Bonus actions still to resolve this turn: [number, seat, card id, kind], lowest number first.
-    queue: tuple[Action, ...]
+    #: Bonus actions still to resolve this turn, lowest number first.
+    queue: tuple[ShownAction, ...]
     prompt: PromptView | None
     #: The menu selection (first-player, build, vote), None once the menu stands.
     selection: Selection | None

@@ -25,7 +25,7 @@ async def game(client):
 
 async def hand_of(client, game, seat: int) -> list[int]:
     table = (await client.get(f"/v1/games/{game['id']}", headers=bearer(game["tokens"][str(seat)]))).json()
-    return table["state"]["hand"]
+    return [card["id"] for card in table["state"]["hand"]]
 
 
 async def version_of(client, game) -> int:

@@ -1,0 +1,1 @@
+"""The REST contract as the OpenAPI document states it: every payload typed, every error listed."""

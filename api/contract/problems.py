@@ -1,0 +1,155 @@
+"""Every failure an operation can answer, by status and stable `code` (RFC 9457 problem details).
+
+The lists are declared here, where a reader finds them; tests/unit/test_problem_codes.py derives
+the codes from the code that raises them (every `RuleViolation` and `ServiceError`) and fails when
+the two disagree, so neither can drift from the other.
+"""
+
+from __future__ import annotations
+
+from msgspec import UNSET, Struct, UnsetType
+
+
+class FieldError(Struct, frozen=True):
+    #: The field, as a path into the body (`seats[0].name`) or a parameter's name (`after`).
+    field: str
+    message: str
+
+
+class Problem(Struct, frozen=True, omit_defaults=True):
+    """RFC 9457 problem details, with the stable `code` a client switches on."""
+
+    #: `urn:kaiten:problem:<code>`.
+    type: str
+    title: str
+    status: int
+    #: A sentence for people; it never repeats more than a few hundred characters of the request.
+    detail: str
+    code: str
+    #: The path of the request.
+    instance: str
+    #: Validation problems only: each invalid field with a plain message.
+    errors: list[FieldError] | UnsetType = UNSET
+
+
+#: Answers any operation may give: a request the server cannot read, too many requests, a database
+#: out of reach.
+EVERY_OPERATION: dict[int, tuple[str, ...]] = {
+    400: ("malformed-request",),
+    429: ("rate-limited",),
+    503: ("database-unavailable",),
+}
+
+LOBBY_CODES = ("invalid-player-count", "invalid-options", "too-many-seats", "unknown-bot", "invalid-seat")
+PARTY_MENU_CODES = ("unknown-menu", "invalid-menu", "menu-not-for-player-count", "card-not-for-player-count")
+GAME_ID = {404: ("game-not-found",)}
+OPTIONAL_TOKEN = {401: ("invalid-token",)}
+REQUIRED_TOKEN = {401: ("missing-token", "invalid-token")}
+
+#: The rules' refusals of a command, by game (422), and those that mean "not now" (409).
+RULE_CODES: dict[str, tuple[str, ...]] = {
+    "sushi-go": ("already-picked", "card-not-in-hand", "invalid-command", "no-chopsticks", "unknown-card"),
+    "sushi-go-party": (
+        "already-picked",
+        "cannot-copy",
+        "cannot-flip",
+        "cannot-play-menu",
+        "card-does-not-match",
+        "card-not-drawn",
+        "card-not-in-hand",
+        "card-not-in-tableau",
+        "chopsticks-need-a-card",
+        "duplicate-card",
+        "invalid-command",
+        "invalid-menu",
+        "not-callable",
+        "not-on-menu",
+        "unexpected-command",
+        "unknown-card",
+        "unknown-menu",
+        "card-not-for-player-count",
+        "menu-not-for-player-count",
+    ),
+    "spin-some-for-dim-sum": (
+        "empty-basket",
+        "invalid-command",
+        "invalid-steps",
+        "no-squishy-bun",
+        "no-tokens",
+        "not-enough-tokens",
+        "target-basket-empty",
+    ),
+    "dim-sum-derby": (
+        "arrange-pending",
+        "card-not-in-hand",
+        "cart-empty",
+        "derby-deck-empty",
+        "derby-hand-full",
+        "dish-full",
+        "dish-has-markers",
+        "dish-not-on-table",
+        "invalid-arrangement",
+        "invalid-command",
+        "invalid-target",
+        "no-marker-on-dish",
+        "no-markers-left",
+        "not-enough-actions",
+        "not-enough-markers",
+        "not-enough-room",
+        "nothing-to-arrange",
+        "same-dish",
+        "table-full",
+        "unknown-card",
+        "yen-deck-empty",
+        "yen-has-portions",
+        "yen-not-yours",
+    ),
+}
+#: Rule violations that mean "not now" rather than "never" (409): the client may retry after a change.
+CONFLICT_CODES = ("not-your-turn", "game-finished", "game-not-started", "game-full")
+NOT_NOW = ("not-your-turn", "game-finished", "game-not-started")
+SCORE_CODES = ("invalid-score-request", "unknown-card", "not-a-dessert", "invalid-player-count", "invalid-yen")
+
+
+def _all_rule_codes() -> tuple[str, ...]:
+    return tuple(sorted({code for codes in RULE_CODES.values() for code in codes}))
+
+
+#: Each operation's problems beyond EVERY_OPERATION, by status.
+OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
+    "createGame": {422: ("unknown-game", *LOBBY_CODES, *PARTY_MENU_CODES)},
+    "takeSeat": {**GAME_ID, 409: ("game-full",), 422: ("unknown-bot", "invalid-seat"), 503: ("too-much-contention",)},
+    "getTable": {**GAME_ID, **OPTIONAL_TOKEN},
+    "listLegalCommands": {**GAME_ID, **REQUIRED_TOKEN},
+    "sendCommand": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("version-conflict", "idempotency-key-reused", *NOT_NOW),
+        422: ("invalid-if-match", "invalid-idempotency-key", *_all_rule_codes()),
+        503: ("too-much-contention",),
+    },
+    "listEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-page",)},
+    "streamEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-last-event-id", "invalid-stream-position")},
+    "replayGame": {404: ("game-not-found", "version-out-of-range"), **OPTIONAL_TOKEN},
+    "listCatalog": {},
+    "getCatalogGame": {404: ("unknown-game",)},
+    "scoreTableaus": {404: ("unknown-game",), 422: SCORE_CODES},
+    "listGames": {
+        422: ("unknown-game", "invalid-status", "invalid-player-id", "invalid-page", "invalid-cursor"),
+        503: ("history-unavailable",),
+    },
+    "getPlayerStats": {422: ("invalid-player-id",), 503: ("history-unavailable",)},
+    "getGameStats": {404: ("unknown-game",), 503: ("history-unavailable",)},
+    "getLeaderboard": {404: ("unknown-game",), 422: ("invalid-page",), 503: ("history-unavailable",)},
+    "health": {},
+    "ready": {503: ("not-ready",)},
+}
+
+
+def problems_of(operation_id: str) -> dict[int, tuple[str, ...]]:
+    """Every problem the operation may answer, by status, each code once."""
+    merged: dict[int, list[str]] = {}
+    for problems in (EVERY_OPERATION, OPERATION_PROBLEMS[operation_id]):
+        for status, codes in problems.items():
+            merged.setdefault(status, []).extend(code for code in codes if code not in merged.get(status, []))
+    return {status: tuple(codes) for status, codes in sorted(merged.items())}

@@ -1,0 +1,100 @@
+"""schemathesis, a real API fuzzer, against `kaiten serve` on SQLite and PostgreSQL: 0 failures.
+
+It reads openapi/openapi.json, generates requests for every operation (valid and invalid), sends
+them to a serving process with a real game's id and a seat token, and runs all of its checks on
+the answers: status codes, content types, headers and bodies as documented, invalid requests
+refused, valid ones accepted.
+
+One setting is ours: a valid request may be refused with 409 or 422, which are the rules' answers
+(it is not your turn; that card is not in your hand; that command is another game's: the command
+schema covers every game's). Every such refusal is documented on its operation with its codes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.servers import ServerProcess
+
+DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
+#: Examples per operation and phase: enough to find schema drift, bounded to keep the suite short.
+MAX_EXAMPLES = int(os.environ.get("KAITEN_SCHEMATHESIS_EXAMPLES", "5"))
+
+CONFIG = """\
+request-timeout = 10
+
+[parameters]
+"path.game_id" = "{game_id}"
+"path.game" = "sushi-go"
+
+[checks.positive_data_acceptance]
+expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
+
+# The stream of a running game never ends: the stream is tried on a finished one.
+[[operations]]
+include-operation-id = "streamEvents"
+parameters = {{ "path.game_id" = "{finished_id}" }}
+"""
+
+
+@pytest.fixture
+async def server(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
+    served = ServerProcess(database_url, tmp_path / "server.log")
+    try:
+        async with httpx.AsyncClient() as client:
+            await served.wait_ready(client)
+        yield served
+    finally:
+        served.kill()
+
+
+def test_schemathesis_finds_no_failure(server: ServerProcess, tmp_path: Path) -> None:
+    created = httpx.post(
+        f"{server.url}/v1/games",
+        json={"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}], "seed": 3},
+    ).json()
+    config = tmp_path / "schemathesis.toml"
+    finished = httpx.post(
+        f"{server.url}/v1/games",
+        json={"game": "sushi-go", "players": 2, "seats": [{"bot": "greedy"}, {"bot": "random"}], "seed": 3},
+    ).json()
+    assert finished["status"] == "finished"
+    config.write_text(CONFIG.format(game_id=created["id"], finished_id=finished["id"]))
+    st = Path(sys.executable).parent / "st"
+    run = subprocess.run(
+        [
+            str(st),
+            "--config-file",
+            str(config),
+            "--no-color",
+            "run",
+            str(DOCUMENT),
+            "--url",
+            server.url,
+            "--header",
+            f"Authorization: Bearer {created['tokens']['0']}",
+            "--checks",
+            "all",
+            "--max-examples",
+            str(MAX_EXAMPLES),
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--suppress-health-check",
+            "all",
+            "--generation-database",
+            "none",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-20000:] + run.stderr[-5000:]
