@@ -28,6 +28,14 @@ class CatalogGame(msgspec.Struct, frozen=True):
     min_players: int
     max_players: int
     options: dict[str, Any]
+    #: The rules version new games are created under (a game keeps the one it was created with).
+    rules_version: int
+
+
+class RulesVersionEntry(msgspec.Struct, frozen=True):
+    version: int
+    #: What this version changed from the one before.
+    changes: list[str]
 
 
 class Catalog(msgspec.Struct, frozen=True):
@@ -37,6 +45,8 @@ class Catalog(msgspec.Struct, frozen=True):
 class CatalogEntry(CatalogGame, frozen=True):
     option_schema: dict[str, Any]
     details: dict[str, Any]
+    #: Every rules version of the game, oldest first.
+    rules_versions: list[RulesVersionEntry]
 
 
 class ScoredPlayer(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from litestar import Controller, get, post
 from litestar.params import FromPath
 
 from api.examples import SCORE
-from api.schemas import Catalog, CatalogEntry, CatalogGame, ScoredPlayer, ScoreResponse
+from api.schemas import Catalog, CatalogEntry, CatalogGame, RulesVersionEntry, ScoredPlayer, ScoreResponse
 from domain.catalog import GAMES, get_game
 from domain.engine import Game, RuleViolation
 from services.codec import codec_for
@@ -24,6 +24,7 @@ def _summary(game: Game) -> CatalogGame:
         min_players=game.min_players,
         max_players=game.max_players,
         options=msgspec.to_builtins(game.options_type()),
+        rules_version=game.rules_version,
     )
 
 
@@ -42,6 +43,7 @@ def _entry(game_id: str) -> CatalogEntry:
         **msgspec.structs.asdict(summary),
         option_schema=msgspec.json.schema(game.options_type),
         details=game.catalog(),
+        rules_versions=[RulesVersionEntry(entry.version, list(entry.changes)) for entry in game.rules_versions],
     )
 
 

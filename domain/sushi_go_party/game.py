@@ -41,7 +41,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Decided, Result, SeatScore
+from domain.engine import Bot, Decided, Result, RulesVersion, RulesVersioned, SeatScore
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
@@ -105,7 +105,8 @@ def _card_entries() -> list[dict[str, Any]]:
     return cards
 
 
-class SushiGoParty:
+class SushiGoParty(RulesVersioned):
+    rules_versions: tuple[RulesVersion, ...] = (RulesVersion(1, ("the first rules (kaiten 0.1.0)",)),)
     id = "sushi-go-party"
     name = "Sushi Go Party!"
     min_players = MIN_PLAYERS

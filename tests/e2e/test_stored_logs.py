@@ -54,7 +54,9 @@ async def test_every_event_displays_as_written_but_the_seed_commitment(client, s
             assert {**event["data"], "type": event["type"]} == data
     created = shown[0]["data"]
     assert created["seed_commitment"] == written[0]["seed_hash"] and "seed_hash" not in created
-    assert shown[0]["schema_version"] == 2
+    # Written before rules versions: it shows, and plays, rules version 1.
+    assert created["rules_version"] == 1 and "rules_version" not in written[0]
+    assert shown[0]["schema_version"] == 3
 
 
 async def test_a_finished_log_reveals_its_seed_against_the_old_commitment(client, services):

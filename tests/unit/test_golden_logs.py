@@ -89,6 +89,8 @@ def replay(document: dict[str, Any]) -> Replayed:
         for event in recorded
     ]
     table = tables.replay(codec.game, events)
+    # The game under the rules version the log was created with (GameCreated says which).
+    game = tables.rules_of(codec.game, table)
     game_id = recorded_view["id"]
     stored = [
         StoredEvent(
@@ -103,7 +105,7 @@ def replay(document: dict[str, Any]) -> Replayed:
         for event in recorded
     ]
     view = table_view(
-        codec.game,
+        game,
         game_id,
         table,
         None,
@@ -114,8 +116,8 @@ def replay(document: dict[str, Any]) -> Replayed:
     )
     return Replayed(
         final_view=as_served(view),
-        result=as_served(codec.game.result(table.state)),
-        events=as_served(event_views(codec.game, table, None, stored, events)),
+        result=as_served(game.result(table.state)),
+        events=as_served(event_views(game, table, None, stored, events)),
     )
 
 
