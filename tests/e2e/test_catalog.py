@@ -24,7 +24,7 @@ async def test_the_catalog_shows_the_current_rules_version_and_what_each_changed
     listed = {game["id"]: game for game in (await client.get("/v1/catalog")).json()["games"]}
     assert {game: entry["rules_version"] for game, entry in listed.items()} == {
         "sushi-go": 2,
-        "sushi-go-party": 1,
+        "sushi-go-party": 2,
         "spin-some-for-dim-sum": 1,
         "dim-sum-derby": 2,
     }
