@@ -34,7 +34,11 @@ def add_commands(commands: Any) -> None:
 
     replay = commands.add_parser("replay", help="rebuild a game from its log")
     replay.add_argument("game_id")
-    replay.add_argument("--verify", action="store_true", help="compare with the stored table; exit 1 on drift")
+    replay.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the log as an import would and compare with the stored table; exit 1 on a problem or drift",
+    )
     replay.set_defaults(run=run_replay)
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
@@ -80,6 +84,10 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"kaiten: {error.code}: {error.message}", file=sys.stderr)
         return 1
     print(json.dumps(msgspec.to_builtins(report), indent=2, default=str))
+    if args.verify and report.problem is not None:
+        problem = report.problem
+        print(f"kaiten: the log fails at version {problem['version']}: {problem['code']}", file=sys.stderr)
+        return 1
     if args.verify and report.drift:
         print(f"kaiten: the stored table differs from the log in {sorted(report.drift)}", file=sys.stderr)
         return 1

@@ -6,6 +6,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from domain.table import Seat
 
@@ -33,6 +34,9 @@ class TableView(msgspec.Struct, frozen=True):
     updated_at: datetime
     #: The complete game state, shown only once the game is over (everything is public then).
     full_state: dict[str, Any] | None = None
+    #: Only for a game imported from a log (POST /v1/games/import): the id of the game it was exported
+    #: from, null when the imported document named none. Absent for every game played here.
+    imported_from: str | UnsetType | None = UNSET
 
 
 class CreatedGame(TableView, frozen=True):
