@@ -4,7 +4,6 @@ composition root, with the checks of `POST /v1/games/import` (services/logs.py).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -13,9 +12,9 @@ from typing import Any
 import msgspec
 
 from api.bootstrap import bootstrap
+from api.service_cli import run_service
 from api.settings import Settings
-from services.errors import ServiceError
-from services.logs import InvalidLog, export_log, import_log
+from services.logs import export_log, import_log
 
 
 def add_commands(commands: Any) -> None:
@@ -47,10 +46,8 @@ async def _import(database_url: str, document: Any) -> bytes:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    try:
-        document = asyncio.run(_export(Settings.from_env().database_url, args.game_id))
-    except ServiceError as error:
-        print(f"kaiten: {error.code}: {error.message}", file=sys.stderr)
+    document = run_service(_export(Settings.from_env().database_url, args.game_id))
+    if document is None:
         return 1
     if args.output is None:
         sys.stdout.write(document.decode() + "\n")
@@ -66,13 +63,8 @@ def run_import(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"kaiten: cannot read {args.file}: {error}", file=sys.stderr)
         return 1
-    try:
-        view = asyncio.run(_import(Settings.from_env().database_url, document))
-    except InvalidLog as refused:
-        print(f"kaiten: {refused.code} (version {refused.version}): {refused.message}", file=sys.stderr)
-        return 1
-    except ServiceError as error:
-        print(f"kaiten: {error.code}: {error.message}", file=sys.stderr)
+    view = run_service(_import(Settings.from_env().database_url, document))
+    if view is None:
         return 1
     sys.stdout.write(view.decode() + "\n")
     return 0
