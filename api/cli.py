@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from api import projections_cli, service_cli, simulate_cli
+from api import logs_cli, projections_cli, service_cli, simulate_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
     service_cli.add_commands(commands)
     simulate_cli.add_command(commands)
     projections_cli.add_command(commands)
+    logs_cli.add_commands(commands)
     return parser
 
 

@@ -10,7 +10,7 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, NotFoundException, ValidationException
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
-from msgspec import UNSET
+from msgspec import UNSET, UnsetType
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from api.contract.problems import CONFLICT_CODES, FieldError, Problem
@@ -58,6 +58,7 @@ def problem(
     detail: str,
     headers: Mapping[str, str] | None = None,
     errors: list[FieldError] | None = None,
+    version: int | UnsetType | None = UNSET,
 ) -> Response[Problem]:
     body = Problem(
         type=f"urn:kaiten:problem:{code}",
@@ -67,6 +68,7 @@ def problem(
         code=code,
         instance=bounded(request.url.path),
         errors=UNSET if errors is None else errors,
+        version=version,
     )
     headers = {**(headers or {}), **({"WWW-Authenticate": "Bearer"} if status == 401 else {})}
     return Response(body, status_code=status, media_type=PROBLEM_JSON, headers=headers or None)

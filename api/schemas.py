@@ -41,6 +41,14 @@ class CatalogGame(msgspec.Struct, frozen=True):
     options: Any
     #: The bots a seat may be given (`{"bot": id}`).
     bots: list[BotInfo]
+    #: The rules version new games are created under (a game keeps the one it was created with).
+    rules_version: int
+
+
+class RulesVersionEntry(msgspec.Struct, frozen=True):
+    version: int
+    #: What this version changed from the one before.
+    changes: list[str]
 
 
 class CatalogEntry(CatalogGame, frozen=True):
@@ -48,6 +56,8 @@ class CatalogEntry(CatalogGame, frozen=True):
     option_schema: dict[str, Any]
     #: Cards, menus and rules at a glance.
     details: Any
+    #: Every rules version of the game, oldest first.
+    rules_versions: list[RulesVersionEntry]
 
 
 @cache

@@ -6,14 +6,17 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from adapters.migrate import upgrade_sync
 from api.settings import Settings
 from services.errors import ServiceError
+
+T = TypeVar("T")
 
 OPENAPI_PATH = Path("openapi/openapi.json")
 
@@ -34,7 +37,11 @@ def add_commands(commands: Any) -> None:
 
     replay = commands.add_parser("replay", help="rebuild a game from its log")
     replay.add_argument("game_id")
-    replay.add_argument("--verify", action="store_true", help="compare with the stored table; exit 1 on drift")
+    replay.add_argument(
+        "--verify",
+        action="store_true",
+        help="check the log as an import would and compare with the stored table; exit 1 on a problem or drift",
+    )
     replay.set_defaults(run=run_replay)
 
     openapi = commands.add_parser("openapi", help="write the OpenAPI document")
@@ -74,16 +81,29 @@ def run_migrate(args: argparse.Namespace) -> int:
 def run_replay(args: argparse.Namespace) -> int:
     from api.replay_check import replay_game
 
-    try:
-        report = asyncio.run(replay_game(Settings.from_env().database_url, args.game_id))
-    except ServiceError as error:
-        print(f"kaiten: {error.code}: {error.message}", file=sys.stderr)
+    report = run_service(replay_game(Settings.from_env().database_url, args.game_id))
+    if report is None:
         return 1
     print(json.dumps(msgspec.to_builtins(report), indent=2, default=str))
+    if args.verify and report.problem is not None:
+        problem = report.problem
+        print(f"kaiten: the log fails at version {problem['version']}: {problem['code']}", file=sys.stderr)
+        return 1
     if args.verify and report.drift:
         print(f"kaiten: the stored table differs from the log in {sorted(report.drift)}", file=sys.stderr)
         return 1
     return 0
+
+
+def run_service(coroutine: Coroutine[Any, Any, T]) -> T | None:
+    """Run a use case; when it refuses (a ServiceError), say why on stderr and answer None."""
+    try:
+        return asyncio.run(coroutine)
+    except ServiceError as error:
+        where = getattr(error, "version", None)
+        at = "" if where is None else f" (version {where})"
+        print(f"kaiten: {error.code}{at}: {error.message}", file=sys.stderr)
+        return None
 
 
 def run_openapi(args: argparse.Namespace) -> int:

@@ -78,6 +78,50 @@ def rank_scores(scores: Sequence[SeatScore], tiebreak: Sequence[int]) -> Result:
     return Result(scores=tuple(scores), winners=winners, ranking=tuple(s.seat for s in ordered))
 
 
+class RulesVersion(msgspec.Struct, frozen=True):
+    """One version of a game's rules and what it changed from the one before (DESIGN.md, "Outcomes are
+    events, rules are versioned"): a game is played and replayed under the version it was created with."""
+
+    version: int
+    changes: tuple[str, ...]
+
+
+class RulesVersioned:
+    """A game value plays one rules version; `at_rules_version` gives the same game under another one.
+
+    A game lists its `rules_versions` (oldest first); its constructor takes the version to play (None:
+    the newest) and reads `self.rules_version` wherever its rules differ. Values are built once per
+    version, so a table folding thousands of events asks for its version at no cost.
+    """
+
+    rules_versions: tuple[RulesVersion, ...] = (RulesVersion(1, ("the first rules",)),)
+    rules_version: int
+    id: str
+    name: str
+
+    def __init__(self, rules_version: int | None = None) -> None:
+        known = [entry.version for entry in self.rules_versions]
+        if rules_version is None:
+            rules_version = known[-1]
+        if rules_version not in known:
+            raise RuleViolation(
+                "unknown-rules-version", f"{self.name} has no rules version {rules_version} (it has {known})"
+            )
+        self.rules_version = rules_version
+
+    def at_rules_version(self, version: int) -> Any:
+        if version == self.rules_version:
+            return self
+        key = (type(self), version)
+        found = _VERSIONED.get(key)
+        if found is None:
+            found = _VERSIONED[key] = type(self)(version)
+        return found
+
+
+_VERSIONED: dict[tuple[type, int], Any] = {}
+
+
 class Decided(msgspec.Struct, frozen=True):
     """Events together with the game state they lead to.
 
@@ -105,6 +149,10 @@ class Game(Protocol):
     type_prefix: str
     min_players: int
     max_players: int
+    #: The rules version this value plays; the catalog holds the newest, which new games get.
+    rules_version: int
+    #: Every rules version of the game, oldest first, with what changed in each.
+    rules_versions: tuple[RulesVersion, ...]
     options_type: type[msgspec.Struct]
     #: Each deck's card slugs by card id (most games have one deck, "cards").
     decks: Mapping[str, Sequence[str]]
@@ -119,6 +167,9 @@ class Game(Protocol):
     event_types: tuple[type[msgspec.Struct], ...]
     score_request_type: type[msgspec.Struct]
     bots: Mapping[str, Callable[[], Bot]]
+
+    def at_rules_version(self, version: int) -> Game:
+        """This game under another of its rules versions; RuleViolation `unknown-rules-version`."""
 
     def check_options(self, options: Any, players: int) -> None:
         """Raise RuleViolation when the options do not fit the player count."""

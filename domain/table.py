@@ -2,6 +2,11 @@
 
 A table wraps one game's state with what every game has around it: its seats, its options, its status
 and its secret seed. Lobby events live in the same stream as the game's own events.
+
+Rules versions: `GameCreated` records the rules version the game was created under (the newest of
+the game handed to `create_game`), the table keeps it, and every function here plays the game under
+it (`rules_of`), whichever version of the game the caller holds. So a game keeps being played, and is
+always replayed, under the rules it started with, while new games get the newest.
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     #: until the game finishes. The salt is hex; an empty salt marks a log from before salting.
     seed: int | None
     salt: str | None
+    #: The rules version the game is played and replayed under (a log from before versions: 1).
+    rules_version: int
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -70,6 +77,8 @@ class Table(msgspec.Struct, frozen=True):
     seats: tuple[Seat, ...]
     state: Any = None
     result: Result | None = None
+    #: GameCreated's rules version: every table function plays the game under it (see `rules_of`).
+    rules_version: int = 1
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -112,8 +121,14 @@ def create_game(game: Game, players: int, options: Mapping[str, Any] | None, see
             seed_commitment=commit_to_seed(seed, salt),
             seed=seed,
             salt=salt.hex(),
+            rules_version=game.rules_version,
         )
     ]
+
+
+def rules_of(game: Game, table: Table) -> Game:
+    """The game as the table's rules version plays it; any version of the game may be handed in."""
+    return game if game.rules_version == table.rules_version else game.at_rules_version(table.rules_version)
 
 
 def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
@@ -129,15 +144,17 @@ def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
             salt=event.salt,
             status="open",
             seats=(),
+            rules_version=event.rules_version,
         )
     if isinstance(event, SeatTaken):
         seat = Seat(seat=event.seat, name=event.name, player_id=event.player_id, bot=event.bot)
         return msgspec.structs.replace(table, seats=(*table.seats, seat))
     if isinstance(event, GameStarted):
-        return msgspec.structs.replace(table, status="active", state=game.initial_state(table.options, table.players))
+        state = rules_of(game, table).initial_state(table.options, table.players)
+        return msgspec.structs.replace(table, status="active", state=state)
     if isinstance(event, GameFinished):
         return msgspec.structs.replace(table, status="finished", result=event.result)
-    return msgspec.structs.replace(table, state=game.evolve(table.state, event))
+    return msgspec.structs.replace(table, state=rules_of(game, table).evolve(table.state, event))
 
 
 def replay(game: Game, events: Sequence[Any]) -> Table:
@@ -171,6 +188,7 @@ def take_seat(
     player_id: str | None = None,
     bot: str | None = None,
 ) -> Decision:
+    game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
         raise RuleViolation("game-full", "every seat of this game is taken")
     if bot is not None and bot not in game.bots:
@@ -187,6 +205,7 @@ def take_seat(
 
 
 def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> Decision:
+    game = rules_of(game, table)
     if table.status == "open":
         raise RuleViolation("game-not-started", "the game starts when every seat is taken")
     if table.status == "finished":
@@ -205,7 +224,7 @@ def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> De
 
 
 def awaiting(game: Game, table: Table) -> tuple[int, ...]:
-    return game.awaiting(table.state) if table.status == "active" else ()
+    return rules_of(game, table).awaiting(table.state) if table.status == "active" else ()
 
 
 def next_bot_seat(game: Game, table: Table) -> int | None:
@@ -220,6 +239,7 @@ def bot_command(game: Game, table: Table, seat: int, chance: Chance) -> Any:
     """Ask the seat's bot, which sees only that seat's view and legal commands."""
     bot_name = table.seats[seat].bot
     assert bot_name is not None
+    game = rules_of(game, table)
     bot = game.bots[bot_name]()
     return bot.choose(game.view(table.state, seat), game.legal_commands(table.state, seat), chance)
 
@@ -232,7 +252,7 @@ def redact(game: Game, table: Table, event: Any, seat: int | None) -> Any | None
         return msgspec.structs.replace(event, seed=None, salt=None)
     if isinstance(event, LOBBY_EVENTS):
         return event
-    return game.redact(event, seat)
+    return rules_of(game, table).redact(event, seat)
 
 
 class BotsStuck(RuntimeError):

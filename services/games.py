@@ -22,6 +22,7 @@ from domain.table import Decision, Table
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
+from services.logs import imported_from
 from services.ports import (
     Clock,
     ConcurrencyConflict,
@@ -310,7 +311,7 @@ class Games:
         return outcome
 
     def _table_view(self, loaded: LoadedGame, table: Table, seat: int | None, version: int) -> TableView:
-        return table_view(
+        view = table_view(
             loaded.game,
             loaded.game_id,
             table,
@@ -320,6 +321,8 @@ class Games:
             updated_at=loaded.stored[version - 1].recorded_at,
             public=loaded.table.status == "finished",
         )
+        imported, origin = imported_from(loaded.stored)
+        return msgspec.structs.replace(view, imported_from=origin) if imported else view
 
 
 def _version_conflict(version: int | None) -> ServiceError:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import Game
-from domain.table import Table, replay
+from domain.table import Table, replay, rules_of
 from services.caller import caller_seat
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError
@@ -31,7 +31,8 @@ class LoadedGame:
 
     @property
     def game(self) -> Game:
-        return self.codec.game
+        """The game under the rules version the table was created with."""
+        return rules_of(self.codec.game, self.table)
 
     @property
     def version(self) -> int:

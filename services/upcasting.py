@@ -25,6 +25,11 @@ def _created_with_salt(data: dict[str, Any]) -> dict[str, Any]:
     return upcast
 
 
+def _created_with_rules_version(data: dict[str, Any]) -> dict[str, Any]:
+    """v2 had no rules versions: every game created before them plays rules version 1."""
+    return {**data, "rules_version": 1}
+
+
 def _finished_with_salt(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "salt": ""}
 
@@ -32,11 +37,12 @@ def _finished_with_salt(data: dict[str, Any]) -> dict[str, Any]:
 #: (event type, the schema version a step reads) → the step to the next version.
 STEPS: dict[tuple[str, int], Upcaster] = {
     ("GameCreated", 1): _created_with_salt,
+    ("GameCreated", 2): _created_with_rules_version,
     ("GameFinished", 1): _finished_with_salt,
 }
 
 #: The schema version the code writes, by event type; types not listed are at version 1.
-CURRENT: dict[str, int] = {"GameCreated": 2, "GameFinished": 2}
+CURRENT: dict[str, int] = {"GameCreated": 3, "GameFinished": 2}
 
 
 def current_version(event_type: str) -> int:

@@ -16,6 +16,7 @@ from functools import cache
 from typing import Annotated, Any, Literal, TypeVar, Union, cast
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from domain.catalog import get_game
 from domain.engine import Game, SeatScore
@@ -51,7 +52,7 @@ class SeatToken(msgspec.Struct, frozen=True):
     token: str
 
 
-class TableView(msgspec.Struct, frozen=True):
+class TableView(msgspec.Struct, frozen=True, kw_only=True):
     """A table as one viewer may see it; each game's subclass types `options`, `state` and `result`."""
 
     id: GameId
@@ -68,6 +69,9 @@ class TableView(msgspec.Struct, frozen=True):
     updated_at: datetime
     #: The complete game state, shown only once the game is over (everything is public then).
     full_state: Any
+    #: Only for a game imported from a log (POST /v1/games/import): the id of the game it was exported
+    #: from, null when the imported document named none. Absent for every game played here.
+    imported_from: str | UnsetType | None = UNSET
 
 
 class CreatedGame(TableView, frozen=True):
@@ -110,6 +114,19 @@ class LegalCommands(msgspec.Struct, frozen=True):
     version: int
     seat: int
     commands: list[Any]
+
+
+class LogDocument(msgspec.Struct, frozen=True):
+    """What `GET /v1/games/{id}/export` answers; each game's subclass types the events and names the
+    game (`sushi-go`...) as its `game`."""
+
+    #: `kaiten-log/1`.
+    format: str
+    #: The exported game's id.
+    id: GameId
+    rules_version: int
+    #: The events exactly as `GET /v1/games/{id}/events` shows them after the end.
+    events: list[Any]
 
 
 class MatchSummary(msgspec.Struct, frozen=True):
@@ -161,6 +178,7 @@ class GameViews:
         self.outcome = _subclass(CommandOutcome, f"{prefix}CommandOutcome", [("events", listed)], game)
         commands: Any = list[game.command_type]  # type: ignore[name-defined]
         self.legal = _subclass(LegalCommands, f"{prefix}LegalCommands", [("commands", commands)], game)
+        self.log = _subclass(LogDocument, f"{prefix}LogDocument", [("events", listed)], game)
         #: Scores as the history reads them back from its JSON, typed as the API shows them.
         self.score_list: Any = list[shown.type_of(SeatScore)]  # type: ignore[misc]
         self.match = _subclass(MatchSummary, f"{prefix}MatchSummary", [("scores", self.score_list | None)], game)

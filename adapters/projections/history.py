@@ -17,9 +17,23 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from adapters.projections.log import LogEvent
 from adapters.projections.upserts import chunks, ignoring, replacing
 from adapters.schema import match_history, match_players
+from domain.engine import Result
 from domain.table import GameCreated, GameFinished, GameStarted, SeatTaken
 
-_lobby_event = msgspec.json.Decoder(GameCreated | SeatTaken | GameStarted | GameFinished)
+
+class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):
+    """What the history reads of GameCreated: fields every schema version of it has (rows are read
+    as written, without the codec's upcasters, so a field added later must not be required here)."""
+
+    game: str
+    players: int
+
+
+class _Finished(msgspec.Struct, frozen=True, tag="GameFinished", tag_field="type"):
+    result: Result
+
+
+_lobby_event = msgspec.json.Decoder(_Created | SeatTaken | GameStarted | _Finished)
 
 #: Rows loaded per SELECT (a game touched by a batch but opened in an earlier one).
 LOAD_CHUNK = 500
@@ -42,7 +56,7 @@ class HistoryProjection:
         for event in events:
             assert event.data is not None
             change = _lobby_event.decode(event.data)
-            if isinstance(change, GameCreated):
+            if isinstance(change, _Created):
                 rows[event.stream_id] = {
                     "game_id": event.stream_id,
                     "game": change.game,

@@ -127,6 +127,13 @@ OPERATIONS: dict[str, Operation] = {
     "getPlayerStats": Operation(answers=(Answer(200, (PlayerStats,), "The player's statistics per game"),)),
     "getGameStats": Operation(answers=(Answer(200, (GameStats,), "The game's statistics"),)),
     "getLeaderboard": Operation(answers=(Answer(200, (Leaderboard,), "The rated players, best first"),)),
+    "exportLog": Operation(
+        answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),)
+    ),
+    "importLog": Operation(
+        body=per_game(lambda game: views_of(game.id).log),
+        answers=(Answer(201, TABLES, "The imported game's table: a new finished game, with `imported_from`"),),
+    ),
     "health": Operation(answers=(Answer(200, (Health,), "The process is up"),)),
     "ready": Operation(answers=(Answer(200, (Health,), "The database is reachable and migrated"),)),
 }

@@ -30,6 +30,9 @@ class Problem(Struct, frozen=True, omit_defaults=True):
     instance: str
     #: Validation problems only: each invalid field with a plain message.
     errors: list[FieldError] | UnsetType = UNSET
+    #: A refused log only (importLog): the version of the first event that fails, null when the
+    #: body is no log at all.
+    version: int | UnsetType | None = UNSET
 
 
 #: Answers any operation may give: a request the server cannot read, too many requests, a database
@@ -111,6 +114,27 @@ NOT_NOW = ("not-your-turn", "game-finished", "game-not-started")
 SCORE_CODES = ("invalid-score-request", "unknown-card", "not-a-dessert", "invalid-player-count", "invalid-yen")
 
 
+#: Why a log is refused (services/logs.py); the problem names the first failing `version`.
+IMPORT_CODES = (
+    "invalid-log",
+    "unknown-format",
+    "version-gap",
+    "not-game-created",
+    "unknown-game",
+    "unknown-rules-version",
+    "rules-version-mismatch",
+    "game-mismatch",
+    "unknown-event-type",
+    "unknown-schema-version",
+    "invalid-event",
+    "does-not-fold",
+    "events-after-the-end",
+    "log-not-finished",
+    "seed-mismatch",
+    "result-mismatch",
+)
+
+
 def _all_rule_codes() -> tuple[str, ...]:
     return tuple(sorted({code for codes in RULE_CODES.values() for code in codes}))
 
@@ -141,6 +165,8 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getPlayerStats": {422: ("invalid-player-id",), 503: ("history-unavailable",)},
     "getGameStats": {404: ("unknown-game",), 503: ("history-unavailable",)},
     "getLeaderboard": {404: ("unknown-game",), 422: ("invalid-page",), 503: ("history-unavailable",)},
+    "exportLog": {404: ("game-not-found",), 409: ("game-not-finished",)},
+    "importLog": {422: IMPORT_CODES},
     "health": {},
     "ready": {503: ("not-ready",)},
 }

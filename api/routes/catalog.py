@@ -15,6 +15,7 @@ from api.schemas import (
     Catalog,
     CatalogEntry,
     CatalogGame,
+    RulesVersionEntry,
     ScoredPlayer,
     ScoreResponse,
     TypedCatalog,
@@ -48,6 +49,7 @@ def _fields(game: Game) -> dict[str, Any]:
         "max_players": game.max_players,
         "options": game.options_type(),
         "bots": _bots(game),
+        "rules_version": game.rules_version,
     }
 
 
@@ -66,7 +68,10 @@ def _known_game(game_id: str) -> Game:
 def _entry(game_id: str) -> CatalogEntry:
     game = get_game(game_id)
     return catalog_types(game.id)[1](
-        **_fields(game), option_schema=msgspec.json.schema(game.options_type), details=game.catalog()
+        **_fields(game),
+        option_schema=msgspec.json.schema(game.options_type),
+        details=game.catalog(),
+        rules_versions=[RulesVersionEntry(entry.version, list(entry.changes)) for entry in game.rules_versions],
     )
 
 

@@ -99,7 +99,7 @@ class _Out:
 
 def front_cart(state: DerbyState, seat: int) -> int:
     """The cart type standing in front of a seat."""
-    return state.slots[slot_of(seat, state.first_player, state.players)]
+    return state.slots[slot_of(seat, state.first_player, state.players, state.kitchen_left)]
 
 
 def room(state: DerbyState, index: int) -> int:
@@ -153,7 +153,7 @@ def decide(state: DerbyState, seat: int, command: Any, chance: Chance) -> list[A
 
 def _rotate(out: _Out, seat: int, steps: int, chance: Chance) -> None:
     state = out.state
-    cart = leaving_kitchen(state.slots, steps, state.players)
+    cart = leaving_kitchen(state.slots, steps, state.players, state.kitchen_left)
     out.emit(CartsRotated(seat=seat, steps=steps))
     discards = state.dish_discards[cart]
     if discards:

@@ -1,4 +1,15 @@
-"""The Dim Sum Derby game object (game id ``dim-sum-derby``), implementing ``domain.engine.Game``."""
+"""The Dim Sum Derby game object (game id ``dim-sum-derby``), implementing ``domain.engine.Game``.
+
+Rules versions (`rules_versions`; a game keeps the version it was created with):
+
+- **1** (kaiten 0.1.0): the Kitchen sits on the first player's right, between the last seat and the first.
+- **2**: the Kitchen sits directly to the **left** of the first player (seed 004), between the first
+  player and the second; `lazy-susan` mirrors it. The state of a version-2 game carries its
+  `rules_version` and the cart geometry reads it (`rules.Layout`); everything else is shared.
+
+Every outcome is an event in both versions (a rotation, a refill from the Kitchen, a scored dish, a
+full player...): `decide` works them out and `evolve` only applies them.
+"""
 
 from __future__ import annotations
 
@@ -20,15 +31,24 @@ from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, DERBY_HAND_LIMIT, MARKE
 from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Result, SeatScore, breakdown_type
+from domain.engine import Bot, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+
+KITCHEN_LEFT = (
+    "the Kitchen sits directly to the left of the first player (seed 004), between the first and the second "
+    "player; lazy-susan mirrors it"
+)
 
 
-class DimSumDerby:
+class DimSumDerby(RulesVersioned):
     id = "dim-sum-derby"
     name = "Dim Sum Derby"
     #: The prefix of the names of this game's types in the API's schema (`DerbyTableView`).
     type_prefix = "Derby"
     min_players = 3
+    rules_versions: tuple[RulesVersion, ...] = (
+        RulesVersion(1, ("the Kitchen on the first player's right, between the last and the first player",)),
+        RulesVersion(2, (KITCHEN_LEFT,)),
+    )
     max_players = 4
     options_type: type[msgspec.Struct] = DerbyOptions
     #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
@@ -63,7 +83,8 @@ class DimSumDerby:
         ]
 
     def initial_state(self, options: DerbyOptions, players: int) -> DerbyState:
-        return DerbyState(players=players, first_player=options.first_player, turn_seat=options.first_player)
+        state = DerbyState(players=players, first_player=options.first_player, turn_seat=options.first_player)
+        return state if self.rules_version == 1 else msgspec.structs.replace(state, rules_version=self.rules_version)
 
     def evolve(self, state: DerbyState, event: Any) -> DerbyState:
         return evolve(state, event)
@@ -100,10 +121,10 @@ class DimSumDerby:
         return score_request(request)
 
     def catalog(self) -> dict[str, Any]:
-        return catalog()
+        return catalog(self.rules_version)
 
 
-def catalog() -> dict[str, Any]:
+def catalog(rules_version: int) -> dict[str, Any]:
     note = (
         "House content: the rules seed has no card lists, so the dishes, portions, yen decks and Derby "
         "cards are the project's own."
@@ -167,6 +188,7 @@ def catalog() -> dict[str, Any]:
             "table_limit": TABLE_LIMIT,
             "derby_hand_limit": DERBY_HAND_LIMIT,
             "round_limit": ROUND_LIMIT,
+            "kitchen": KITCHEN_LEFT if rules_version >= 2 else "on the first player's right",
         },
     }
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from domain.dim_sum_derby.rules import ACTIONS_PER_TURN
 
@@ -41,3 +42,10 @@ class DerbyState(msgspec.Struct, frozen=True):
     full: int | None = None
     over: bool = False
     dealt: bool = False
+    #: The rules version, left unset for version 1 (whose states show exactly as kaiten 0.1.0's did).
+    rules_version: int | UnsetType = UNSET
+
+    @property
+    def kitchen_left(self) -> bool:
+        """Rules version 2 on: the Kitchen sits on the first player's left (rules.py, `Layout`)."""
+        return self.rules_version is not UNSET

@@ -94,7 +94,7 @@ def view(state: DerbyState, seat: int | None) -> DerbyView:
     players = state.players
     carts: tuple[CartView, ...] = ()
     if state.dealt:
-        at = _seats_at(state.first_player, players)
+        at = _seats_at(state.first_player, players, state.kitchen_left)
         all_carts = state.carts
         carts = tuple(
             [
@@ -154,8 +154,8 @@ def view(state: DerbyState, seat: int | None) -> DerbyView:
 
 
 @cache
-def _seats_at(first_player: int, players: int) -> tuple[int | None, ...]:
-    return tuple(seat_at(slot, first_player, players) for slot in range(SLOTS))
+def _seats_at(first_player: int, players: int, kitchen_left: bool) -> tuple[int | None, ...]:
+    return tuple(seat_at(slot, first_player, players, kitchen_left) for slot in range(SLOTS))
 
 
 def _visible_yen(state: DerbyState, owner: int, viewer: int | None) -> tuple[int | None, ...]:

@@ -1,5 +1,9 @@
 """`SPIN_SOME_FOR_DIM_SUM`: Sushi Go! Spin Some for Dim Sum as a `domain.engine.Game`.
 
+Rules versions: only **1** (kaiten 0.1.0). Its `evolve` only applies what the events say (a dim sum
+taken ends the turn, a rotation moves the table and pays its tokens...), so no outcome needs a new
+event, and the corrected specs change nothing here.
+
 Decisions where the rules leave a choice (see ../shared/rules/spin-some-for-dim-sum.md):
 
 - **Composition** (house content, `cards.py`): 105 cards as in the spec's table, and 15 special plates
@@ -35,7 +39,17 @@ from typing import Any, Final
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Game, Result, RuleViolation, SeatScore, breakdown_type, rank_scores
+from domain.engine import (
+    Bot,
+    Game,
+    Result,
+    RulesVersion,
+    RulesVersioned,
+    RuleViolation,
+    SeatScore,
+    breakdown_type,
+    rank_scores,
+)
 from domain.spin_some import decide as rules
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
@@ -48,7 +62,8 @@ from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinOpti
 from domain.spin_some.view import SpinView
 
 
-class SpinSomeForDimSum:
+class SpinSomeForDimSum(RulesVersioned):
+    rules_versions: tuple[RulesVersion, ...] = (RulesVersion(1, ("the first rules (kaiten 0.1.0)",)),)
     id: str = "spin-some-for-dim-sum"
     name: str = "Sushi Go! Spin Some for Dim Sum"
     #: The prefix of the names of this game's types in the API's schema (`SpinTableView`).

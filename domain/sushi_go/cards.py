@@ -88,10 +88,12 @@ IS_PUDDING: tuple[bool, ...] = tuple(kind == PUDDING for kind in KIND)
 IS_CHOPSTICKS: tuple[bool, ...] = tuple(kind == CHOPSTICKS for kind in KIND)
 CHOPSTICKS_IDS: frozenset[int] = frozenset(card for card, kind in enumerate(KIND) if kind == CHOPSTICKS)
 
-#: Cards dealt per player and round, by player count.
-DEAL: dict[int, int] = {2: 10, 3: 9, 4: 8, 5: 7}
+#: Cards dealt per player and round, by player count (6 players: rules version 2 on).
+DEAL: dict[int, int] = {2: 10, 3: 9, 4: 8, 5: 7, 6: 8}
 MIN_PLAYERS = min(DEAL)
 MAX_PLAYERS = max(DEAL)
+#: The most players of each rules version (version 1 took 2-5).
+MAX_PLAYERS_BY_RULES: dict[int, int] = {1: 5, 2: 6}
 ROUNDS = 3
 
 

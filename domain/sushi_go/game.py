@@ -1,5 +1,18 @@
 """`SUSHI_GO`: Sushi Go! as a `domain.engine.Game`, wired from the modules of this package.
 
+Rules versions (`rules_versions`; a game keeps the version it was created with):
+
+- **1** (kaiten 0.1.0): 2-5 players.
+- **2**: 2-6 players; 6 players are dealt 8 cards each (seed 002: "Sushi Go! (2-6p) (original game)
+  but can now play 6p"), as Sushi Go Party! deals at 6; the 108-card deck covers 48 cards a round.
+  Nothing else differs, so version 2 is version 1 with a wider player range: every function is shared.
+
+The outcomes of play are events in every version: the picks (`CardPicked`), the reveal with the
+chopsticks that went back into the hands (`CardsRevealed`, after which hands pass left, the one
+direction Sushi Go! knows), each round's scores (`RoundScored`) and the puddings' (`PuddingsScored`),
+all worked out in `decide`; `evolve` only applies them (the final ranking adds up the recorded scores
+and is recorded by `GameFinished`).
+
 Decisions where the rules leave a choice (see ../shared/rules/sushi-go.md):
 
 - **Picks are final.** A seat that has picked is no longer awaited, so it cannot change its hidden
@@ -27,10 +40,19 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Result, RuleViolation, SeatScore, breakdown_type
+from domain.engine import Bot, Result, RulesVersion, RulesVersioned, RuleViolation, SeatScore, breakdown_type
 from domain.sushi_go import rules
 from domain.sushi_go.bots import GreedyBot, RandomBot
-from domain.sushi_go.cards import CARD_TYPES, DEAL, DECK_SIZE, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids, slug
+from domain.sushi_go.cards import (
+    CARD_TYPES,
+    DEAL,
+    DECK_SIZE,
+    MAX_PLAYERS_BY_RULES,
+    MIN_PLAYERS,
+    ROUNDS,
+    card_ids,
+    slug,
+)
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import EVENT_TYPES, CardsRevealed
 from domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
@@ -38,13 +60,16 @@ from domain.sushi_go.state import SushiGoOptions, SushiGoState, initial_state
 from domain.sushi_go.view import SushiGoView, redact, view
 
 
-class SushiGo:
+class SushiGo(RulesVersioned):
     id = "sushi-go"
     name = "Sushi Go!"
     #: The prefix of the names of this game's types in the API's schema (`SushiGoTableView`).
     type_prefix = "SushiGo"
     min_players = MIN_PLAYERS
-    max_players = MAX_PLAYERS
+    rules_versions: tuple[RulesVersion, ...] = (
+        RulesVersion(1, ("2-5 players (kaiten 0.1.0)",)),
+        RulesVersion(2, ("2-6 players: 6 players are dealt 8 cards each",)),
+    )
     options_type: type[msgspec.Struct] = SushiGoOptions
     #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
     decks: Mapping[str, Sequence[str]] = {"cards": tuple(slug(card) for card in range(DECK_SIZE))}
@@ -57,9 +82,13 @@ class SushiGo:
     score_request_type: type[msgspec.Struct] = ScoreRequest
     bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
+    def __init__(self, rules_version: int | None = None) -> None:
+        super().__init__(rules_version)
+        self.max_players = MAX_PLAYERS_BY_RULES[self.rules_version]
+
     def check_options(self, options: Any, players: int) -> None:
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {MAX_PLAYERS} players")
+        if not MIN_PLAYERS <= players <= self.max_players:
+            raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {self.max_players} players")
 
     def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any]:
         return [rules.deal(initial_state(players), 1, chance)]
@@ -106,7 +135,7 @@ class SushiGo:
                 for card in CARD_TYPES
             ],
             "rounds": ROUNDS,
-            "deal": {str(players): size for players, size in DEAL.items()},
+            "deal": {str(players): size for players, size in DEAL.items() if players <= self.max_players},
             "pass": "left",
             "last_card": "placed automatically",
             "picks": "final once sent; revealed together when every seat has picked",

@@ -5,11 +5,17 @@ After the command's own events the decider follows the game as far as it goes wi
 2-player variant's draws), resolves prompts that leave no real choice (a special order with one
 kind of card to copy, a spoon asking for one variant, chopsticks with one card in hand), and
 scores rounds and desserts. Every such step is an event.
+
+What differs between rules versions is a `PartyRules`: the `evolve` that folds the events, the
+`steps` that follow a decision, and whether a takeout box may flip desserts. Version 1's steps are the
+chance draws and automatic choices above (its `evolve` runs the turn machine); version 2's
+(outcomes.py) add every outcome of the turn machine. Validation is the same for both.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 from domain.chance import Chance
 from domain.engine import Decided, RuleViolation, seat_score
@@ -56,9 +62,20 @@ from domain.sushi_go_party.menus import resolve_menu, suggested_for
 from domain.sushi_go_party.options import PartyOptions
 from domain.sushi_go_party.rules import callable_kind, evolve, spoon_matches
 from domain.sushi_go_party.scoring import dessert_breakdowns, menu_categories, round_breakdowns
-from domain.sushi_go_party.state import PartyState, initial_state
+from domain.sushi_go_party.state import PartyState, Prompt, initial_state
 
 MENU_DRAW = 4
+
+
+class PartyRules(NamedTuple):
+    """What a rules version of Sushi Go Party! changes in `decide` and `evolve`."""
+
+    version: int
+    evolve: Callable[[PartyState, Any], PartyState]
+    #: The events that follow, with no seat's choice, in the state reached (none: the game waits).
+    steps: Callable[[PartyState, Chance], Sequence[Any]]
+    #: A takeout box may flip desserts played this round (version 2).
+    flips_desserts: bool
 
 
 def new_state(options: PartyOptions, players: int) -> PartyState:
@@ -67,7 +84,7 @@ def new_state(options: PartyOptions, players: int) -> PartyState:
     return initial_state(players, options.pass_both_ways, options.two_player_variant, mode)
 
 
-def setup(options: PartyOptions, players: int, chance: Chance) -> list[Any] | Decided:
+def setup(options: PartyOptions, players: int, chance: Chance, rules: PartyRules | None = None) -> list[Any] | Decided:
     state = new_state(options, players)
     if state.phase == "select":
         return []
@@ -78,23 +95,31 @@ def setup(options: PartyOptions, players: int, chance: Chance) -> list[Any] | De
     else:
         chosen = resolve_menu(menu, players)
         how = "option"
-    return _follow(state, [MenuChosen(menu=chosen, how=how)], chance)
+    return _follow(state, [MenuChosen(menu=chosen, how=how)], chance, rules or RULES_V1)
 
 
 # --- following the game ---------------------------------------------------------------------------
 
 
-def _follow(state: PartyState, events: list[Any], chance: Chance) -> Decided:
+def _follow(state: PartyState, events: list[Any], chance: Chance, rules: PartyRules) -> Decided:
     """Fold `events`, then add the steps that need no seat's choice; every event and the state after."""
+    evolve_ = rules.evolve
     for event in events:
-        state = evolve(state, event)
-    while (event := _next_step(state, chance)) is not None:
-        events.append(event)
-        state = evolve(state, event)
+        state = evolve_(state, event)
+    while steps := rules.steps(state, chance):
+        for event in steps:
+            events.append(event)
+            state = evolve_(state, event)
     return Decided(events=tuple(events), state=state)
 
 
-def _next_step(state: PartyState, chance: Chance) -> Any | None:
+def _steps_v1(state: PartyState, chance: Chance) -> Sequence[Any]:
+    event = next_step(state, chance)
+    return () if event is None else (event,)
+
+
+def next_step(state: PartyState, chance: Chance) -> Any | None:
+    """Version 1's next step (version 2 shares its draws and scores)."""
     phase = state.phase
     if phase == "pick" or phase == "select" or phase == "over":
         return None
@@ -103,19 +128,9 @@ def _next_step(state: PartyState, chance: Chance) -> Any | None:
     if phase == "deal":
         return _deal(state, chance)
     if phase == "draw":
-        cards = chance.rng.sample(state.deck, min(state.players, len(state.deck)))
-        drawn: list[int | None] = [*cards, *[None] * (state.players - len(cards))]
-        return CardsDrawn(turn=state.turn, cards=tuple(drawn))
+        return cards_drawn(state, state.turn, chance)
     if phase == "score":
-        assert state.menu is not None
-        categories = [name for name in menu_categories(state.menu) if name != state.menu.dessert]
-        breakdowns = round_breakdowns(
-            state.tableaus, state.players, categories, state.uramaki_points, state.uramaki_claimed
-        )
-        return RoundScored(
-            round=state.round,
-            scores=tuple([seat_score(seat, breakdown) for seat, breakdown in enumerate(breakdowns)]),
-        )
+        return round_scored(state)
     if phase == "desserts":
         assert state.menu is not None
         fridges = [[slug for _, slug in fridge] for fridge in state.fridges]
@@ -128,6 +143,26 @@ def _next_step(state: PartyState, chance: Chance) -> Any | None:
         assert state.menu is not None and state.selection is not None
         return MenuChosen(menu=state.menu, how=state.selection.mode)
     return None
+
+
+def cards_drawn(state: PartyState, turn: int, chance: Chance) -> CardsDrawn:
+    """2-player variant: one card drawn for each seat at the start of `turn`."""
+    cards = chance.rng.sample(state.deck, min(state.players, len(state.deck)))
+    drawn: list[int | None] = [*cards, *[None] * (state.players - len(cards))]
+    return CardsDrawn(turn=turn, cards=tuple(drawn))
+
+
+def round_scored(state: PartyState) -> RoundScored:
+    """The round's points (desserts score at the end of the game)."""
+    assert state.menu is not None
+    categories = [name for name in menu_categories(state.menu) if name != state.menu.dessert]
+    breakdowns = round_breakdowns(
+        state.tableaus, state.players, categories, state.uramaki_points, state.uramaki_claimed
+    )
+    return RoundScored(
+        round=state.round,
+        scores=tuple([seat_score(seat, breakdown) for seat, breakdown in enumerate(breakdowns)]),
+    )
 
 
 def _deal(state: PartyState, chance: Chance) -> RoundDealt:
@@ -148,11 +183,20 @@ def _auto_resolution(state: PartyState, chance: Chance) -> Any | None:
     prompt = state.prompt
     if prompt is None:
         return None
+    if prompt.kind == "draw-menu":
+        return menu_drawn(state, prompt.seat, prompt.card, chance)
+    return automatic_choice(state, prompt)
+
+
+def menu_drawn(state: PartyState, seat: int, menu: int, chance: Chance) -> MenuDrawn:
+    cards = tuple(chance.rng.sample(state.deck, min(MENU_DRAW, len(state.deck))))
+    return MenuDrawn(seat=seat, menu=menu, count=len(cards), cards=cards)
+
+
+def automatic_choice(state: PartyState, prompt: Prompt) -> Any | None:
+    """The event that answers a choice that is no real choice, or None when the seat must be asked."""
     kind = prompt.kind
     options = prompt.options
-    if kind == "draw-menu":
-        cards = tuple(chance.rng.sample(state.deck, min(MENU_DRAW, len(state.deck))))
-        return MenuDrawn(seat=prompt.seat, menu=prompt.card, count=len(cards), cards=cards)
     if kind == "copy":
         slugs = _tableau_slugs(state, prompt.seat)
         if len({slugs[card] for card in options}) == 1:
@@ -176,7 +220,10 @@ def _tableau_slugs(state: PartyState, seat: int) -> dict[int, str]:
 # --- decide ---------------------------------------------------------------------------------------
 
 
-def decide(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
+def decide(
+    state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules | None = None
+) -> list[Any] | Decided:
+    rules = rules or RULES_V1
     if state.phase == "over":
         raise RuleViolation("game-finished", "the game is over")
     if seat not in state.awaiting:
@@ -188,11 +235,11 @@ def decide(state: PartyState, seat: int, command: Any, chance: Chance) -> list[A
     if phase == "pick":
         if kind is not Pick:
             raise _unexpected(command, "pick a card")
-        return _pick(state, seat, command, chance)
+        return _pick(state, seat, command, chance, rules)
     if phase == "resolve":
-        return _resolve(state, seat, command, chance)
+        return _resolve(state, seat, command, chance, rules)
     if phase == "select":
-        return _select(state, seat, command, chance)
+        return _select(state, seat, command, chance, rules)
     raise RuleViolation("invalid-command", f"the game cannot take a command now ({phase})")
 
 
@@ -206,7 +253,7 @@ def _check_card(card: Any) -> int:
     return card
 
 
-def _pick(state: PartyState, seat: int, command: Pick, chance: Chance) -> list[Any] | Decided:
+def _pick(state: PartyState, seat: int, command: Pick, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
     card = _check_card(command.card)
     hand = state.hands[seat]
     if card not in hand:
@@ -229,10 +276,10 @@ def _pick(state: PartyState, seat: int, command: Pick, chance: Chance) -> list[A
     calls = tuple([None if other < 0 else other for other in state.calls])
     calls = (*calls[:seat], call, *calls[seat + 1 :])
     revealed = CardsRevealed(round=state.round, turn=state.turn, cards=picks, calls=calls)
-    return _follow(state, [chosen, revealed], chance)
+    return _follow(state, [chosen, revealed], chance, rules)
 
 
-def _resolve(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
+def _resolve(state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
     prompt = state.prompt
     assert prompt is not None
     kind = prompt.kind
@@ -298,17 +345,18 @@ def _resolve(state: PartyState, seat: int, command: Any, chance: Chance) -> list
             if card not in slugs:
                 raise RuleViolation("card-not-in-tableau", f"card {card} is not in your tableau")
             if card not in options:
+                desserts = "" if rules.flips_desserts else ", no dessert"
                 raise RuleViolation(
                     "cannot-flip",
-                    f"card {card} cannot be flipped (earlier face-up cards of this round only, no dessert)",
+                    f"card {card} cannot be flipped (earlier face-up cards of this round only{desserts})",
                 )
         event = CardsFlipped(seat=seat, box=prompt.card, cards=tuple(sorted(cards)))
     else:  # pragma: no cover - transient prompts never rest
         raise RuleViolation("invalid-command", "no choice is expected now")
-    return _follow(state, [event], chance)
+    return _follow(state, [event], chance, rules)
 
 
-def _select(state: PartyState, seat: int, command: Any, chance: Chance) -> list[Any] | Decided:
+def _select(state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
     selection = state.selection
     assert selection is not None
     players = state.players
@@ -319,13 +367,17 @@ def _select(state: PartyState, seat: int, command: Any, chance: Chance) -> list[
         menu = command.menu
         if mode == "first-player" and not isinstance(menu, str):
             raise RuleViolation("invalid-menu", "the first player picks a suggested menu by id")
-        return _follow(state, [MenuChosen(menu=resolve_menu(menu, players), how=mode)], chance)
+        return _follow(state, [MenuChosen(menu=resolve_menu(menu, players), how=mode)], chance, rules)
     if seat == selection.proposer and selection.votes[seat] == -1:
         if type(command) is not ProposeMenu:
             raise _unexpected(command, "propose a menu (propose-menu)")
-        return _follow(state, [MenuProposed(seat=seat, menu=resolve_menu(command.menu, players))], chance)
+        return _follow(state, [MenuProposed(seat=seat, menu=resolve_menu(command.menu, players))], chance, rules)
     if type(command) is not Vote:
         raise _unexpected(command, "vote on the proposed menu (vote)")
     if type(command.approve) is not bool:
         raise RuleViolation("invalid-command", "approve is true or false")
-    return _follow(state, [VoteCast(seat=seat, approve=command.approve)], chance)
+    return _follow(state, [VoteCast(seat=seat, approve=command.approve)], chance, rules)
+
+
+#: Rules version 1 (kaiten 0.1.0): its `evolve` runs the turn machine.
+RULES_V1 = PartyRules(version=1, evolve=evolve, steps=_steps_v1, flips_desserts=False)

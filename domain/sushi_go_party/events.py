@@ -141,6 +141,84 @@ class DessertsScored(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc
     scores: tuple[SeatScore, ...]
 
 
+# --- outcomes (rules version 2 on): what version 1's `evolve` worked out by itself ---------------------
+
+
+class ChoiceAsked(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """A bonus action waits for `seat`'s choice: `copy` (special order), `chopsticks` (second card),
+    `spoon` (name a card), `give` (the spoon's giver picks a matching card), `flip` (takeout box).
+
+    `options` are the cards to choose among (None in other seats' copies: they may be hidden cards).
+    """
+
+    kind: str
+    seat: int
+    #: The special card that acts (for `give`: the spoon).
+    card: int
+    options: tuple[int, ...] | None
+    #: What the spoon asked for (`give`).
+    request: str | None = None
+    #: The spoon's owner (`give`).
+    owner: int | None = None
+
+
+class BonusDropped(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """A bonus action that does nothing: `nothing-to-copy`, `nothing-to-flip` (the card is discarded),
+    `no-match` (nobody holds what the spoon asked for: discarded), `only-menus` (the menu drew only
+    menus: they go back to the deck, the menu is discarded), `empty-hand` (chopsticks with no card
+    left) or `last-turn` (a spoon when nobody holds a card); the last two keep the card."""
+
+    seat: int
+    card: int
+    reason: str
+    discarded: bool
+
+
+class MisoClashed(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """Miso soups were played by two or more different players this turn: all of them are discarded."""
+
+    #: (seat, card id) of every miso soup discarded.
+    cards: tuple[tuple[int, int], ...]
+
+
+class UramakiPlaced(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """Seats reached 10 uramaki icons this turn (the most icons first): each scores the place's points
+    and discards its uramaki. Tied seats all score it and use up as many places as they are."""
+
+    #: The place's points (8, 5 or 2).
+    points: int
+    seats: tuple[int, ...]
+    #: Places claimed this round after this one (0..3).
+    claimed: int
+    #: (seat, card id) of the uramaki discarded.
+    cards: tuple[tuple[int, int], ...]
+
+
+class HandsPassed(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """The turn is over: every hand passes `left` (seat i to i + 1) or `right`; turn `turn` starts."""
+
+    direction: str
+    turn: int
+
+
+class VotesCounted(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):
+    """Every seat voted on the current proposal (`proposal`, 0-based): its approvals. The menu chosen
+    follows as `MenuChosen` (how `vote`); else `next_proposer` proposes."""
+
+    proposal: int
+    approvals: int
+    next_proposer: int | None
+
+
+OUTCOME_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
+    ChoiceAsked,
+    BonusDropped,
+    MisoClashed,
+    UramakiPlaced,
+    HandsPassed,
+    VotesCounted,
+)
+
 EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     MenuProposed,
     VoteCast,

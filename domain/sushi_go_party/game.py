@@ -1,6 +1,31 @@
 """`SUSHI_GO_PARTY`: Sushi Go Party! as a `domain.engine.Game`, wired from the modules of this package.
 
-Decisions where the rules (../shared/rules/sushi-go-party.md) leave a choice:
+Rules versions (`rules_versions`; a game keeps the version it was created with):
+
+- **1** (kaiten 0.1.0): `evolve` (rules.py) runs the turn machine itself: bonus actions, miso clashes,
+  the uramaki race, the hand pass and the vote's tally are worked out while folding, and its logs hold
+  no event for them. Kept apart, as it was, so that every version-1 log replays exactly as recorded.
+- **2**: outcomes are events. `decide` runs the turn machine (outcomes.py) and writes each outcome
+  (`ChoiceAsked`, `BonusDropped`, `MisoClashed`, `UramakiPlaced`, `HandsPassed`, `VotesCounted`, and
+  the existing `SpecialOrderCopied`, `SpoonGiven`, `MenuDrawn`, `MenuChosen`...); `evolve_v2` only
+  applies them. Two rules change: a **miso soup** clash needs two or more *different* players (one
+  player's two miso soups are kept), and a **takeout box** may flip desserts played this round (a
+  flipped dessert is a 2-point card, not a dessert: not kept in the fridge, not counted at the end).
+  Both versions share the card effects (`_Work`, the `_apply_*` functions), validation, draws and
+  scoring; what differs is a `PartyRules` (evolve, steps, whether desserts flip) and the two small
+  functions its rules name (`clashing_misos`, `flip_options`).
+
+Decisions of the rules spec (../shared/rules/sushi-go-party.md), both versions:
+
+- **Maki**: most 6, second 3; with 6-8 players 6/4/2 (the publisher's card guide). Ties get full
+  points and do not use up the next place.
+- **Temaki and pudding**: nobody scores when every count is equal (2 players too); no penalty with 2.
+- **Uramaki**: places during play at the end of each turn; at round end the unclaimed places go to
+  the most remaining icons (at least 1), tied seats each using up a place, one place per seat.
+- **Special order** copies count with the copied card's background colour for tea and soy sauce.
+- **Flipped wasabi**: a wasabi a takeout box flipped no longer triples its nigiri (and takes none).
+
+Decisions where the rules leave a choice:
 
 - **Picks are final** once sent; a pick may call **one** chopsticks or spoon of the tableau (at most
   one call per turn). Chopsticks cannot be called when the pick empties the hand; a spoon can be
@@ -11,17 +36,17 @@ Decisions where the rules (../shared/rules/sushi-go-party.md) leave a choice:
 - **Special order** copies an earlier card of this round's tableau (not a menu, takeout box, special
   order or face-down card); a copy is played like a new card of that slug (a copied nigiri takes the
   earliest free wasabi if any; a copied dessert goes to the fridge at round end like any dessert).
-- **Takeout box** flips any earlier face-up non-dessert cards of this round (desserts are kept in the
-  fridge). A flipped wasabi no longer triples its nigiri; a flipped nigiri keeps its wasabi used.
-  Legal flips are listed in full up to 8 candidate cards, else the subsets of <= 2 cards and their
+- **Takeout box** flips any earlier face-up cards of this round; version 1 leaves desserts out (they
+  are kept in the fridge), version 2 takes them too. A flipped nigiri keeps its wasabi used. Legal
+  flips are listed in full up to 8 candidate cards, else the subsets of <= 2 cards and their
   complements (`decide` accepts any subset).
-- **Miso soup**: checked at the end of the turn: when more than one was played this turn by any
-  means, all of them are discarded (even one a takeout box flipped meanwhile).
+- **Miso soup**: checked at the end of the turn: version 1 discards every miso soup of the turn when
+  more than one was played by any means; version 2 when they came from two or more different players.
+  Either way all of them go (even one a takeout box flipped meanwhile).
 - **Uramaki**: checked at the end of each turn; tied seats all get the place and use up as many
   places as they are (competition ranking); at round end the same for the remaining icons (>= 1).
 - **Spoon** goes left whatever the passing direction; a request must be on the menu; a giver holding
   several variants of a requested type chooses (`give`), else the card is given automatically.
-- **Temaki and pudding**: nobody scores when every count is equal.
 - **Vote**: seats propose in turn from seat 0; everyone else votes; a proposal stands with a strict
   majority of all seats (its proposer approves; a tie rejects it). After every seat proposed once,
   the proposal with the most approvals stands, the earliest on a tie.
@@ -41,7 +66,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Decided, Result, SeatScore, breakdown_type
+from domain.engine import Bot, Decided, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
@@ -63,11 +88,18 @@ from domain.sushi_go_party.cards import (
     URAMAKI_PLACES,
 )
 from domain.sushi_go_party.commands import Command
-from domain.sushi_go_party.events import EVENT_TYPES, CardsRevealed, ChopsticksUsed, MenuOrdered, SpoonGiven
+from domain.sushi_go_party.events import (
+    EVENT_TYPES,
+    OUTCOME_EVENT_TYPES,
+    CardsRevealed,
+    ChopsticksUsed,
+    MenuOrdered,
+    SpoonGiven,
+)
 from domain.sushi_go_party.legal import legal_commands
 from domain.sushi_go_party.menus import MODES, SUGGESTED
 from domain.sushi_go_party.options import PartyOptions, check_options
-from domain.sushi_go_party.rules import evolve
+from domain.sushi_go_party.outcomes import RULES_V2
 from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView, redact, view
@@ -105,7 +137,34 @@ def _card_entries() -> list[dict[str, Any]]:
     return cards
 
 
-class SushiGoParty:
+RULES_V2_CHANGES: tuple[str, ...] = (
+    "outcomes are events: choices asked, bonus actions that do nothing, miso clashes, uramaki places, "
+    "the hand pass and a vote's tally are written into the log",
+    "miso soup: the clash happens only when two or more different players play miso soup in a turn; one "
+    "player playing two (chopsticks) keeps both",
+    "takeout box: may flip desserts played this round; a flipped dessert is a 2-point card, not a dessert",
+)
+
+#: The decisions of the rules spec, shown in the catalog.
+DECISIONS: dict[str, str] = {
+    "maki": "most 6, second 3; with 6-8 players 6/4/2; ties get full points and do not use up the next place",
+    "temaki_and_pudding": "nobody scores when every count is equal (2 players too); no penalty with 2 players",
+    "uramaki": "places during play at the end of each turn; the unclaimed ones at round end to the most "
+    "remaining icons (at least 1), tied seats each using up a place",
+    "special_order_colours": "a special order's copy counts with the copied card's colour for tea and soy sauce",
+    "flipped_wasabi": "a wasabi flipped by a takeout box no longer triples its nigiri",
+    "miso_soup": "discarded when two or more different players play miso soup in the same turn (rules "
+    "version 1: when more than one is played)",
+    "takeout_box": "flips any earlier face-up cards of this round, desserts included: a flipped dessert is "
+    "worth 2 and is no dessert (rules version 1: no desserts)",
+}
+
+
+class SushiGoParty(RulesVersioned):
+    rules_versions: tuple[RulesVersion, ...] = (
+        RulesVersion(1, ("the first rules (kaiten 0.1.0)",)),
+        RulesVersion(2, RULES_V2_CHANGES),
+    )
     id = "sushi-go-party"
     name = "Sushi Go Party!"
     #: The prefix of the names of this game's types in the API's schema (`PartyTableView`).
@@ -120,24 +179,29 @@ class SushiGoParty:
     state_type: type[msgspec.Struct] = PartyState
     result_type: type[msgspec.Struct] = Result
     command_type: Any = Command
-    event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
     bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+
+    def __init__(self, rules_version: int | None = None) -> None:
+        super().__init__(rules_version)
+        self.rules = RULES_V2 if self.rules_version >= 2 else deciding.RULES_V1
+        # Version 1 logs never hold the outcome events (its evolve works the outcomes out itself).
+        self.event_types = EVENT_TYPES if self.rules_version == 1 else (*EVENT_TYPES, *OUTCOME_EVENT_TYPES)
 
     def check_options(self, options: Any, players: int) -> None:
         check_options(options, players)
 
     def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any] | Decided:
-        return deciding.setup(options, players, chance)
+        return deciding.setup(options, players, chance, self.rules)
 
     def initial_state(self, options: Any, players: int) -> PartyState:
         return deciding.new_state(options, players)
 
     def evolve(self, state: Any, event: Any) -> PartyState:
-        return evolve(state, event)
+        return self.rules.evolve(state, event)
 
     def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any] | Decided:
-        return deciding.decide(state, seat, command, chance)
+        return deciding.decide(state, seat, command, chance, self.rules)
 
     def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:
         return legal_commands(state, seat)
@@ -204,6 +268,7 @@ class SushiGoParty:
                 "two_player_variant": "2 players: 5 cards dealt, then 1 drawn at the start of turns 2-6, every round",
             },
             "tie_break": "most dessert cards (the fridge); still tied: shared victory",
+            "decisions": DECISIONS,
         }
 
 

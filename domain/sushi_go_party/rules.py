@@ -1,6 +1,14 @@
-"""`evolve`: fold one event into the state. Total, never validates, never draws.
+"""`evolve` (rules version 1) and `evolve_v2`: fold one event into the state. Total, never validate,
+never draw. Both share every way an event changes the cards (`_Work`, the `_apply_*` functions); they
+differ in who runs the turn machine below.
 
-The bonus actions of a turn are a small machine that `evolve` runs after every event of the turn
+**Version 2** (`evolve_v2`) only applies events: the machine runs in `decide` (`outcomes.py`), which
+writes each of its outcomes as an event (a choice asked, a bonus that does nothing, a miso clash, an
+uramaki place, the hands passed, a vote's tally), and `evolve_v2` applies them.
+
+**Version 1** (`evolve`, kaiten 0.1.0) runs the machine itself, and its logs hold no outcome events, so
+it is kept as it was: the bonus actions of a turn are a small machine that `evolve` runs after every
+event of the turn
 (`_Work.advance`), until it needs a seat's choice (`state.prompt`), a chance draw (a menu's cards),
 or the turn ends:
 
@@ -38,26 +46,32 @@ from domain.sushi_go_party.cards import (
     URAMAKI_PLACES,
 )
 from domain.sushi_go_party.events import (
+    BonusDropped,
     CardChosen,
     CardsDrawn,
     CardsFlipped,
     CardsRevealed,
+    ChoiceAsked,
     ChopsticksUsed,
     DessertsScored,
+    HandsPassed,
     MenuChosen,
     MenuDrawn,
     MenuOrdered,
     MenuProposed,
+    MisoClashed,
     RoundDealt,
     RoundScored,
     SpecialOrderCopied,
     SpoonGiven,
     SpoonUsed,
+    UramakiPlaced,
     VoteCast,
+    VotesCounted,
 )
-from domain.sushi_go_party.menus import MenuSpec, menu_cards
+from domain.sushi_go_party.menus import menu_cards
 from domain.sushi_go_party.scoring import menu_categories, uramaki_race
-from domain.sushi_go_party.state import Action, Entry, PartyState, Prompt, Tableau
+from domain.sushi_go_party.state import Action, Entry, PartyState, Prompt, Selection, Tableau
 
 _replace = msgspec.structs.replace
 
@@ -191,6 +205,11 @@ class _Work:
         self.tableaus[seat] = tableau[:at] + tableau[at + 1 :]
         return True
 
+    def settle(self, card: int) -> None:
+        """The pending bonus action of `card` (a played special order or a queued action) is underway."""
+        self.immediate = [pending for pending in self.immediate if pending[1] != card]
+        self.queue = [action for action in self.queue if action[2] != card]
+
     def discard_from_tableau(self, seat: int, card: int) -> None:
         if self.remove(seat, card):
             self.discard = (*self.discard, card)
@@ -215,9 +234,7 @@ class _Work:
         while self.prompt is None:
             if self.immediate:
                 seat, card = self.immediate.pop(0)
-                tableau = self.tableaus[seat]
-                at = _position(tableau, card)
-                options = tuple([entry[0] for entry in tableau[: max(at, 0)] if entry[1] not in NOT_COPYABLE])
+                options = copy_options(self.tableaus[seat], card)
                 if not options:
                     self.discard_from_tableau(seat, card)
                     continue
@@ -247,9 +264,7 @@ class _Work:
         elif kind == "menu":
             self.prompt = Prompt(kind="draw-menu", seat=seat, card=card)
         else:  # takeout box
-            options = tuple(
-                [entry[0] for entry in tableau[:at] if entry[1] != FACE_DOWN and entry[1] not in DESSERT_SLUGS]
-            )
+            options = flip_options(tableau, card, desserts=False)
             if options:
                 self.prompt = Prompt(kind="flip", seat=seat, card=card, options=options)
             else:
@@ -257,9 +272,8 @@ class _Work:
 
     def end_turn(self) -> None:
         players = self.players
-        if len(self.misos) > 1:
-            for seat, card in self.misos:
-                self.discard_from_tableau(seat, card)
+        for seat, card in clashing_misos(self.misos, different_players=False):
+            self.discard_from_tableau(seat, card)
         self.misos = []
         if self.uramaki_claimed < len(URAMAKI_PLACES) and max(self.icons) >= 10:
             points, claimed, scorers = uramaki_race(self.icons, self.uramaki_claimed)
@@ -278,11 +292,7 @@ class _Work:
             self.phase = "score"
             self.awaiting = ()
             return
-        hands = self.hands
-        if self.state.pass_both_ways and self.state.round == 2:
-            self.hands = hands[1:] + hands[:1]  # right: seat i receives seat i + 1's hand
-        else:
-            self.hands = hands[-1:] + hands[:-1]  # left: seat i receives seat i - 1's hand
+        self.pass_hands(passing(self.state))
         self.turn += 1
         if self.state.two_player_variant and self.turn in TWO_PLAYER_DRAW_TURNS:
             self.phase = "draw"
@@ -290,6 +300,25 @@ class _Work:
         else:
             self.phase = "pick"
             self.awaiting = tuple(range(players))
+
+    def pass_hands(self, direction: str) -> None:
+        hands = self.hands
+        if direction == "right":
+            self.hands = hands[1:] + hands[:1]  # right: seat i receives seat i + 1's hand
+        else:
+            self.hands = hands[-1:] + hands[:-1]  # left: seat i receives seat i - 1's hand
+
+
+def passing(state: PartyState) -> str:
+    """Where hands pass this round: `right` in round 2 with pass both ways, else `left`."""
+    return "right" if state.pass_both_ways and state.round == 2 else "left"
+
+
+def clashing_misos(misos: Sequence[tuple[int, int]], different_players: bool) -> Sequence[tuple[int, int]]:
+    """The miso soups a turn discards: all of them when more than one was played (version 1), or when
+    two or more different players played one (version 2: one player's two miso soups are kept)."""
+    clash = len({seat for seat, _ in misos}) > 1 if different_players else len(misos) > 1
+    return misos if clash else ()
 
 
 # What a card does when played, by slug.
@@ -302,6 +331,26 @@ _EFFECT: dict[str, int] = {
     "menu": _QUEUED,
     "takeout-box": _QUEUED,
 }
+
+
+def copy_options(tableau: Tableau, card: int) -> tuple[int, ...]:
+    """What a special order may copy: its owner's earlier cards of this round (no menu, takeout box,
+    special order or face-down card)."""
+    at = _position(tableau, card)
+    return tuple([entry[0] for entry in tableau[: max(at, 0)] if entry[1] not in NOT_COPYABLE])
+
+
+def flip_options(tableau: Tableau, box: int, desserts: bool) -> tuple[int, ...]:
+    """What a takeout box may flip: its owner's earlier face-up cards of this round; desserts only when
+    `desserts` (rules version 2: "choose any cards to flip"; version 1 kept them for the fridge)."""
+    at = _position(tableau, box)
+    return tuple(
+        [
+            entry[0]
+            for entry in tableau[: max(at, 0)]
+            if entry[1] != FACE_DOWN and (desserts or entry[1] not in DESSERT_SLUGS)
+        ]
+    )
 
 
 def _position(tableau: Tableau, card: int) -> int:
@@ -333,6 +382,17 @@ def spoon_matches(card: int, request: str) -> bool:
     return SLUG[card] == request or TYPE[card] == request
 
 
+def spoon_giver(hands: Sequence[Sequence[int]], owner: int, request: str) -> tuple[int, tuple[int, ...]] | None:
+    """Going left from the spoon's owner, the first seat holding a match and its matching cards."""
+    players = len(hands)
+    for step in range(1, players):
+        giver = (owner + step) % players
+        matches = tuple([card for card in hands[giver] if spoon_matches(card, request)])
+        if matches:
+            return giver, matches
+    return None
+
+
 # --- handlers -------------------------------------------------------------------------------------
 
 
@@ -352,41 +412,58 @@ def _menu_proposed(state: PartyState, event: MenuProposed) -> PartyState:
     )
 
 
-def _vote_cast(state: PartyState, event: VoteCast) -> PartyState:
-    """A proposal stands with a strict majority of all seats (the proposer approves); a tie rejects.
-    After every seat has proposed once, the proposal with the most approvals stands (earliest on ties)."""
+def _vote_recorded(state: PartyState, event: VoteCast) -> PartyState:
+    """The seat's vote on the current proposal (version 2's whole `VoteCast`)."""
     selection = state.selection
     assert selection is not None
-    players = state.players
     votes = list(selection.votes)
     votes[event.seat] = 1 if event.approve else 0
-    if -1 in votes:
-        return _replace(
-            state,
-            selection=_replace(selection, votes=tuple(votes)),
-            awaiting=tuple([seat for seat in state.awaiting if seat != event.seat]),
-        )
-    approvals = (*selection.approvals, sum(votes))
-    chosen: MenuSpec | None = None
-    if 2 * approvals[-1] > players:
-        chosen = selection.proposals[-1]
-    elif len(selection.proposals) >= players:
-        best = max(approvals)
-        chosen = selection.proposals[approvals.index(best)]
-    if chosen is not None:
-        return _replace(
-            state,
-            selection=_replace(selection, approvals=approvals, votes=tuple(votes)),
-            menu=chosen,
-            phase="chosen",
-            awaiting=(),
-        )
-    proposer = (selection.proposer + 1) % players
     return _replace(
         state,
-        selection=_replace(selection, approvals=approvals, votes=(-1,) * players, proposer=proposer),
-        awaiting=(proposer,),
+        selection=_replace(selection, votes=tuple(votes)),
+        awaiting=tuple([seat for seat in state.awaiting if seat != event.seat]),
     )
+
+
+def vote_tally(selection: Selection, players: int) -> tuple[int, int | None, int | None]:
+    """Once every seat voted: (approvals of the current proposal, the index of the proposal that
+    stands or None, the next proposer or None).
+
+    A proposal stands with a strict majority of all seats (the proposer approves); a tie rejects. After
+    every seat has proposed once, the proposal with the most approvals stands (earliest on ties)."""
+    approvals = sum(selection.votes)
+    every = (*selection.approvals, approvals)
+    chosen: int | None = None
+    if 2 * approvals > players:
+        chosen = len(every) - 1
+    elif len(selection.proposals) >= players:
+        chosen = every.index(max(every))
+    return approvals, chosen, None if chosen is not None else (selection.proposer + 1) % players
+
+
+def _vote_cast(state: PartyState, event: VoteCast) -> PartyState:
+    """Version 1 counts the votes here once the last is in (version 2: `VotesCounted`, `MenuChosen`)."""
+    state = _vote_recorded(state, event)
+    selection = state.selection
+    assert selection is not None
+    if -1 in selection.votes:
+        return state
+    approvals, chosen, proposer = vote_tally(selection, state.players)
+    state = _counted(state, approvals, proposer)
+    if chosen is None:
+        return state
+    return _replace(state, menu=selection.proposals[chosen], phase="chosen")
+
+
+def _counted(state: PartyState, approvals: int, proposer: int | None) -> PartyState:
+    """The current proposal's approvals counted; the next proposer's turn, if the menu is not chosen."""
+    selection = state.selection
+    assert selection is not None
+    counted = _replace(selection, approvals=(*selection.approvals, approvals))
+    if proposer is None:
+        return _replace(state, selection=counted, awaiting=())
+    votes = (-1,) * state.players
+    return _replace(state, selection=_replace(counted, votes=votes, proposer=proposer), awaiting=(proposer,))
 
 
 def _menu_chosen(state: PartyState, event: MenuChosen) -> PartyState:
@@ -452,8 +529,12 @@ def _card_chosen(state: PartyState, event: CardChosen) -> PartyState:
     )
 
 
-def _cards_revealed(state: PartyState, event: CardsRevealed) -> PartyState:
-    work = _Work(state)
+# How the events of a turn change the cards, shared by both versions: each `_apply_*` changes a `_Work`;
+# version 1 then runs the machine (`_machine`), version 2 only marks the acting card's bonus action as
+# underway (`_applied`), since its outcomes come as events of their own.
+
+
+def _apply_reveal(work: _Work, event: CardsRevealed) -> None:
     for seat, card in enumerate(event.cards):
         work.take_from_hand(seat, card)
         work.play(seat, card)
@@ -462,89 +543,81 @@ def _cards_revealed(state: PartyState, event: CardsRevealed) -> PartyState:
             kind = callable_kind(work.tableaus[seat], call)
             if kind is not None:
                 insort(work.queue, (NUMBER[call], seat, call, kind))
-    work.advance()
-    return work.build()
 
 
-def _special_order_copied(state: PartyState, event: SpecialOrderCopied) -> PartyState:
-    work = _Work(state)
+def _apply_copy(work: _Work, event: SpecialOrderCopied) -> None:
     work.copy(event.seat, event.card, event.slug)
-    work.advance()
-    return work.build()
 
 
-def _chopsticks_used(state: PartyState, event: ChopsticksUsed) -> PartyState:
-    work = _Work(state)
+def _apply_chopsticks(work: _Work, event: ChopsticksUsed) -> None:
     seat = event.seat
     work.take_from_hand(seat, event.card)
     if work.remove(seat, event.chopsticks):
         work.hands[seat] = (*work.hands[seat], event.chopsticks)
     work.play(seat, event.card)
-    work.advance()
-    return work.build()
 
 
-def _spoon_used(state: PartyState, event: SpoonUsed) -> PartyState:
-    """Going left from the spoon's owner, the first seat holding a match gives one (it chooses the
-    variant when it holds several); nobody: the spoon is discarded."""
-    work = _Work(state)
-    seat = event.seat
-    players = state.players
-    for step in range(1, players):
-        giver = (seat + step) % players
-        matches = tuple([card for card in work.hands[giver] if spoon_matches(card, event.request)])
-        if matches:
-            work.prompt = Prompt(
-                kind="give", seat=giver, card=event.spoon, options=matches, request=event.request, owner=seat
-            )
-            break
+def _apply_spoon_used_v1(work: _Work, event: SpoonUsed) -> None:
+    """Version 1 works out the spoon's outcome here: going left from the spoon's owner, the first seat
+    holding a match gives one (it chooses the variant when it holds several); nobody: the spoon is
+    discarded. (Version 2 writes that outcome as an event: `ChoiceAsked`, `SpoonGiven`, `BonusDropped`.)"""
+    found = spoon_giver(work.hands, event.seat, event.request)
+    if found is None:
+        work.discard_from_tableau(event.seat, event.spoon)
     else:
-        work.discard_from_tableau(seat, event.spoon)
-    work.advance()
-    return work.build()
+        giver, matches = found
+        work.prompt = Prompt(
+            kind="give", seat=giver, card=event.spoon, options=matches, request=event.request, owner=event.seat
+        )
 
 
-def _spoon_given(state: PartyState, event: SpoonGiven) -> PartyState:
-    work = _Work(state)
+def _apply_give(work: _Work, event: SpoonGiven) -> None:
     work.take_from_hand(event.seat, event.card)
     if work.remove(event.owner, event.spoon):
         work.hands[event.seat] = (*work.hands[event.seat], event.spoon)
     work.play(event.owner, event.card)
-    work.advance()
-    return work.build()
 
 
-def _menu_drawn(state: PartyState, event: MenuDrawn) -> PartyState:
-    work = _Work(state)
-    drawn = event.cards or ()
-    taken = set(drawn)
-    work.deck = tuple([card for card in work.deck if card not in taken])
+def _apply_menu_drawn_v1(work: _Work, event: MenuDrawn) -> None:
+    """Version 1 asks for the menu's card here, or returns a draw of only menus (version 2: an event)."""
+    drawn = _draw_from_deck(work, event)
     if any(SLUG[card] != "menu" for card in drawn):
         work.drawn = drawn
         work.prompt = Prompt(kind="menu", seat=event.seat, card=event.menu, options=drawn)
     else:
         work.deck = (*work.deck, *drawn)
         work.discard_from_tableau(event.seat, event.menu)
-    work.advance()
-    return work.build()
 
 
-def _menu_ordered(state: PartyState, event: MenuOrdered) -> PartyState:
-    work = _Work(state)
+def _draw_from_deck(work: _Work, event: MenuDrawn) -> tuple[int, ...]:
+    drawn = event.cards or ()
+    taken = set(drawn)
+    work.deck = tuple([card for card in work.deck if card not in taken])
+    return drawn
+
+
+def _apply_order(work: _Work, event: MenuOrdered) -> None:
     work.deck = (*work.deck, *[card for card in work.drawn if card != event.card])
     work.drawn = ()
     work.discard_from_tableau(event.seat, event.menu)
     work.play(event.seat, event.card)
-    work.advance()
-    return work.build()
 
 
-def _cards_flipped(state: PartyState, event: CardsFlipped) -> PartyState:
-    work = _Work(state)
+def _apply_flip(work: _Work, event: CardsFlipped) -> None:
     work.flip(event.seat, event.cards)
     work.discard_from_tableau(event.seat, event.box)
-    work.advance()
-    return work.build()
+
+
+def _machine(apply: Callable[[_Work, Any], None]) -> Callable[[PartyState, Any], PartyState]:
+    """Version 1: apply the event, then run the turn machine as far as it goes."""
+
+    def handler(state: PartyState, event: Any) -> PartyState:
+        work = _Work(state)
+        apply(work, event)
+        work.advance()
+        return work.build()
+
+    return handler
 
 
 def _round_scored(state: PartyState, event: RoundScored) -> PartyState:
@@ -602,14 +675,136 @@ _HANDLERS: dict[type, Callable[[PartyState, Any], PartyState]] = {
     RoundDealt: _round_dealt,
     CardsDrawn: _cards_drawn,
     CardChosen: _card_chosen,
-    CardsRevealed: _cards_revealed,
-    SpecialOrderCopied: _special_order_copied,
-    ChopsticksUsed: _chopsticks_used,
-    SpoonUsed: _spoon_used,
-    SpoonGiven: _spoon_given,
-    MenuDrawn: _menu_drawn,
-    MenuOrdered: _menu_ordered,
-    CardsFlipped: _cards_flipped,
+    CardsRevealed: _machine(_apply_reveal),
+    SpecialOrderCopied: _machine(_apply_copy),
+    ChopsticksUsed: _machine(_apply_chopsticks),
+    SpoonUsed: _machine(_apply_spoon_used_v1),
+    SpoonGiven: _machine(_apply_give),
+    MenuDrawn: _machine(_apply_menu_drawn_v1),
+    MenuOrdered: _machine(_apply_order),
+    CardsFlipped: _machine(_apply_flip),
     RoundScored: _round_scored,
     DessertsScored: _desserts_scored,
+}
+
+
+# --- version 2: a plain applier -------------------------------------------------------------------
+
+
+def evolve_v2(state: PartyState, event: Any) -> PartyState:
+    """Rules version 2: apply what the event says; every outcome of the turn machine is an event of
+    its own, worked out by `decide` (outcomes.py)."""
+    handler = _HANDLERS_V2.get(type(event))
+    return handler(state, event) if handler is not None else state
+
+
+def _applied(
+    apply: Callable[[_Work, Any], None], acting: Callable[[Any], int] | None = None
+) -> Callable[[PartyState, Any], PartyState]:
+    """Version 2: apply the event, after marking the bonus action of its acting card as underway. The
+    turn then waits in `resolve` for `decide` to write what happens next."""
+
+    def handler(state: PartyState, event: Any) -> PartyState:
+        work = _Work(state)
+        if acting is not None:
+            work.settle(acting(event))
+        apply(work, event)
+        return work.build()
+
+    return handler
+
+
+def _apply_spoon_used(work: _Work, event: SpoonUsed) -> None:
+    """Who gives comes next, as an event: the spoon's request waits in a transient prompt till then."""
+    work.prompt = Prompt(kind="spoon-used", seat=event.seat, card=event.spoon, request=event.request)
+
+
+def _apply_menu_drawn(work: _Work, event: MenuDrawn) -> None:
+    """The menu's owner plays one of the drawn cards (a draw of only menus is dropped next, an event)."""
+    drawn = _draw_from_deck(work, event)
+    work.drawn = drawn
+    work.prompt = Prompt(kind="menu", seat=event.seat, card=event.menu, options=drawn)
+    work.awaiting = (event.seat,)
+
+
+def _apply_choice_asked(work: _Work, event: ChoiceAsked) -> None:
+    work.prompt = Prompt(
+        kind=event.kind,
+        seat=event.seat,
+        card=event.card,
+        options=event.options or (),
+        request=event.request,
+        owner=-1 if event.owner is None else event.owner,
+    )
+    work.awaiting = (event.seat,)
+
+
+def _apply_bonus_dropped(work: _Work, event: BonusDropped) -> None:
+    if event.reason == "only-menus":
+        work.deck = (*work.deck, *work.drawn)
+        work.drawn = ()
+    if event.discarded:
+        work.discard_from_tableau(event.seat, event.card)
+
+
+def _apply_miso_clashed(work: _Work, event: MisoClashed) -> None:
+    for seat, card in event.cards:
+        work.discard_from_tableau(seat, card)
+    work.misos = []
+
+
+def _apply_uramaki_placed(work: _Work, event: UramakiPlaced) -> None:
+    race = list(work.race_points)
+    for seat in event.seats:
+        race[seat] += event.points
+    work.race_points = tuple(race)
+    work.uramaki_claimed = event.claimed
+    for seat, card in event.cards:
+        work.discard_from_tableau(seat, card)
+
+
+def _apply_hands_passed(work: _Work, event: HandsPassed) -> None:
+    players = work.players
+    work.pass_hands(event.direction)
+    work.turn = event.turn
+    work.picks = (-1,) * players
+    work.calls = (-1,) * players
+    work.misos = []
+    work.phase = "pick"
+    work.awaiting = tuple(range(players))
+
+
+def _votes_counted(state: PartyState, event: VotesCounted) -> PartyState:
+    return _counted(state, event.approvals, event.next_proposer)
+
+
+def _round_scored_v2(state: PartyState, event: RoundScored) -> PartyState:
+    """The last turn of a round passes no hands: its picks and miso soups are cleared with the round."""
+    players = state.players
+    scored = _round_scored(state, event)
+    return _replace(scored, picks=(-1,) * players, calls=(-1,) * players, misos=())
+
+
+def _acting_card(event: Any) -> int:
+    return int(event.card)
+
+
+_HANDLERS_V2: dict[type, Callable[[PartyState, Any], PartyState]] = {
+    **_HANDLERS,
+    VoteCast: _vote_recorded,
+    VotesCounted: _votes_counted,
+    CardsRevealed: _applied(_apply_reveal),
+    SpecialOrderCopied: _applied(_apply_copy, _acting_card),
+    ChopsticksUsed: _applied(_apply_chopsticks, lambda event: event.chopsticks),
+    SpoonUsed: _applied(_apply_spoon_used, lambda event: event.spoon),
+    SpoonGiven: _applied(_apply_give, lambda event: event.spoon),
+    MenuDrawn: _applied(_apply_menu_drawn, lambda event: event.menu),
+    MenuOrdered: _applied(_apply_order, lambda event: event.menu),
+    CardsFlipped: _applied(_apply_flip, lambda event: event.box),
+    ChoiceAsked: _applied(_apply_choice_asked, _acting_card),
+    BonusDropped: _applied(_apply_bonus_dropped, _acting_card),
+    MisoClashed: _applied(_apply_miso_clashed),
+    UramakiPlaced: _applied(_apply_uramaki_placed),
+    HandsPassed: _applied(_apply_hands_passed),
+    RoundScored: _round_scored_v2,
 }

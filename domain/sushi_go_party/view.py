@@ -15,7 +15,7 @@ import msgspec
 
 from domain.engine import CardId, CardIds, Result, SeatScore, record
 from domain.sushi_go_party.cards import URAMAKI_PLACES
-from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
+from domain.sushi_go_party.events import CardChosen, CardsDrawn, ChoiceAsked, MenuDrawn, RoundDealt
 from domain.sushi_go_party.menus import MenuSpec
 from domain.sushi_go_party.state import PartyState, Selection
 
@@ -156,4 +156,7 @@ def redact(event: Any, seat: int | None) -> Any | None:
         return _replace(event, cards=tuple([card if index == seat else None for index, card in enumerate(event.cards)]))
     if kind is MenuDrawn and event.seat != seat:
         return _replace(event, cards=None)
+    if kind is ChoiceAsked and event.seat != seat:
+        # Only the asked seat sees what it may choose among (its hand, a giver's matching cards...).
+        return _replace(event, options=None)
     return event

@@ -9,12 +9,29 @@ async def test_the_catalog_lists_every_game_with_its_player_range_and_default_op
     body = (await client.get("/v1/catalog")).json()
     listed = {game["id"]: game for game in body["games"]}
     assert set(listed) == set(GAMES)
-    assert listed["sushi-go"]["min_players"] == 2 and listed["sushi-go"]["max_players"] == 5
+    assert listed["sushi-go"]["min_players"] == 2 and listed["sushi-go"]["max_players"] == 6
     for game_id in GAMES:
         entry = (await client.get(f"/v1/catalog/{game_id}")).json()
         assert entry["id"] == game_id
         assert entry["option_schema"]
         assert entry["details"]["cards"]
+        assert entry["rules_version"] == listed[game_id]["rules_version"] == GAMES[game_id].rules_version
+        assert [version["version"] for version in entry["rules_versions"]] == list(range(1, entry["rules_version"] + 1))
+        assert all(version["changes"] for version in entry["rules_versions"])
+
+
+async def test_the_catalog_shows_the_current_rules_version_and_what_each_changed(client):
+    listed = {game["id"]: game for game in (await client.get("/v1/catalog")).json()["games"]}
+    assert {game: entry["rules_version"] for game, entry in listed.items()} == {
+        "sushi-go": 2,
+        "sushi-go-party": 2,
+        "spin-some-for-dim-sum": 1,
+        "dim-sum-derby": 2,
+    }
+    derby = (await client.get("/v1/catalog/dim-sum-derby")).json()
+    assert "left of the first player" in derby["rules_versions"][1]["changes"][0]
+    sushi_go = (await client.get("/v1/catalog/sushi-go")).json()
+    assert sushi_go["details"]["deal"]["6"] == 8
 
 
 async def test_the_calculator_scores_the_rules_worked_examples(client):

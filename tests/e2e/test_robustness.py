@@ -45,7 +45,7 @@ async def test_malformed_json_is_a_400(client, game):
 
 async def test_unknown_game_and_bad_player_count(client):
     assert_problem(await client.post("/v1/games", json={"game": "chess", "players": 2}), 422, "unknown-game")
-    assert_problem(await client.post("/v1/games", json={"game": "sushi-go", "players": 6}), 422, "invalid-player-count")
+    assert_problem(await client.post("/v1/games", json={"game": "sushi-go", "players": 7}), 422, "invalid-player-count")
     assert_problem(
         await client.post("/v1/games", json={"game": "sushi-go", "players": "four"}), 400, "malformed-request"
     )

@@ -17,6 +17,8 @@ from typing import Any
 import msgspec
 
 from api.bootstrap import Services
+from domain.sushi_go_party.events import OUTCOME_EVENT_TYPES
+from domain.sushi_go_party.game import SUSHI_GO_PARTY
 from services.ports import NewEvent
 from tests.e2e.play import all_events, bearer, play_randomly
 
@@ -54,7 +56,9 @@ async def test_every_event_displays_as_written_but_the_seed_commitment(client, s
             assert {**event["data"], "type": event["type"]} == data
     created = shown[0]["data"]
     assert created["seed_commitment"] == written[0]["seed_hash"] and "seed_hash" not in created
-    assert shown[0]["schema_version"] == 2
+    # Written before rules versions: it shows, and plays, rules version 1.
+    assert created["rules_version"] == 1 and "rules_version" not in written[0]
+    assert shown[0]["schema_version"] == 3
 
 
 async def test_a_finished_log_reveals_its_seed_against_the_old_commitment(client, services):
@@ -97,3 +101,18 @@ async def test_a_running_party_log_shows_a_seat_its_hand(client, services):
     assert table["viewer"] == {"seat": 0} and table["state"]["hand"]
     legal = (await client.get(f"/v1/games/{game_id}/legal-commands", headers=bearer(token))).json()
     assert legal["version"] == len(RUNNING_PARTY["rows"])
+
+
+async def test_a_running_version_1_party_game_finishes_under_version_1_rules(client, services):
+    """Written by kaiten 0.1.0 (no rules version): after the upgrade it plays on under rules version 1,
+    so no event of the newer rules (their outcome events) ever enters its log."""
+    game_id = await store_as_written(services, RUNNING_PARTY)
+    table = (await client.get(f"/v1/games/{game_id}")).json()
+    player = {**table, "tokens": {"0": RUNNING_PARTY["seat_0_token"]}}
+    ended = await play_randomly(client, player, random.Random(3))
+    assert ended["status"] == "finished"
+    shown = await all_events(client, game_id)
+    assert shown[0]["data"]["rules_version"] == 1 and SUSHI_GO_PARTY.rules_version == 2
+    newer = {event_type.__name__ for event_type in OUTCOME_EVENT_TYPES}
+    assert newer and not newer & {event["type"] for event in shown}
+    assert ended["result"] == shown[-1]["data"]["result"]

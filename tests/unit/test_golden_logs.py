@@ -90,6 +90,8 @@ def replay(document: dict[str, Any]) -> Replayed:
         for event in recorded
     ]
     table = tables.replay(codec.game, events)
+    # The game under the rules version the log was created with (GameCreated says which).
+    game = tables.rules_of(codec.game, table)
     game_id = recorded_view["id"]
     stored = [
         StoredEvent(
@@ -104,7 +106,7 @@ def replay(document: dict[str, Any]) -> Replayed:
         for event in recorded
     ]
     view = table_view(
-        codec.game,
+        game,
         game_id,
         table,
         None,
@@ -116,11 +118,11 @@ def replay(document: dict[str, Any]) -> Replayed:
     served = as_served(view)
     # Today's view shows cards as objects; the view as the rules compute it holds their ids, as
     # 0.1.0 showed them: that is what must not have changed (test_card_objects checks the showing).
-    served["state"] = as_served(codec.game.view(table.state, None))
+    served["state"] = as_served(game.view(table.state, None))
     return Replayed(
         final_view=served,
-        result=as_served(codec.game.result(table.state)),
-        events=as_served(event_views(codec.game, table, None, stored, events)),
+        result=as_served(game.result(table.state)),
+        events=as_served(event_views(game, table, None, stored, events)),
     )
 
 

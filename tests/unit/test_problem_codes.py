@@ -35,6 +35,8 @@ def raised_codes() -> dict[str, set[int]]:
                 args = [arg.value if isinstance(arg, ast.Constant) else None for arg in node.args]
                 if node.func.id == "RuleViolation" and isinstance(args[0], str):
                     found[args[0]].add(409 if args[0] in CONFLICT_CODES else 422)
+                elif node.func.id == "InvalidLog" and isinstance(args[0], str):
+                    found[args[0]].add(422)
                 elif node.func.id == "ServiceError" and isinstance(args[1], str):
                     # A kind chosen at run time (an unknown game is a 404 or a 422 by where it is
                     # named) leaves the status to the operations' own lists.

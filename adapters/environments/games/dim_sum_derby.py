@@ -166,7 +166,8 @@ class DerbySpec:
         assert isinstance(view, DerbyView)
         table_at, seats_at, hand_at, peek_at, tail_at = _layout(players)
         out = Features(tail_at + TAIL_FEATURES)
-        mine = slot_of(seat, view.first_player, players)
+        # The seat's own slot as the view shows it (the Kitchen's place depends on the rules version).
+        mine = next((cart.slot for cart in view.carts if cart.seat == seat), slot_of(seat, view.first_player, players))
         for cart in view.carts:
             base = ((cart.slot - mine) % SLOTS) * SLOT_FEATURES
             out.count(base + cart.cart)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from domain import table as lobby
@@ -68,6 +69,7 @@ def make_state(
     derby_discard: Sequence[int] = (),
     slots: tuple[int, ...] = (0, 1, 2, 3),
     turn: int = 1,
+    rules_version: int = 1,
 ) -> DerbyState:
     """A dealt state. Carts hold ``tops`` (card ids, top first) then, unless ``exact_carts``, every other
     card of their type not on the table or in a discard pile, in id order. Markers on table dishes are
@@ -112,6 +114,7 @@ def make_state(
         actions_left=actions_left,
         turn=turn,
         dealt=True,
+        rules_version=UNSET if rules_version == 1 else rules_version,
     )
 
 
@@ -127,10 +130,12 @@ def types(events: Sequence[Any]) -> list[str]:
     return [type(event).__name__ for event in events]
 
 
-def dealt(players: int = 3, seed: int = 1, first_player: int = 0) -> DerbyState:
+def dealt(players: int = 3, seed: int = 1, first_player: int = 0, rules_version: int | None = None) -> DerbyState:
+    """A freshly dealt game, under the newest rules unless `rules_version` says otherwise."""
     options = DerbyOptions(first_player=first_player)
-    state = GAME.initial_state(options, players)
-    for event in GAME.setup(options, players, Chance(seed, 0)):
+    game = GAME if rules_version is None else GAME.at_rules_version(rules_version)
+    state = game.initial_state(options, players)
+    for event in game.setup(options, players, Chance(seed, 0)):
         state = evolve(state, event)
     return state
 

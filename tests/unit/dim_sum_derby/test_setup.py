@@ -44,16 +44,25 @@ def test_four_players_have_a_cart_each_and_none_waits_in_the_kitchen() -> None:
 
 def test_three_players_park_one_cart_in_the_kitchen() -> None:
     view = GAME.view(dealt(3), None)
-    assert [cart.seat for cart in view.carts] == [0, 1, 2, None]
-    assert view.carts[3].top is not None  # every cart shows its top card
+    assert [cart.seat for cart in view.carts] == [0, None, 1, 2]
+    assert view.carts[1].top is not None  # every cart shows its top card
 
 
-def test_the_kitchen_sits_left_of_the_first_player_who_starts() -> None:
+def test_the_kitchen_sits_directly_left_of_the_first_player_who_starts() -> None:
     state = dealt(3, first_player=2)
-    assert state.turn_seat == 2
+    assert state.turn_seat == 2 and state.rules_version == 2
     view = GAME.view(state, None)
-    # Slot 0 is in front of the first player; the Kitchen is the slot just before it (clockwise).
+    # Slot 0 is in front of the first player; the Kitchen comes next clockwise, before the second player.
+    assert [(cart.slot, cart.seat) for cart in view.carts] == [(0, 2), (1, None), (2, 0), (3, 1)]
+    assert GAME.awaiting(state) == (2,)
+
+
+def test_rules_version_1_parks_the_kitchen_cart_on_the_first_players_right() -> None:
+    state = dealt(3, first_player=2, rules_version=1)
+    view = GAME.view(state, None)
+    # Version 1: the Kitchen is the slot just before the first player (clockwise), after the last seat.
     assert [(cart.slot, cart.seat) for cart in view.carts] == [(0, 2), (1, 0), (2, 1), (3, None)]
+    assert view.carts[3].top is not None
     assert GAME.awaiting(state) == (2,)
 
 

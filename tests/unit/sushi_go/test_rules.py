@@ -17,6 +17,7 @@ from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
 from domain.sushi_go.game import SUSHI_GO as GAME
 from domain.sushi_go.scoring import CATEGORIES, round_breakdowns_of_cards
+from tests.unit import bot_games
 from tests.unit.sushi_go.helpers import (
     Cards,
     act,
@@ -37,7 +38,7 @@ def violation(state: Any, seat: int, command: Any) -> str:
 # --- setup ----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_deals_unique_cards_by_player_count(players: int) -> None:
     [dealt] = GAME.setup(GAME.options_type(), players, Chance(7, 3))
     assert isinstance(dealt, HandsDealt)
@@ -57,11 +58,32 @@ def test_setup_is_determined_by_the_chance() -> None:
 
 def test_check_options() -> None:
     GAME.check_options(GAME.options_type(), 4)
+    GAME.check_options(GAME.options_type(), 6)
     with pytest.raises(RuleViolation):
-        GAME.check_options(GAME.options_type(), 6)
+        GAME.check_options(GAME.options_type(), 7)
     with pytest.raises(RuleViolation) as raised:
         lobby.create_game(GAME, 1, None, 1, salt=bytes(16))
     assert raised.value.code == "invalid-player-count"
+
+
+def test_rules_version_2_takes_six_players_dealt_eight_cards_each() -> None:
+    assert (GAME.rules_version, GAME.max_players, DEAL[6]) == (2, 6, 8)
+    table, log = bot_games.play(GAME, 1, ["random", "greedy"] * 3)
+    assert table.rules_version == 2 and log[0].rules_version == 2
+    dealt = [event for event in log if isinstance(event, HandsDealt)]
+    assert [(event.hand_size, len(event.hands)) for event in dealt] == [(8, 6)] * 3
+    assert table.status == "finished" and table.result is not None and len(table.result.scores) == 6
+    assert lobby.replay(GAME, log) == table
+
+
+def test_rules_version_1_takes_two_to_five_players() -> None:
+    v1 = GAME.at_rules_version(1)
+    assert (v1.rules_version, v1.min_players, v1.max_players) == (1, 2, 5)
+    with pytest.raises(RuleViolation) as raised:
+        lobby.create_game(v1, 6, None, 1, salt=bytes(16))
+    assert raised.value.code == "invalid-player-count"
+    created = lobby.create_game(v1, 5, None, 1, salt=bytes(16))
+    assert created[0].rules_version == 1
 
 
 # --- a turn ---------------------------------------------------------------------------------------

@@ -13,13 +13,16 @@ from domain.chance import Chance
 from domain.engine import Decided
 from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
 from domain.sushi_go_party.commands import Pick
-from domain.sushi_go_party.decide import decide, new_state
+from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide, new_state
 from domain.sushi_go_party.events import MenuChosen, RoundDealt
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.menus import menu_cards, resolve_menu
 from domain.sushi_go_party.options import PartyOptions
 from domain.sushi_go_party.rules import evolve
 from domain.sushi_go_party.state import Entry, PartyState
+
+#: The rules `setup_game` plays by default (test_turns.py runs every test under each version).
+DEFAULT_RULES: PartyRules = RULES_V1
 
 
 def menu(
@@ -34,22 +37,23 @@ def menu(
 class Game:
     """A hand-made game: a state, a log of the events folded into it, and a counter for Chance."""
 
-    def __init__(self, state: PartyState, seed: int = 0) -> None:
+    def __init__(self, state: PartyState, seed: int = 0, rules: PartyRules = RULES_V1) -> None:
         self.state = state
         self.events: list[Any] = []
         self.seed = seed
         self.version = 0
+        self.rules = rules
 
     def fold(self, decided: Iterable[Any] | Decided) -> list[Any]:
         events = list(decided.events if isinstance(decided, Decided) else decided)
         for event in events:
-            self.state = evolve(self.state, event)
+            self.state = self.rules.evolve(self.state, event)
         self.events.extend(events)
         return events
 
     def act(self, seat: int, command: Any) -> list[Any]:
         self.version += 1
-        return self.fold(decide(self.state, seat, command, Chance(self.seed, self.version)))
+        return self.fold(decide(self.state, seat, command, Chance(self.seed, self.version), self.rules))
 
     def turn(self, *picks: int | tuple[int, int]) -> list[Any]:
         """Every seat picks (a card id, or (card id, called card id)), in seat order."""
@@ -79,9 +83,11 @@ def setup_game(
     *,
     desserts: Sequence[str] = (),
     seed: int = 0,
+    rules: PartyRules | None = None,
     **options: Any,
 ) -> tuple[Game, dict[str, list[int]]]:
-    """A game of round 1, turn 1, with the given hands and tableaus (slugs; wasabi bound in order).
+    """A game of round 1, turn 1, with the given hands and tableaus (slugs; wasabi bound in order),
+    played under `rules` (default: `DEFAULT_RULES`, which a test module may switch).
 
     Returns the game and the card ids handed out per slug (in the order they were asked for).
     """
@@ -129,7 +135,7 @@ def setup_game(
             deck=tuple(card for card in state.deck if card not in taken),
             dessert_pile=tuple(card for card in state.dessert_pile if card not in taken),
         )
-    return Game(state, seed), given
+    return Game(state, seed, rules or DEFAULT_RULES), given
 
 
 def all_cards(state: PartyState) -> list[int]:

@@ -1,4 +1,8 @@
-"""Turns and bonus actions, card by card, on hand-made states."""
+"""Turns and bonus actions, card by card, on hand-made states, under each rules version.
+
+Version 2 works out through `decide` what version 1's `evolve` worked out, so every test here runs
+under both (the `rules` fixture), and the two rules that changed say what each version does.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +15,11 @@ from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
 from domain.sushi_go_party.cards import NUMBER, SLUG
 from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
-from domain.sushi_go_party.decide import decide
+from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide
 from domain.sushi_go_party.events import (
     CardsRevealed,
     MenuDrawn,
+    MisoClashed,
     RoundDealt,
     RoundScored,
     SpecialOrderCopied,
@@ -23,14 +28,23 @@ from domain.sushi_go_party.events import (
 )
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.legal import legal_commands
+from domain.sushi_go_party.outcomes import RULES_V2
 from domain.sushi_go_party.rules import final_result
 
+from . import helpers
 from .helpers import Game, check_conservation, menu, setup_game
+
+
+@pytest.fixture(autouse=True, params=[RULES_V1, RULES_V2], ids=["rules-1", "rules-2"])
+def rules(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> PartyRules:
+    chosen: PartyRules = request.param
+    monkeypatch.setattr(helpers, "DEFAULT_RULES", chosen)
+    return chosen
 
 
 def violation(game: Game, seat: int, command: object) -> str:
     with pytest.raises(RuleViolation) as error:
-        decide(game.state, seat, command, Chance(0, 99))
+        decide(game.state, seat, command, Chance(0, 99), game.rules)
     return error.value.code
 
 
@@ -272,7 +286,7 @@ def test_two_menus_in_one_turn_resolve_in_number_order() -> None:
 # --- takeout box ----------------------------------------------------------------------------------
 
 
-def test_takeout_box_flips_earlier_cards_face_down() -> None:
+def test_takeout_box_flips_earlier_cards_face_down(rules: PartyRules) -> None:
     game, ids = setup_game(
         "master-menu",
         3,
@@ -282,9 +296,13 @@ def test_takeout_box_flips_earlier_cards_face_down() -> None:
     game.turn(ids["takeout-box"][0], ids["temaki"][0], ids["temaki"][1])
     prompt = game.state.prompt
     assert prompt is not None and prompt.kind == "flip"
-    assert prompt.options == (ids["sashimi"][0], *ids["tofu"][:3])  # not the fruit (a dessert)
-    assert len(legal_commands(game.state, 0)) == 16
-    assert violation(game, 0, Flip(cards=(ids["fruit-ww"][0],))) == "cannot-flip"
+    if rules.version == 1:
+        assert prompt.options == (ids["sashimi"][0], *ids["tofu"][:3])  # not the fruit (a dessert)
+        assert len(legal_commands(game.state, 0)) == 16
+        assert violation(game, 0, Flip(cards=(ids["fruit-ww"][0],))) == "cannot-flip"
+    else:
+        assert prompt.options == (ids["sashimi"][0], *ids["tofu"][:3], ids["fruit-ww"][0])  # the fruit too
+        assert len(legal_commands(game.state, 0)) == 32
     assert violation(game, 0, Flip(cards=(ids["tofu"][0], ids["tofu"][0]))) == "duplicate-card"
     assert violation(game, 0, Flip(cards=(ids["temaki"][0],))) == "card-not-in-tableau"
     events = game.answer(Flip(cards=tuple(ids["tofu"][:3])))
@@ -445,15 +463,42 @@ def test_two_miso_soups_in_one_turn_are_discarded() -> None:
     assert [score["miso-soup"] for score in round_scores(events)] == [3, 0, 0]
 
 
-def test_miso_soups_clash_through_chopsticks() -> None:
+def test_one_players_two_miso_soups_through_chopsticks(rules: PartyRules) -> None:
     option = {**menu(specials=("chopsticks", "wasabi")), "dessert": "pudding"}
     game, ids = setup_game(
         option, 2, [["miso-soup", "miso-soup", "tempura"], ["tempura", "sashimi", "sashimi"]], [["chopsticks"], []]
     )
     game.turn((ids["miso-soup"][0], ids["chopsticks"][0]), ids["tempura"][1])
-    game.answer(Chopsticks(card=ids["miso-soup"][1]))
-    assert game.slugs(0) == []
+    events = game.answer(Chopsticks(card=ids["miso-soup"][1]))
+    if rules.version == 1:
+        # Version 1 (kaiten 0.1.0): more than one miso soup in a turn clash, even one player's two.
+        assert game.slugs(0) == []
+        assert set(ids["miso-soup"]) <= set(game.state.discard)
+    else:
+        # Version 2 (seed 002: "if other players choose Miso Soup also"): nobody else played one.
+        assert game.slugs(0) == ["miso-soup", "miso-soup"]
+        assert not any(isinstance(event, MisoClashed) for event in events)
+        while game.state.round == 1:
+            events = game.turn(*(hand[0] for hand in game.state.hands))
+        assert [score["miso-soup"] for score in round_scores(events)] == [6, 0]
+
+
+def test_miso_soups_of_two_players_clash_with_a_third_from_chopsticks(rules: PartyRules) -> None:
+    option = {**menu(specials=("chopsticks", "wasabi")), "dessert": "pudding"}
+    game, ids = setup_game(
+        option, 2, [["miso-soup", "miso-soup", "tempura"], ["miso-soup", "sashimi", "sashimi"]], [["chopsticks"], []]
+    )
+    game.turn((ids["miso-soup"][0], ids["chopsticks"][0]), ids["miso-soup"][2])
+    events = game.answer(Chopsticks(card=ids["miso-soup"][1]))
+    assert game.slugs(0) == [] and game.slugs(1) == []
     assert set(ids["miso-soup"]) <= set(game.state.discard)
+    clashed = [event for event in events if isinstance(event, MisoClashed)]
+    if rules.version == 2:
+        assert [sorted(clashed[0].cards)] == [
+            sorted([(0, ids["miso-soup"][0]), (0, ids["miso-soup"][1]), (1, ids["miso-soup"][2])])
+        ]
+    else:
+        assert clashed == []  # version 1 wrote no event for it
 
 
 def test_miso_soups_clash_through_special_order() -> None:

@@ -1,0 +1,70 @@
+"""`kaiten export GAME_ID [-o FILE]` and `kaiten import FILE`: a finished game's log, through the
+composition root, with the checks of `POST /v1/games/import` (services/logs.py)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from api.bootstrap import bootstrap
+from api.service_cli import run_service
+from api.settings import Settings
+from services.logs import export_log, import_log
+
+
+def add_commands(commands: Any) -> None:
+    export = commands.add_parser("export", help="write a finished game's log (the format of GET /export)")
+    export.add_argument("game_id")
+    export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
+    export.set_defaults(run=run_export)
+
+    imported = commands.add_parser("import", help="check a finished game's log and store it as a new game")
+    imported.add_argument("file", type=Path, help="an export, or an object whose events are a game's log")
+    imported.set_defaults(run=run_import)
+
+
+async def _export(database_url: str, game_id: str) -> bytes:
+    services = bootstrap(database_url)
+    try:
+        return msgspec.json.encode(await export_log(services.games.store, game_id))
+    finally:
+        await services.close()
+
+
+async def _import(database_url: str, document: Any) -> bytes:
+    services = bootstrap(database_url)
+    try:
+        games = services.games
+        return msgspec.json.encode(await import_log(games.store, games.clock, games.ids, document))
+    finally:
+        await services.close()
+
+
+def run_export(args: argparse.Namespace) -> int:
+    document = run_service(_export(Settings.from_env().database_url, args.game_id))
+    if document is None:
+        return 1
+    if args.output is None:
+        sys.stdout.write(document.decode() + "\n")
+    else:
+        args.output.write_bytes(document + b"\n")
+        print(f"kaiten: wrote {args.output}", file=sys.stderr)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    try:
+        document = json.loads(args.file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        print(f"kaiten: cannot read {args.file}: {error}", file=sys.stderr)
+        return 1
+    view = run_service(_import(Settings.from_env().database_url, document))
+    if view is None:
+        return 1
+    sys.stdout.write(view.decode() + "\n")
+    return 0

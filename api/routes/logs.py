@@ -1,0 +1,54 @@
+"""Export and import of a finished game's log (API.md, "Export and import of a log")."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Controller, Request, Response, get, post
+from litestar.di import NamedDependency
+from litestar.params import Body, PathParameter
+
+from api.contract.problems import Problem
+from api.errors import problem
+from services.games import Games
+from services.logs import InvalidLog, export_log, import_log
+from services.views import LogDocument, TableView
+
+GameId = Annotated[str, PathParameter(description="The game's UUID")]
+GamesDep = NamedDependency[Games]
+LOG = Body(
+    title="A finished game's log",
+    description=(
+        'An export ({"format": "kaiten-log/1", "id", "game", "rules_version", "events"}), or any object whose '
+        "`events` are exactly what GET /v1/games/{id}/events returned for a finished game (pages joined)"
+    ),
+)
+
+
+def invalid_log(request: Request[Any, Any, Any], exc: InvalidLog) -> Response[Problem]:
+    """422 with the refusal's `code` and the first failing `version` (null: not a log at all)."""
+    return problem(request, 422, exc.code, exc.message, version=exc.version)
+
+
+class LogsController(Controller):
+    path = "/v1/games"
+    tags = ["logs"]
+    exception_handlers = {InvalidLog: invalid_log}
+
+    @get(
+        "/{game_id:str}/export",
+        operation_id="exportLog",
+        summary="A finished game's whole log (409 game-not-finished before the end)",
+    )
+    async def export(self, games: GamesDep, game_id: GameId) -> LogDocument:
+        return await export_log(games.store, game_id)
+
+    @post(
+        "/import",
+        operation_id="importLog",
+        summary="Check a finished game's log and store it as a new finished game",
+        status_code=201,
+    )
+    async def import_(self, games: GamesDep, data: Annotated[Any, LOG]) -> Response[TableView]:
+        view = await import_log(games.store, games.clock, games.ids, data)
+        return Response(view, status_code=201, headers={"Location": f"/v1/games/{view.id}"})

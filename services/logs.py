@@ -1,0 +1,282 @@
+"""Export and import of a finished game's log (API.md, "Export and import of a log").
+
+An export is the whole log as a spectator sees it after the end, the events exactly as
+`GET /v1/games/{id}/events` shows them. An import takes such a document, or any object whose `events`
+are exactly what that endpoint returned for a finished game (pages joined; logs of every earlier kaiten
+version included: an event without `schema_version` is of shape 1), checks it, and stores it as a new
+finished game.
+
+`check_log` is pure: it refuses a log with an `InvalidLog` naming a stable `code` and the first
+failing `version`, checking in order:
+
+- `invalid-log`: not an object with a non-empty list `events` of event objects; `unknown-format`: a
+  `format` `kaiten-log/N` other than `kaiten-log/1` (any other object's other fields are ignored);
+- `version-gap`: versions not 1, 2, 3... in order (an event removed, added or moved);
+- `not-game-created`: the first event is not `GameCreated`; `unknown-game`; `unknown-rules-version`;
+  `rules-version-mismatch` / `game-mismatch`: the document's own `rules_version` / `game` differ from
+  what GameCreated says;
+- `unknown-event-type`: a type that the game's rules version does not know (version 1 of Sushi Go
+  Party! knows none of version 2's outcome events); `unknown-schema-version`; `invalid-event`: data
+  that does not decode as its type and schema version;
+- `does-not-fold`: an event that cannot be applied where it stands (a lobby event out of place, a
+  game event the state cannot take);
+- `log-not-finished`: no `GameFinished` at the end; `events-after-the-end`;
+- `seed-mismatch`: the revealed seed and salt do not give GameCreated's commitment;
+- `result-mismatch`: the result GameFinished records is not the one the rules work out from the
+  log (a score changed, an event removed and the versions renumbered...).
+
+`kaiten replay --verify` runs the same checks on a stored game (`check_events`, which does not ask a
+running game to be finished).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from domain import table as tables
+from domain.engine import Game, RuleViolation
+from domain.table import GameCreated, GameFinished, Table, commit_to_seed
+from services.codec import GameCodec, codec_for
+from services.errors import ServiceError
+from services.loading import load_game
+from services.ports import Clock, EventStore, IdSource, NewEvent, StoredEvent
+from services.presenting import event_views, summary_of, table_view
+from services.upcasting import UnknownSchemaVersion
+from services.views import LogDocument, TableView, views_of
+
+FORMAT = "kaiten-log/1"
+_encoder = msgspec.json.Encoder()
+
+
+class InvalidLog(ServiceError):
+    """A log refused by the checks: `code` says why, `version` is the first event that fails (None
+    when the document itself is not a log)."""
+
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
+        super().__init__("invalid", code, message)
+        self.version = version
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedLog:
+    """A log that passed the checks: its game (under its rules version), events and table."""
+
+    game: Game
+    codec: GameCodec
+    events: list[Any]
+    table: Table
+    #: The original game's id, when the document names one.
+    original_id: str | None
+
+
+# --- the checks (pure) ----------------------------------------------------------------------------
+
+
+def check_log(document: Any) -> CheckedLog:
+    """The checks of an import: a whole log of a finished game, in any shape kaiten ever showed."""
+    if not isinstance(document, Mapping):
+        raise InvalidLog("invalid-log", "a log is a JSON object with a list of events")
+    shape = document.get("format")
+    export = shape == FORMAT
+    if not export and isinstance(shape, str) and shape.startswith("kaiten-log/"):
+        raise InvalidLog("unknown-format", f"this kaiten reads logs of format {FORMAT!r}")
+    checked = check_events(document.get("events"), finished=True)
+    created = checked.events[0]
+    # An export says its game and rules version again; any other object's other fields are ignored.
+    if export and document.get("rules_version") != created.rules_version:
+        raise InvalidLog("rules-version-mismatch", "the document's rules_version is not GameCreated's", 1)
+    if export and document.get("game") != created.game:
+        raise InvalidLog("game-mismatch", "the document's game is not the one GameCreated names", 1)
+    original = document.get("id") if export else None
+    return CheckedLog(
+        game=checked.game,
+        codec=checked.codec,
+        events=checked.events,
+        table=checked.table,
+        original_id=_uuid_or_none(original),
+    )
+
+
+def check_events(events: Any, finished: bool) -> CheckedLog:
+    """The checks of a log given as event views (`version`, `type`, `data`, `schema_version`); a
+    running game's log passes when `finished` is False."""
+    if not isinstance(events, list) or not events or not all(isinstance(event, Mapping) for event in events):
+        raise InvalidLog("invalid-log", "`events` must be a non-empty list of event objects")
+    for expected, event in enumerate(events, start=1):
+        if event.get("version") != expected:
+            raise InvalidLog(
+                "version-gap", f"expected version {expected} here, found {event.get('version')!r}", expected
+            )
+    codec, game = _game_of(events[0])
+    known = {event_type.__name__ for event_type in (*tables.LOBBY_EVENTS, *game.event_types)}
+    decoded = [_decode(codec, known, event) for event in events]
+    table = _fold(game, decoded)
+    if not finished and table.status != "finished":
+        return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
+    end = next((at for at, event in enumerate(decoded) if isinstance(event, GameFinished)), None)
+    if end is None:
+        raise InvalidLog("log-not-finished", "the log does not end with GameFinished", len(events))
+    finish = decoded[end]
+    created = decoded[0]
+    revealed = commit_to_seed(finish.seed, bytes.fromhex(finish.salt))
+    if revealed != created.seed_commitment or (created.seed, created.salt) != (finish.seed, finish.salt):
+        raise InvalidLog("seed-mismatch", "the revealed seed and salt do not give GameCreated's commitment", end + 1)
+    # GameFinished changes nothing but the status and the result: the state is the one the rules reached.
+    recomputed = game.result(table.state) if table.state is not None else None
+    if recomputed != finish.result:
+        raise InvalidLog(
+            "result-mismatch", "the recorded result is not the one the rules work out from the log", end + 1
+        )
+    return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
+
+
+def _game_of(first: Mapping[str, Any]) -> tuple[GameCodec, Game]:
+    if first.get("type") != "GameCreated" or not isinstance(first.get("data"), Mapping):
+        raise InvalidLog("not-game-created", "a log starts with GameCreated", 1)
+    try:
+        codec = codec_for(str(first["data"].get("game")))
+    except RuleViolation as exc:
+        raise InvalidLog(exc.code, exc.message, 1) from None
+    created = _decode(codec, {"GameCreated"}, first)
+    try:
+        return codec, codec.game.at_rules_version(created.rules_version)
+    except RuleViolation as exc:
+        raise InvalidLog(exc.code, exc.message, 1) from None
+
+
+def _decode(codec: GameCodec, known: set[str], event: Mapping[str, Any]) -> Any:
+    version = event.get("version")
+    kind = event.get("type")
+    if kind not in known:
+        raise InvalidLog("unknown-event-type", f"{kind!r} is no event of this game's rules version", version)
+    shape = event.get("schema_version", 1)
+    data = event.get("data")
+    if type(shape) is not int or not isinstance(data, Mapping):
+        raise InvalidLog("invalid-event", "an event has an int schema_version and a data object", version)
+    try:
+        return codec.decode_event(str(kind), shape, _encoder.encode({**data, "type": kind}))
+    except UnknownSchemaVersion as exc:
+        raise InvalidLog("unknown-schema-version", str(exc), version) from None
+    except (msgspec.DecodeError, msgspec.ValidationError, KeyError, TypeError, ValueError) as exc:
+        raise InvalidLog("invalid-event", f"{kind} does not read: {exc}", version) from None
+
+
+def _fold(game: Game, events: Sequence[Any]) -> Table:
+    # A GameFinished ends the table: whatever follows is refused by `_check_place`.
+    """The table the events give, checking what the lobby needs (evolve itself trusts its events)."""
+    table: Table | None = None
+    for version, event in enumerate(events, start=1):
+        _check_place(game, table, event, version)
+        try:
+            table = tables.evolve_table(game, table, event)
+        except Exception as exc:  # evolve trusts its events: any failure is a log that does not fold
+            raise InvalidLog(
+                "does-not-fold", f"{type(event).__name__} cannot be applied here ({exc!r})", version
+            ) from None
+    assert table is not None
+    return table
+
+
+def _check_place(game: Game, table: Table | None, event: Any, version: int) -> None:
+    def refuse(why: str) -> InvalidLog:
+        return InvalidLog("does-not-fold", f"{type(event).__name__} {why}", version)
+
+    if table is None:
+        if not isinstance(event, GameCreated) or event.seed is None or event.salt is None:
+            raise refuse("cannot start a log: GameCreated, with its seed revealed, does")
+        if not game.min_players <= event.players <= game.max_players:
+            raise refuse(f"has {event.players} players; this rules version takes {game.min_players}-{game.max_players}")
+        return
+    if isinstance(event, GameCreated):
+        raise refuse("can only start a log")
+    if isinstance(event, tables.SeatTaken):
+        if table.status != "open" or event.seat != len(table.seats):
+            raise refuse("does not take the next free seat of an open game")
+    elif isinstance(event, tables.GameStarted):
+        if table.status != "open" or len(table.seats) != table.players:
+            raise refuse("comes before every seat is taken")
+    elif table.status == "finished":
+        raise InvalidLog("events-after-the-end", f"{type(event).__name__} follows GameFinished", version)
+    elif table.status != "active":
+        raise refuse("comes before the game starts")
+
+
+def _uuid_or_none(value: Any) -> str | None:
+    try:
+        return str(uuid.UUID(str(value))) if value is not None else None
+    except ValueError:
+        return None
+
+
+# --- the use cases --------------------------------------------------------------------------------
+
+
+async def export_log(store: EventStore, game_id: str) -> LogDocument:
+    loaded = await load_game(store, game_id)
+    if loaded.table.status != "finished":
+        raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is finished")
+    document: LogDocument = views_of(loaded.game.id).log(
+        format=FORMAT,
+        id=loaded.game_id,
+        rules_version=loaded.table.rules_version,
+        events=event_views(loaded.game, loaded.table, None, loaded.stored, loaded.events),
+    )
+    return document
+
+
+async def import_log(store: EventStore, clock: Clock, ids: IdSource, document: Any) -> TableView:
+    """Check the log and store it as a new finished game, in today's shapes.
+
+    The imported game has no token hashes: nobody may act for its seats (it is over anyway). Each
+    event's metadata says where it came from (`imported_from`, the original `version`, and the
+    original `recorded_at` when the log shows it); the new rows are recorded now.
+    """
+    checked = check_log(document)
+    events = document["events"]
+    codec = checked.codec
+    rows = [
+        NewEvent(
+            type=type(event).__name__,
+            data=codec.encode_event(event),
+            metadata=_imported(checked.original_id, shown),
+            schema_version=codec.schema_version(event),
+        )
+        for event, shown in zip(checked.events, events, strict=True)
+    ]
+    game_id = ids.game_id()
+    now = clock.now()
+    summary = summary_of(game_id, checked.game, checked.table, len(rows), {}, now, now)
+    stored = await store.append(game_id, 0, rows, summary)
+    return imported_view(checked.game, game_id, checked.table, stored)
+
+
+def _imported(original: str | None, shown: Mapping[str, Any]) -> dict[str, Any]:
+    metadata: dict[str, Any] = {"imported_from": original, "imported_version": shown["version"]}
+    if isinstance(shown.get("recorded_at"), str):
+        metadata["recorded_at"] = shown["recorded_at"]
+    return metadata
+
+
+def imported_from(stored: Sequence[StoredEvent]) -> tuple[bool, str | None]:
+    """Whether the game was imported, and from which game (None: the document named none)."""
+    first = stored[0].metadata
+    return "imported_from" in first, first.get("imported_from")
+
+
+def imported_view(game: Game, game_id: str, table: Table, stored: Sequence[StoredEvent]) -> TableView:
+    view = table_view(
+        game,
+        game_id,
+        table,
+        None,
+        len(stored),
+        created_at=stored[0].recorded_at,
+        updated_at=stored[-1].recorded_at,
+        public=True,
+    )
+    return msgspec.structs.replace(view, imported_from=imported_from(stored)[1])

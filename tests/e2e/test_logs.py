@@ -1,0 +1,163 @@
+"""Export and import of a log over REST and the command line (API.md, "Export and import of a log")."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+import random
+import uuid
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from api.bootstrap import bootstrap
+from api.cli import main
+from services.games import SeatRequest
+from services.ports import NewEvent
+from tests.e2e.play import all_events, play_randomly
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "0.1.0"
+#: One golden log of each game, recorded by kaiten 0.1.0.
+GOLDEN_FILES = [
+    "sushi-go-4p-humans.json",
+    "party-3p-chopsticks-miso-humans.json",
+    "spin-some-2p-humans.json",
+    "dim-sum-derby-3p-bots.json",
+]
+
+
+def golden(name: str) -> dict[str, Any]:
+    document: dict[str, Any] = json.loads((GOLDEN / name).read_text(encoding="utf-8"))
+    return document
+
+
+async def finished_party(client: Any) -> dict[str, Any]:
+    body = {"game": "sushi-go-party", "players": 3, "seed": 8, "seats": [{"bot": "random"}] * 3}
+    created: dict[str, Any] = (await client.post("/v1/games", json=body)).json()
+    assert created["status"] == "finished"
+    return created
+
+
+async def test_a_running_game_is_not_exported(client):
+    body = {"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"bot": "random"}]}
+    created = (await client.post("/v1/games", json=body)).json()
+    response = await client.get(f"/v1/games/{created['id']}/export")
+    assert response.status_code == 409 and response.json()["code"] == "game-not-finished"
+    finished = await play_randomly(client, created, random.Random(2))
+    exported = (await client.get(f"/v1/games/{finished['id']}/export")).json()
+    assert exported["format"] == "kaiten-log/1" and exported["rules_version"] == 2
+    assert (await client.get(f"/v1/games/{uuid.uuid4()}/export")).status_code == 404
+
+
+async def test_an_export_imports_as_a_new_finished_game_with_imported_from(client):
+    created = await finished_party(client)
+    exported = (await client.get(f"/v1/games/{created['id']}/export")).json()
+    assert exported["id"] == created["id"] and exported["game"] == "sushi-go-party"
+    assert exported["events"] == await all_events(client, created["id"])
+    response = await client.post("/v1/games/import", json=exported)
+    assert response.status_code == 201, response.text
+    imported = response.json()
+    assert response.headers["location"] == f"/v1/games/{imported['id']}"
+    assert imported["id"] != created["id"] and imported["imported_from"] == created["id"]
+    assert imported["status"] == "finished" and imported["result"] == created["result"]
+    assert imported["full_state"] == created["full_state"]
+    shown = (await client.get(f"/v1/games/{imported['id']}")).json()
+    assert shown["imported_from"] == created["id"]
+    assert "imported_from" not in (await client.get(f"/v1/games/{created['id']}")).json()
+    again = (await client.get(f"/v1/games/{imported['id']}/export")).json()
+    assert [(e["type"], e["data"]) for e in again["events"]] == [(e["type"], e["data"]) for e in exported["events"]]
+
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+async def test_a_log_of_kaiten_0_1_0_imports_to_the_same_result(client, name):
+    document = golden(name)
+    response = await client.post("/v1/games/import", json=document)
+    assert response.status_code == 201, response.text
+    imported = response.json()
+    assert imported["result"] == document["final_view"]["result"]
+    assert imported["full_state"] == document["final_view"]["full_state"]
+    assert imported["imported_from"] is None
+    exported = (await client.get(f"/v1/games/{imported['id']}/export")).json()
+    assert exported["rules_version"] == 1
+
+
+async def test_a_tampered_log_is_refused_with_its_code_and_first_failing_version(client):
+    removed = golden(GOLDEN_FILES[0])
+    del removed["events"][20]
+    response = await client.post("/v1/games/import", json=removed)
+    assert response.status_code == 422
+    problem = response.json()
+    assert (problem["code"], problem["version"]) == ("version-gap", 21)
+    assert response.headers["content-type"].startswith("application/problem+json")
+
+    scored = golden(GOLDEN_FILES[0])
+    scored["events"][-1]["data"]["result"]["scores"][1]["total"] += 1
+    problem = (await client.post("/v1/games/import", json=scored)).json()
+    assert (problem["code"], problem["version"]) == ("result-mismatch", len(scored["events"]))
+
+    for body in ([], {"events": "none"}, {"format": "kaiten-log/2", "events": []}):
+        response = await client.post("/v1/games/import", json=body)
+        assert response.status_code == 422 and response.json()["version"] is None
+
+
+# --- the command line -----------------------------------------------------------------------------
+
+
+async def _finished_game(database_url: str) -> str:
+    services = bootstrap(database_url)
+    try:
+        created = await services.games.create("sushi-go-party", 3, None, 8, [SeatRequest(bot="random")] * 3)
+        return created.id
+    finally:
+        await services.close()
+
+
+async def _store_as_written(database_url: str, document: dict[str, Any]) -> str:
+    """A stored log that the checks refuse, written as it is (as an old kaiten could have written it)."""
+    services = bootstrap(database_url)
+    game_id = str(uuid.uuid4())
+    rows = [
+        NewEvent(
+            type=event["type"],
+            data=msgspec.json.encode({"type": event["type"], **event["data"]}),
+            metadata={},
+            schema_version=event.get("schema_version", 1),
+        )
+        for event in document["events"]
+    ]
+    try:
+        await services.games.store.append(game_id, 0, rows)
+    finally:
+        await services.close()
+    return game_id
+
+
+def test_kaiten_export_import_and_replay_verify(database_url, tmp_path, monkeypatch, capsys):
+    game_id = asyncio.run(_finished_game(database_url))
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    out = tmp_path / "log.json"
+    assert main(["export", game_id, "-o", str(out)]) == 0
+    assert json.loads(out.read_text())["id"] == game_id
+    capsys.readouterr()
+    assert main(["import", str(out)]) == 0
+    imported = json.loads(capsys.readouterr().out)
+    assert imported["imported_from"] == game_id and imported["status"] == "finished"
+    assert main(["replay", imported["id"], "--verify"]) == 0
+    assert json.loads(capsys.readouterr().out)["problem"] is None
+
+    tampered = copy.deepcopy(golden(GOLDEN_FILES[0]))
+    tampered["events"][-1]["data"]["result"]["scores"][0]["total"] += 1
+    out.write_text(json.dumps(tampered))
+    assert main(["import", str(out)]) == 1
+    assert "result-mismatch" in capsys.readouterr().err
+    assert main(["export", str(uuid.uuid4())]) == 1
+
+    stored = asyncio.run(_store_as_written(database_url, tampered))
+    capsys.readouterr()
+    assert main(["replay", stored, "--verify"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["problem"]["code"] == "result-mismatch"
+    assert report["problem"]["version"] == len(tampered["events"])
