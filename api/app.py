@@ -14,6 +14,7 @@ from litestar.types import Middleware
 
 from api.bootstrap import Services, bootstrap
 from api.contract.docs import assets_router, render_plugins
+from api.cors import cors_config
 from api.errors import EXCEPTION_HANDLERS
 from api.rate_limit import rate_limit_config
 from api.request_body import KaitenRequest
@@ -41,6 +42,11 @@ before salting show an empty salt: their commitment is the plain hash of the see
 
 **Errors** are `application/problem+json` (RFC 9457) with a stable `code`. A request over the rate
 limit gets `429` with code `rate-limited` and `Retry-After` (seconds).
+
+**Browsers.** `KAITEN_CORS_ORIGINS` (comma-separated origins, or `*`) turns CORS on. An
+`EventSource` cannot send `Authorization`, and a seat token never goes in a URL: a seat trades its
+token for a single-use stream ticket (`createStreamTicket`, valid 60 s) and opens
+`streamEvents?ticket=...`, which streams that seat's view.
 
 **Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
 client: its seat token when it sends one, else its address. Each serving process counts on its own,
@@ -99,6 +105,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         lifespan=[lifespan],
         middleware=middleware,
         request_class=KaitenRequest,
+        cors_config=cors_config(configured.cors_origins) if configured.cors_origins else None,
         openapi_config=OpenAPIConfig(
             title="kaiten",
             version=API_VERSION,

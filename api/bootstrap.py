@@ -15,10 +15,12 @@ from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
 from adapters.sql_store import SqlEventStore
+from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import EventStore
+from services.ports import EventStore, StreamTickets
+from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 
 
@@ -26,6 +28,8 @@ from services.streaming import EventStreams
 class Services:
     games: Games
     streams: EventStreams
+    #: Stream tickets, for browsers following a game as a seat.
+    tickets: Ticketing
     #: Tells this process (and on PostgreSQL every process) of committed appends.
     notifier: LocalNotifier | PostgresNotifier
     engine: AsyncEngine | None = None
@@ -72,7 +76,7 @@ def bootstrap(database_url: str, *, run_projections: bool = False) -> Services:
         notifier = LocalNotifier()
         store = SqlEventStore(engine, notifier=notifier)
     return replace(
-        _services(store, notifier, engine),
+        _services(store, notifier, SqlStreamTickets(engine), engine),
         history=HistoryQueries(SqlReadModels(engine)),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
@@ -85,15 +89,20 @@ def bootstrap(database_url: str, *, run_projections: bool = False) -> Services:
 def bootstrap_with_store(store: EventStore, notifier: LocalNotifier | None = None) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
     through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier())
+    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets())
 
 
 def _services(
-    store: EventStore, notifier: LocalNotifier | PostgresNotifier, engine: AsyncEngine | None = None
+    store: EventStore,
+    notifier: LocalNotifier | PostgresNotifier,
+    tickets: StreamTickets,
+    engine: AsyncEngine | None = None,
 ) -> Services:
+    clock, ids = SystemClock(), SecureIds()
     return Services(
-        games=Games(store, SystemClock(), SecureIds()),
+        games=Games(store, clock, ids),
         streams=EventStreams(store, notifier),
+        tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,
         engine=engine,
     )

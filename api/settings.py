@@ -40,10 +40,13 @@ class Settings:
     #: Requests per client and period, counted by each serving process on its own (None: no limit).
     rate_limit: RateLimit | None = None
     log_level: str = "INFO"
+    #: The origins whose pages may call the API from a browser (`*`: any); empty: CORS is off.
+    cors_origins: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
         rate_limit = os.environ.get("KAITEN_RATE_LIMIT")
+        cors = os.environ.get("KAITEN_CORS_ORIGINS", "")
         log_level = (os.environ.get("KAITEN_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"KAITEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
@@ -51,4 +54,5 @@ class Settings:
             database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
+            cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),
         )

@@ -97,6 +97,17 @@ class EventStore(Protocol):
         """The inline read model of one game."""
 
 
+class StreamTickets(Protocol):
+    """Where stream tickets are kept (hashed), so that any serving process can take one."""
+
+    async def keep(self, ticket_hash: str, game_id: str, seat: int, expires_at: datetime) -> None:
+        """Keep a new ticket (and forget the long expired ones)."""
+
+    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> int | None:
+        """The seat of the ticket, spent at once: None when no unspent ticket of this game with this
+        hash is still valid at `now` (never seen, expired, already spent, or another game's)."""
+
+
 class Clock(Protocol):
     def now(self) -> datetime: ...
 

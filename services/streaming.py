@@ -40,15 +40,19 @@ class EventStreams:
         self.notifier = notifier
         self.keepalive_seconds = keepalive_seconds
 
-    async def follow(self, game_id: str, token: str | None, after: int) -> AsyncIterator[EventView | KeepAlive] | None:
-        """The caller's view of the events after version `after`, live, ending after GameFinished.
+    async def follow(
+        self, game_id: str, token: str | None, after: int, seat: int | None = None
+    ) -> AsyncIterator[EventView | KeepAlive] | None:
+        """The caller's view of the events after version `after`, live, ending after GameFinished:
+        as the token's seat, or as `seat` when a stream ticket named it, else as a spectator.
 
         Errors (no such game, a token of no seat, a version past the log) are raised here, before
         anything is streamed. None when the game is over and its end is at or before `after`: there
         is nothing left to follow.
         """
         loaded = await load_game(self.store, game_id)
-        seat = loaded.seat_of(token)
+        if seat is None:
+            seat = loaded.seat_of(token)
         if not 0 <= after <= loaded.version:
             raise ServiceError(
                 "invalid", "invalid-stream-position", f"resume from a version in 0..{loaded.version}, not {after}"

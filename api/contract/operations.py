@@ -17,6 +17,7 @@ from domain.catalog import GAMES
 from domain.engine import Game
 from services.games import SeatRequest
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
+from services.stream_tickets import StreamTicket
 from services.views import SeatGranted, views_of
 
 Auth = Literal["none", "optional", "required"]
@@ -108,6 +109,10 @@ OPERATIONS: dict[str, Operation] = {
             Answer(204, (), "The game is over and its end was already sent"),
         ),
         auth="optional",
+    ),
+    "createStreamTicket": Operation(
+        answers=(Answer(201, (StreamTicket,), "The ticket: pass it as `?ticket=` to streamEvents, once, in 60 s"),),
+        auth="required",
     ),
     "listCatalog": Operation(answers=(Answer(200, (TypedCatalog,), "The games of the catalog"),)),
     "getCatalogGame": Operation(

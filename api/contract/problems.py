@@ -153,7 +153,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         503: ("too-much-contention",),
     },
     "listEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-page",)},
-    "streamEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-last-event-id", "invalid-stream-position")},
+    "streamEvents": {
+        **GAME_ID,
+        401: ("invalid-token", "invalid-ticket"),
+        422: ("invalid-last-event-id", "invalid-stream-position"),
+    },
+    "createStreamTicket": {**GAME_ID, **REQUIRED_TOKEN},
     "replayGame": {404: ("game-not-found", "version-out-of-range"), **OPTIONAL_TOKEN},
     "listCatalog": {},
     "getCatalogGame": {404: ("unknown-game",)},

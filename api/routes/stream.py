@@ -6,15 +6,16 @@ from collections.abc import AsyncIterator
 from typing import Annotated
 
 import msgspec
-from litestar import Controller, Response, get
+from litestar import Controller, Response, get, post
 from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from api.auth import bearer_token
+from api.auth import bearer_token, required_bearer_token
 from services.errors import ServiceError
+from services.stream_tickets import StreamTicket, Ticketing
 from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
 from services.views import EventView
 
@@ -30,9 +31,17 @@ that answers 204, which tells an EventSource to stop reconnecting. Resume with `
 """
 
 
+GameId = Annotated[str, PathParameter(description="The game's UUID")]
+
+
 def _streams(state: State) -> EventStreams:
     streams: EventStreams = state.services.streams
     return streams
+
+
+def _tickets(state: State) -> Ticketing:
+    tickets: Ticketing = state.services.tickets
+    return tickets
 
 
 def resume_point(last_event_id: str | None, after: int) -> int:
@@ -57,7 +66,20 @@ class StreamController(Controller):
     dependencies = {
         "token": Provide(bearer_token, sync_to_thread=False),
         "streams": Provide(_streams, sync_to_thread=False),
+        "tickets": Provide(_tickets, sync_to_thread=False),
+        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
     }
+
+    @post(
+        "/{game_id:str}/stream-tickets",
+        operation_id="createStreamTicket",
+        summary="A single-use ticket to follow the game's stream as the caller's seat (for EventSource)",
+        status_code=201,
+    )
+    async def create_stream_ticket(
+        self, tickets: NamedDependency[Ticketing], game_id: GameId, seat_token: NamedDependency[str]
+    ) -> StreamTicket:
+        return await tickets.issue(game_id, seat_token)
 
     @get(
         "/{game_id:str}/events/stream",
@@ -70,8 +92,16 @@ class StreamController(Controller):
     async def stream_events(
         self,
         streams: NamedDependency[EventStreams],
-        game_id: Annotated[str, PathParameter(description="The game's UUID")],
+        tickets: NamedDependency[Ticketing],
+        game_id: GameId,
         token: NamedDependency[str | None],
+        ticket: Annotated[
+            str | None,
+            QueryParameter(
+                description="A stream ticket (createStreamTicket): follow as its seat; spent by this request",
+                max_length=100,
+            ),
+        ] = None,
         after: Annotated[int, QueryParameter(ge=0, description="stream the versions after this one")] = 0,
         last_event_id: Annotated[
             str | None,
@@ -84,7 +114,9 @@ class StreamController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent | Response[None]:
-        items = await streams.follow(game_id, token, resume_point(last_event_id, after))
+        position = resume_point(last_event_id, after)
+        seat = None if ticket is None else await tickets.seat_of(game_id, ticket)
+        items = await streams.follow(game_id, token, position, seat)
         if items is None:
             return Response(None, status_code=204)
         return ServerSentEvent(_messages(items))

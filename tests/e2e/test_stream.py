@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
@@ -174,3 +175,36 @@ async def test_a_stream_that_cannot_be_served_is_refused_with_a_problem(client, 
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
+
+
+async def ticket_for(client: httpx.AsyncClient, game: dict[str, Any], seat: int) -> dict[str, Any]:
+    answer = await client.post(f"/v1/games/{game['id']}/stream-tickets", headers=bearer(game["tokens"][str(seat)]))
+    assert answer.status_code == 201, answer.text
+    ticket: dict[str, Any] = answer.json()
+    return ticket
+
+
+async def test_a_ticket_streams_its_seats_view_once(client):
+    game = await create(client, "sushi-go", 2, seed=12)
+    ticket = await ticket_for(client, game, 1)
+    expires = datetime.fromisoformat(ticket["expires_at"])
+    assert timedelta(seconds=50) < expires - datetime.now(UTC) <= timedelta(seconds=60)
+
+    query = f"?ticket={ticket['ticket']}"
+    async with open_stream(client, game["id"], query=query) as stream:
+        events = await stream.until_version(game["version"])
+    dealt = next(event for event in events if event["type"] == "HandsDealt")
+    # Seat 1 sees its own hand and not seat 0's.
+    assert dealt["data"]["hands"][1] is not None and dealt["data"]["hands"][0] is None
+
+    again = await client.get(f"/v1/games/{game['id']}/events/stream{query}")
+    assert again.status_code == 401 and again.json()["code"] == "invalid-ticket"
+
+
+async def test_a_seat_token_in_the_url_is_no_credential(client):
+    game = await create(client, "sushi-go", 2, seed=12)
+    token = game["tokens"]["0"]
+    async with open_stream(client, game["id"], query=f"?token={token}") as stream:
+        events = await stream.until_version(game["version"])
+    dealt = next(event for event in events if event["type"] == "HandsDealt")
+    assert dealt["data"]["hands"] == [None, None]

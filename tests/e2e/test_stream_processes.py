@@ -48,3 +48,20 @@ async def test_a_command_through_one_server_reaches_a_stream_of_the_other(server
             # rather than uvicorn cancelling it with an error once the graceful period is over.
             assert two.stop() in (0, -signal.SIGTERM)
             assert "Exception in ASGI application" not in two.log.read_text()
+
+
+async def test_a_ticket_from_one_server_opens_a_stream_on_the_other_once(servers: list[ServerProcess]) -> None:
+    one, two = servers
+    async with (
+        httpx.AsyncClient(base_url=one.url, timeout=WAIT_SECONDS) as through_one,
+        httpx.AsyncClient(base_url=two.url, timeout=WAIT_SECONDS) as through_two,
+    ):
+        game = await create(through_one, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=1)
+        issued = await through_one.post(f"/v1/games/{game['id']}/stream-tickets", headers=bearer(game["tokens"]["0"]))
+        ticket = issued.json()["ticket"]
+        async with open_stream(through_two, game["id"], query=f"?ticket={ticket}") as stream:
+            events = await stream.until_version(game["version"])
+        dealt = next(event for event in events if event["type"] == "HandsDealt")
+        assert dealt["data"]["hands"][0] is not None
+        spent = await through_one.get(f"/v1/games/{game['id']}/events/stream?ticket={ticket}")
+        assert spent.status_code == 401 and spent.json()["code"] == "invalid-ticket"

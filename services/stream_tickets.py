@@ -1,0 +1,54 @@
+"""Stream tickets: a browser's EventSource cannot send `Authorization`, and a seat token must never
+travel in a URL (it would land in logs and histories). A seat trades its token for a ticket, good for
+one stream of that game as that seat, within a minute (API.md, "Browsers")."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+
+import msgspec
+
+from services.errors import ServiceError
+from services.loading import check_game_id, load_game
+from services.ports import Clock, EventStore, IdSource, StreamTickets
+
+#: Long enough to open a stream after asking for the ticket, short enough that a leaked URL is stale.
+VALID_FOR = timedelta(seconds=60)
+
+
+class StreamTicket(msgspec.Struct, frozen=True):
+    #: Pass as `?ticket=` to GET /v1/games/{id}/events/stream, once.
+    ticket: str
+    expires_at: datetime
+
+
+def ticket_hash(ticket: str) -> str:
+    return hashlib.sha256(ticket.encode()).hexdigest()
+
+
+class Ticketing:
+    def __init__(self, store: EventStore, tickets: StreamTickets, clock: Clock, ids: IdSource) -> None:
+        self.store = store
+        self.tickets = tickets
+        self.clock = clock
+        self.ids = ids
+
+    async def issue(self, game_id: str, token: str) -> StreamTicket:
+        """A ticket for the token's seat of this game (the token is checked as for any read)."""
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        assert seat is not None
+        ticket = self.ids.token()
+        expires_at = self.clock.now() + VALID_FOR
+        await self.tickets.keep(ticket_hash(ticket), loaded.game_id, seat, expires_at)
+        return StreamTicket(ticket=ticket, expires_at=expires_at)
+
+    async def seat_of(self, game_id: str, ticket: str) -> int:
+        """The ticket's seat, the ticket spent; 401 `invalid-ticket` for any ticket not good now."""
+        seat = await self.tickets.spend(ticket_hash(ticket), check_game_id(game_id), self.clock.now())
+        if seat is None:
+            raise ServiceError(
+                "unauthorized", "invalid-ticket", "this stream ticket is unknown, spent, expired or for another game"
+            )
+        return seat
