@@ -1,0 +1,84 @@
+"""How one finished game counts for its players: places for the ratings, a player in several seats."""
+
+from __future__ import annotations
+
+from domain.engine import Result, SeatScore
+from services.statistics import (
+    FinishedGame,
+    GameTotals,
+    PlayerRecord,
+    PlayerResult,
+    add_to_players,
+    places,
+    player_results,
+)
+
+
+def result(totals: list[int], winners: tuple[int, ...]) -> Result:
+    scores = tuple(SeatScore(seat=seat, total=total, breakdown={"all": total}) for seat, total in enumerate(totals))
+    ranking = tuple(sorted(range(len(totals)), key=lambda seat: (seat not in winners, -totals[seat], seat)))
+    return Result(scores=scores, winners=winners, ranking=ranking)
+
+
+def test_winners_share_first_place_and_equal_totals_share_the_places_after():
+    assert places(result([30, 41, 41, 30, 12], winners=(1, 2))) == {0: 2, 1: 1, 2: 1, 3: 2, 4: 3}
+
+
+def test_a_tie_broken_by_the_game_puts_the_loser_below_the_winner():
+    # Equal totals, and the game's tie-break chose seat 1 alone.
+    assert places(result([20, 20, 5], winners=(1,))) == {0: 2, 1: 1, 2: 3}
+
+
+def test_a_player_in_several_seats_counts_once_with_the_best_of_them():
+    game = FinishedGame(
+        game="sushi-go",
+        result=result([10, 30, 25], winners=(1,)),
+        player_ids={0: "ann", 1: "ann", 2: "bob"},
+        picks={},
+    )
+    assert player_results(game) == {
+        "ann": PlayerResult(place=1, total=30, won=True),
+        "bob": PlayerResult(place=2, total=25, won=False),
+    }
+
+
+def finished(totals: list[int], winners: tuple[int, ...], player_ids: dict[int, str]) -> FinishedGame:
+    return FinishedGame(game="sushi-go", result=result(totals, winners), player_ids=player_ids, picks={"tempura": 3})
+
+
+def test_players_records_sum_their_games_and_only_games_between_players_rate():
+    records: dict[tuple[str, str], PlayerRecord] = {}
+    against_bots = finished([20, 30], winners=(1,), player_ids={0: "ann"})
+    head_to_head = finished([40, 35, 10], winners=(0,), player_ids={0: "ann", 1: "bob"})
+    changed = add_to_players(records, [against_bots, head_to_head])
+    ann, bob = records["ann", "sushi-go"], records["bob", "sushi-go"]
+    assert changed == {("ann", "sushi-go"), ("bob", "sushi-go")}
+    assert (ann.played, ann.wins, ann.score_sum, ann.best_score, ann.rated_games) == (2, 1, 60, 40, 1)
+    assert (bob.played, bob.wins, bob.score_sum, bob.best_score, bob.rated_games) == (1, 0, 35, 35, 1)
+    assert ann.mu > PlayerRecord("x", "g").mu > bob.mu
+    assert ann.rating == ann.mu - 3 * ann.sigma
+
+
+def test_a_game_against_bots_alone_leaves_the_rating_as_it_was():
+    records: dict[tuple[str, str], PlayerRecord] = {}
+    add_to_players(records, [finished([50, 10], winners=(0,), player_ids={0: "ann"})])
+    ann = records["ann", "sushi-go"]
+    fresh = PlayerRecord("ann", "sushi-go")
+    assert (ann.mu, ann.sigma, ann.rated_games) == (fresh.mu, fresh.sigma, 0)
+
+
+def test_game_totals_add_every_seat_category_and_pick():
+    totals = GameTotals()
+    totals.add(finished([20, 30], winners=(1,), player_ids={}))
+    totals.add(finished([25, 25], winners=(0, 1), player_ids={}))
+    assert totals.games["sushi-go"] == {
+        "games": 2,
+        "player_games": 4,
+        "score_sum": 100,
+        "winning_score_sum": 55,
+        "picks": 6,
+    }
+    assert totals.seats["sushi-go", 2, 1] == {"games": 2, "wins": 2}
+    assert totals.scores["sushi-go", 25] == 2
+    assert totals.categories["sushi-go", "all"] == 100
+    assert totals.cards["sushi-go", "tempura"] == 6
