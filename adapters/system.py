@@ -16,6 +16,9 @@ class SecureIds:
     def game_id(self) -> str:
         return str(uuid.uuid4())
 
+    def command_id(self) -> str:
+        return str(uuid.uuid4())
+
     def seed(self) -> int:
         return secrets.randbits(63)
 

@@ -6,8 +6,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar
-from litestar.datastructures import State
-from litestar.di import Provide
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.types import Middleware
@@ -15,6 +13,7 @@ from litestar.types import Middleware
 from api.bootstrap import Services, bootstrap
 from api.contract.docs import assets_router, render_plugins
 from api.cors import cors_config
+from api.dependencies import PROVIDERS
 from api.errors import EXCEPTION_HANDLERS
 from api.rate_limit import rate_limit_config
 from api.request_body import KaitenRequest
@@ -27,7 +26,6 @@ from api.routes.operations import health, ready
 from api.routes.stream import StreamController
 from api.settings import Settings
 from api.shutdown import streams_end_on_exit_signal
-from services.games import Games
 
 API_VERSION = "1.0.0"
 
@@ -59,11 +57,6 @@ so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO
 class MetricsController(PrometheusController):
     path = "/metrics"
     include_in_schema = False
-
-
-def _games(state: State) -> Games:
-    services: Services = state.services
-    return services.games
 
 
 def create_app(services: Services | None = None, settings: Settings | None = None) -> Litestar:
@@ -100,7 +93,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             MetricsController,
             assets_router(),
         ],
-        dependencies={"games": Provide(_games, sync_to_thread=False)},
+        dependencies=PROVIDERS,
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         middleware=middleware,

@@ -19,7 +19,7 @@ from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import EventStore, StreamTickets
+from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 
@@ -31,7 +31,7 @@ class Services:
     #: Stream tickets, for browsers following a game as a seat.
     tickets: Ticketing
     #: Tells this process (and on PostgreSQL every process) of committed appends.
-    notifier: LocalNotifier | PostgresNotifier
+    notifier: RunningNotifier
     engine: AsyncEngine | None = None
     #: Match history and statistics, from the catch-up projections' read models (None without a database).
     history: HistoryQueries | None = None
@@ -65,18 +65,21 @@ class Services:
             await self.engine.dispose()
 
 
-def bootstrap(database_url: str, *, run_projections: bool = False) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections."""
+def bootstrap(
+    database_url: str, *, run_projections: bool = False, clock: Clock | None = None, ids: IdSource | None = None
+) -> Services:
+    """Services over that database; `run_projections` makes `start` run the catch-up projections.
+    The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
-    notifier: LocalNotifier | PostgresNotifier
+    notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
         notifier = PostgresNotifier(database_url)
-        store = SqlEventStore(engine)
+        store = SqlEventStore(engine, clock=clock)
     else:
-        notifier = LocalNotifier()
-        store = SqlEventStore(engine, notifier=notifier)
+        local = LocalNotifier()
+        notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), engine),
+        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
         history=HistoryQueries(SqlReadModels(engine)),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
@@ -86,19 +89,28 @@ def bootstrap(database_url: str, *, run_projections: bool = False) -> Services:
     )
 
 
-def bootstrap_with_store(store: EventStore, notifier: LocalNotifier | None = None) -> Services:
+def bootstrap_with_store(
+    store: EventStore,
+    notifier: RunningNotifier | None = None,
+    *,
+    clock: Clock | None = None,
+    ids: IdSource | None = None,
+) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
     through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets())
+    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids)
 
 
 def _services(
     store: EventStore,
-    notifier: LocalNotifier | PostgresNotifier,
+    notifier: RunningNotifier,
     tickets: StreamTickets,
+    clock: Clock | None,
+    ids: IdSource | None,
     engine: AsyncEngine | None = None,
 ) -> Services:
-    clock, ids = SystemClock(), SecureIds()
+    clock = clock or SystemClock()
+    ids = ids or SecureIds()
     return Services(
         games=Games(store, clock, ids),
         streams=EventStreams(store, notifier),

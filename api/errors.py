@@ -13,7 +13,7 @@ from litestar.types import ExceptionHandlersMap
 from msgspec import UNSET, UnsetType
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
-from api.contract.problems import CONFLICT_CODES, FieldError, Problem
+from api.contract.problems import FieldError, Problem
 from domain.engine import RuleViolation
 from services.errors import ServiceError
 
@@ -80,7 +80,7 @@ def bounded(text: str, limit: int = MAX_ECHO) -> str:
 
 
 def rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Response[Problem]:
-    status = 409 if exc.code in CONFLICT_CODES else 422
+    status = 409 if exc.kind == "conflict" else 422
     return problem(request, status, exc.code, exc.message)
 
 

@@ -30,10 +30,20 @@ def record(name: str, *fields: str) -> msgspec.Meta:
 class RuleViolation(Exception):
     """A command or request the rules refuse; `code` is stable and machine readable."""
 
+    #: `rule`: never, as it stands; `conflict`: not now (`NotNow`), the client may retry after a change.
+    kind = "rule"
+
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+class NotNow(RuleViolation):
+    """Refused because of where the game is, not what was asked: not this seat's turn, not started,
+    over, full. The same request may be accepted later."""
+
+    kind = "conflict"
 
 
 #: Marks a breakdown: points by scoring category, as the rules keep them (a dict: each game and menu

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Decided, Game, Result, RuleViolation
+from domain.engine import Decided, Game, NotNow, Result, RuleViolation
 
 Status = Literal["open", "active", "finished"]
 
@@ -190,7 +190,7 @@ def take_seat(
 ) -> Decision:
     game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
-        raise RuleViolation("game-full", "every seat of this game is taken")
+        raise NotNow("game-full", "every seat of this game is taken")
     if bot is not None and bot not in game.bots:
         raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
     if bot is None and not name:
@@ -207,13 +207,13 @@ def take_seat(
 def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> Decision:
     game = rules_of(game, table)
     if table.status == "open":
-        raise RuleViolation("game-not-started", "the game starts when every seat is taken")
+        raise NotNow("game-not-started", "the game starts when every seat is taken")
     if table.status == "finished":
-        raise RuleViolation("game-finished", "the game is over")
+        raise NotNow("game-finished", "the game is over")
     if not 0 <= seat < table.players:
         raise RuleViolation("invalid-seat", f"there is no seat {seat}")
     if seat not in game.awaiting(table.state):
-        raise RuleViolation("not-your-turn", f"the game is not waiting for seat {seat}")
+        raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     events, after = _apply(game, table, game.decide(table.state, seat, command, chance))
     result = game.result(after.state)
     if result is not None:

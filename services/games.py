@@ -7,7 +7,6 @@ with If-Match, in which case the conflict is its answer.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
@@ -156,7 +155,7 @@ class Games:
             command = loaded.codec.decode_command(body)
             chance = Chance(loaded.table.seed, loaded.version)
             decision = tables.act(loaded.game, loaded.table, seat, command, chance)
-            metadata = {"seat": seat, "command_id": str(uuid.uuid4()), "request_hash": request_hash}
+            metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
             new_events = self._new_events(loaded.codec, decision.events, metadata)
             moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
             new_events.extend(moved)

@@ -115,6 +115,10 @@ class Clock(Protocol):
 class IdSource(Protocol):
     def game_id(self) -> str: ...
 
+    def command_id(self) -> str:
+        """A fresh id for one command, kept in its events' metadata."""
+        ...
+
     def seed(self) -> int: ...
 
     def token(self) -> str: ...
@@ -152,6 +156,13 @@ class StreamNotifier(Notifier, Protocol):
 
     def subscribe_to(self, stream_id: str) -> AbstractAsyncContextManager[AsyncIterator[AppendNotice]]:
         """Like `subscribe`, for the notices of one stream only (and RESYNC)."""
+
+
+class RunningNotifier(StreamNotifier, Protocol):
+    """The notifier of a serving process, which it runs (listens, delivers) while it serves."""
+
+    def running(self) -> AbstractAsyncContextManager[None]:
+        """Deliver notices until the context exits; then the subscriptions end."""
 
 
 # --- Read models of the catch-up projections (match history, statistics) ---------------------------

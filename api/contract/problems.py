@@ -108,8 +108,7 @@ RULE_CODES: dict[str, tuple[str, ...]] = {
         "yen-not-yours",
     ),
 }
-#: Rule violations that mean "not now" rather than "never" (409): the client may retry after a change.
-CONFLICT_CODES = ("not-your-turn", "game-finished", "game-not-started", "game-full")
+#: The rules' "not now" (domain.engine.NotNow, 409): the client may retry after a change.
 NOT_NOW = ("not-your-turn", "game-finished", "game-not-started")
 SCORE_CODES = ("invalid-score-request", "unknown-card", "not-a-dessert", "invalid-player-count", "invalid-yen")
 

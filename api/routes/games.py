@@ -11,7 +11,6 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from api.auth import bearer_token, required_bearer_token
 from api.conditional import IfNoneMatch, conditional
 from api.request_body import KaitenRequest
-from api.routes.history import DEPENDENCIES as HISTORY
 from api.routes.history import (
     LIST_DESCRIPTION,
     Cursor,
@@ -79,7 +78,6 @@ class GamesController(Controller):
         summary="Match history, newest first",
         description=LIST_DESCRIPTION,
         tags=["history"],
-        dependencies=HISTORY,
     )
     async def list_games(
         self,

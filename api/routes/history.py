@@ -13,12 +13,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import get
-from litestar.datastructures import State
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
-from services.errors import ServiceError
 from services.history import MAX_PAGE, MAX_PLAYER_ID, HistoryQueries
 from services.history_views import GameStats, Leaderboard, PlayerStats
 from services.views import Status
@@ -50,19 +48,11 @@ the players with at least one rated game.
 """
 
 
-def _history(state: State) -> HistoryQueries:
-    history: HistoryQueries | None = state.services.history
-    if history is None:
-        raise ServiceError("unavailable", "history-unavailable", "this server keeps no match history")
-    return history
-
-
 def one_example(value: str) -> list[Example]:
     return [Example(id=value, summary=value, value=value)]
 
 
 HistoryDep = NamedDependency[HistoryQueries]
-DEPENDENCIES = {"history": Provide(_history, sync_to_thread=False)}
 GAME_DESCRIPTION = "A game id of the catalog"
 PLAYER_DESCRIPTION = "The integrating app's user id, as given in the seats"
 GameName = Annotated[str, PathParameter(description=GAME_DESCRIPTION, max_length=64, examples=one_example("sushi-go"))]
@@ -88,7 +78,6 @@ PlayerId = Annotated[
     summary="A player's finished games, wins, scores and rating, per game",
     description=PLAYER_STATS_DESCRIPTION,
     tags=["history"],
-    dependencies=DEPENDENCIES,
 )
 async def player_stats(history: HistoryDep, player_id: PlayerId) -> PlayerStats:
     return await history.player_stats(player_id)
@@ -100,7 +89,6 @@ async def player_stats(history: HistoryDep, player_id: PlayerId) -> PlayerStats:
     summary="A game's statistics: scores, seats, categories and pick rates",
     description=GAME_STATS_DESCRIPTION,
     tags=["history"],
-    dependencies=DEPENDENCIES,
 )
 async def game_stats(history: HistoryDep, game: GameName) -> GameStats:
     return await history.game_stats(game)
@@ -112,7 +100,6 @@ async def game_stats(history: HistoryDep, game: GameName) -> GameStats:
     summary="A game's rated players, best rating first",
     description=PLAYER_STATS_DESCRIPTION,
     tags=["history"],
-    dependencies=DEPENDENCIES,
 )
 async def leaderboard(
     history: HistoryDep, game: GameName, limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10

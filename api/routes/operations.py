@@ -5,6 +5,7 @@ from __future__ import annotations
 from litestar import get
 from litestar.datastructures import State
 
+from api.dependencies import services_of
 from api.schemas import Health
 from services.errors import ServiceError
 
@@ -16,6 +17,6 @@ async def health() -> Health:
 
 @get("/ready", operation_id="ready", summary="The database is reachable and migrated", tags=["operations"])
 async def ready(state: State) -> Health:
-    if not await state.services.is_ready():
+    if not await services_of(state).is_ready():
         raise ServiceError("unavailable", "not-ready", "the database is unreachable or not migrated")
     return Health(status="ready")

@@ -7,7 +7,6 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get, post
-from litestar.datastructures import State
 from litestar.di import NamedDependency, Provide
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, PathParameter, QueryParameter
@@ -34,16 +33,6 @@ that answers 204, which tells an EventSource to stop reconnecting. Resume with `
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 
 
-def _streams(state: State) -> EventStreams:
-    streams: EventStreams = state.services.streams
-    return streams
-
-
-def _tickets(state: State) -> Ticketing:
-    tickets: Ticketing = state.services.tickets
-    return tickets
-
-
 def resume_point(last_event_id: str | None, after: int) -> int:
     if last_event_id is None:
         return after
@@ -65,8 +54,6 @@ class StreamController(Controller):
     tags = ["games"]
     dependencies = {
         "token": Provide(bearer_token, sync_to_thread=False),
-        "streams": Provide(_streams, sync_to_thread=False),
-        "tickets": Provide(_tickets, sync_to_thread=False),
         "seat_token": Provide(required_bearer_token, sync_to_thread=False),
     }
 

@@ -68,7 +68,7 @@ from domain.dim_sum_derby.rules import (
 )
 from domain.dim_sum_derby.scoring import scorer_of
 from domain.dim_sum_derby.state import DerbyState
-from domain.engine import RuleViolation
+from domain.engine import NotNow, RuleViolation
 
 #: The parameters each Derby card takes (exactly these, no others).
 DERBY_PARAMS: tuple[frozenset[str], ...] = (
@@ -117,11 +117,11 @@ def _table_index(state: DerbyState, dish: int) -> int:
 
 def decide(state: DerbyState, seat: int, command: Any, chance: Chance) -> list[Any]:
     if not state.dealt:
-        raise RuleViolation("game-not-started", "the game has not been dealt yet")
+        raise NotNow("game-not-started", "the game has not been dealt yet")
     if state.over:
-        raise RuleViolation("game-finished", "the game is over")
+        raise NotNow("game-finished", "the game is over")
     if seat != state.turn_seat:
-        raise RuleViolation("not-your-turn", f"it is seat {state.turn_seat}'s turn")
+        raise NotNow("not-your-turn", f"it is seat {state.turn_seat}'s turn")
     kind = type(command)
     if state.peek and kind is not Arrange:
         raise RuleViolation("arrange-pending", "put the peeked cards back first (arrange)")

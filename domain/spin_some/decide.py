@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.engine import RuleViolation
+from domain.engine import NotNow, RuleViolation
 from domain.spin_some.cards import CARD_KIND, STEAMED_BUN
 from domain.spin_some.commands import Command, ReturnBun, Rotate, Take
 from domain.spin_some.events import DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
@@ -87,7 +87,7 @@ def _target(state: SpinState, here: int, steps: int) -> int:
 
 def decide(state: SpinState, seat: int, command: object) -> list[Event]:
     if seat != state.current or not state.piles or is_over(state):
-        raise RuleViolation("not-your-turn", f"the game is not waiting for seat {seat}")
+        raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     here = front(state, seat)
     if isinstance(command, Take):
         if _has_card(state, here):

@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Result, RuleViolation, SeatScore, rank_scores, seat_score
+from domain.engine import NotNow, Result, RuleViolation, SeatScore, rank_scores, seat_score
 from domain.sushi_go.cards import CHOPSTICKS_IDS, DEAL, DECK_SIZE, IS_CHOPSTICKS, IS_PUDDING, KIND, ROUNDS
 from domain.sushi_go.commands import SINGLE_PICKS, Pick, pair_picks
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
@@ -159,13 +159,13 @@ def has_chopsticks(tableau: Cards) -> bool:
 
 def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> list[Any]:
     if state.result is not None:
-        raise RuleViolation("game-finished", "the game is over")
+        raise NotNow("game-finished", "the game is over")
     if type(command) is not Pick:
         raise RuleViolation("invalid-command", f"Sushi Go! takes only pick commands, not {command!r}")
     if seat not in state.awaiting:
         if 0 <= seat < state.players and state.picks[seat]:
             raise RuleViolation("already-picked", "this seat has already picked this turn; picks are final")
-        raise RuleViolation("not-your-turn", f"the game is not waiting for seat {seat}")
+        raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     cards = command.cards
     hand = state.hands[seat]
     if not 1 <= len(cards) <= 2:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from domain.chance import Chance
-from domain.engine import Decided, RuleViolation, seat_score
+from domain.engine import Decided, NotNow, RuleViolation, seat_score
 from domain.sushi_go_party.cards import (
     CARD_COUNT,
     DEAL,
@@ -225,11 +225,11 @@ def decide(
 ) -> list[Any] | Decided:
     rules = rules or RULES_V1
     if state.phase == "over":
-        raise RuleViolation("game-finished", "the game is over")
+        raise NotNow("game-finished", "the game is over")
     if seat not in state.awaiting:
         if state.phase == "pick" and 0 <= seat < state.players and state.picks[seat] >= 0:
             raise RuleViolation("already-picked", "this seat has already picked this turn; picks are final")
-        raise RuleViolation("not-your-turn", f"the game is not waiting for seat {seat}")
+        raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     kind = type(command)
     phase = state.phase
     if phase == "pick":

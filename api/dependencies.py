@@ -1,0 +1,50 @@
+"""The use cases a route may ask for by name, from the services the app runs (`app.state.services`).
+
+Registered once on the app (`PROVIDERS`), so every route declares what it needs as a typed parameter
+(`games: Games`) instead of reaching into the app's state.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from litestar.datastructures import State
+from litestar.di import Provide
+
+from api.bootstrap import Services
+from services.errors import ServiceError
+from services.games import Games
+from services.history import HistoryQueries
+from services.stream_tickets import Ticketing
+from services.streaming import EventStreams
+
+
+def services_of(state: State) -> Services:
+    return cast(Services, state.services)
+
+
+def provide_games(state: State) -> Games:
+    return services_of(state).games
+
+
+def provide_streams(state: State) -> EventStreams:
+    return services_of(state).streams
+
+
+def provide_tickets(state: State) -> Ticketing:
+    return services_of(state).tickets
+
+
+def provide_history(state: State) -> HistoryQueries:
+    history = services_of(state).history
+    if history is None:
+        raise ServiceError("unavailable", "history-unavailable", "this server keeps no match history")
+    return history
+
+
+PROVIDERS = {
+    "games": Provide(provide_games, sync_to_thread=False),
+    "streams": Provide(provide_streams, sync_to_thread=False),
+    "tickets": Provide(provide_tickets, sync_to_thread=False),
+    "history": Provide(provide_history, sync_to_thread=False),
+}
