@@ -113,6 +113,11 @@ def _append_events(dialect_name: str) -> sa.Insert:
 
 def _upsert_summary(dialect_name: str) -> sa.Insert:
     insert = postgresql.insert(games) if dialect_name == "postgresql" else sqlite.insert(games)
+    return _replacing_summary(insert)
+
+
+def _replacing_summary(insert: postgresql.Insert | sqlite.Insert) -> sa.Insert:
+    """The summary INSERT, replacing the game's row when there is one."""
     # A game's creation time is the first summary's: later writers' clocks do not move it.
     kept = ("game_id", "created_at")
     changed = {column.name: insert.excluded[column.name] for column in games.c if column.name not in kept}
@@ -147,7 +152,5 @@ def _append_all() -> sa.Select[Any]:
         [column.name for column in games.c],
         summary_row.where(sa.bindparam("has_summary", type_=sa.Boolean), inserted),
     )
-    kept = ("game_id", "created_at")
-    changed = {column.name: upsert.excluded[column.name] for column in games.c if column.name not in kept}
-    summarized = upsert.on_conflict_do_update(index_elements=[games.c.game_id], set_=changed).cte("summarized")
+    summarized = _replacing_summary(upsert).cte("summarized")
     return sa.select(appended.c.global_position, appended.c.version).add_cte(remembered, summarized)

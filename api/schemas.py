@@ -11,7 +11,6 @@ from domain.catalog import GAMES, get_game
 from domain.engine import Breakdown
 from services.games import SeatRequest
 
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=100)]
 GameName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Players = Annotated[int, msgspec.Meta(ge=1, le=64)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]

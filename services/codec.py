@@ -9,7 +9,7 @@ import msgspec
 
 from domain.catalog import get_game
 from domain.engine import Game, RuleViolation
-from domain.table import LOBBY_EVENTS
+from domain.lobby import LOBBY_EVENTS
 from services.errors import ServiceError
 from services.ports import StoredEvent
 from services.upcasting import current_version, upcast

@@ -7,17 +7,18 @@ with If-Match, in which case the conflict is its answer.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 
-from domain import table as tables
+from domain import lobby
 from domain.catalog import get_game
 from domain.chance import Chance
 from domain.engine import RuleViolation
-from domain.table import Decision, Table
+from domain.lobby import Decision, Table
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
@@ -90,8 +91,8 @@ class Games:
         codec = codec_for(game.id)
         game_id = self.ids.game_id()
         chosen_seed = self.ids.seed() if seed is None else seed
-        events = tables.create_game(game, players, options, chosen_seed, self.ids.salt())
-        table = tables.replay(game, events)
+        events = lobby.create_game(game, players, options, chosen_seed, self.ids.salt())
+        table = lobby.replay(game, events)
         new_events = [self._new_event(codec, events[0], {"seat": None})]
         tokens: dict[str, str] = {}
         for request in seats:
@@ -140,7 +141,7 @@ class Games:
     ) -> CommandOutcome:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        request_hash = hash_token(body.decode("utf-8", "replace"))
+        request_hash = fingerprint(body)
 
         async def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
@@ -154,7 +155,7 @@ class Games:
                 raise _version_conflict(loaded.version)
             command = loaded.codec.decode_command(body)
             chance = Chance(loaded.table.seed, loaded.version)
-            decision = tables.act(loaded.game, loaded.table, seat, command, chance)
+            decision = lobby.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
             new_events = self._new_events(loaded.codec, decision.events, metadata)
             moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
@@ -183,7 +184,7 @@ class Games:
         seat = loaded.seat_of(token)
         assert seat is not None
         commands: Sequence[Any] = ()
-        if seat in tables.awaiting(loaded.game, loaded.table):
+        if seat in lobby.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
         legal: LegalCommands = views_of(loaded.game.id).legal(
             version=loaded.version, seat=seat, commands=list(commands)
@@ -205,7 +206,7 @@ class Games:
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
-        past = tables.replay(loaded.game, loaded.events[:at])
+        past = lobby.replay(loaded.game, loaded.events[:at])
         if seat is not None and seat >= len(past.seats):
             seat = None
         return self._table_view(loaded, past, seat, at)
@@ -254,7 +255,7 @@ class Games:
     ) -> tuple[list[NewEvent], Table, str | None]:
         """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
         token = None if request.bot is not None else self.ids.token()
-        decision = tables.take_seat(
+        decision = lobby.take_seat(
             codec.game,
             table,
             Chance(table.seed, version),
@@ -273,7 +274,7 @@ class Games:
 
     def _with_bots(self, codec: GameCodec, table: Table, version: int) -> tuple[list[NewEvent], Decision]:
         """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
-        bots = tables.run_bots(codec.game, table, version)
+        bots = lobby.run_bots(codec.game, table, version)
         return self._new_events(codec, bots.events, {"bot": True}), bots
 
     @staticmethod
@@ -322,6 +323,11 @@ class Games:
         )
         imported, origin = imported_from(loaded.stored)
         return msgspec.structs.replace(view, imported_from=origin) if imported else view
+
+
+def fingerprint(body: bytes) -> str:
+    """What tells a retried command from another sent with the same idempotency key."""
+    return hashlib.sha256(body).hexdigest()
 
 
 def _version_conflict(version: int | None) -> ServiceError:

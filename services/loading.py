@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import Game
-from domain.table import Table, replay, rules_of
+from domain.lobby import Table, replay, rules_of
 from services.caller import caller_seat
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError

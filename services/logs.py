@@ -38,9 +38,9 @@ from typing import Any
 
 import msgspec
 
-from domain import table as tables
+from domain import lobby as tables
 from domain.engine import Game, RuleViolation
-from domain.table import GameCreated, GameFinished, Table, commit_to_seed
+from domain.lobby import GameCreated, GameFinished, Table, commit_to_seed
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
 from services.loading import load_game

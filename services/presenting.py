@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from domain import table as tables
+from domain import lobby
 from domain.engine import Game
-from domain.table import Table
+from domain.lobby import Table
 from services.codec import to_json_object
 from services.ports import GameSummary, StoredEvent
 from services.upcasting import current_version
@@ -46,7 +46,7 @@ def table_view(
         options=table.options,
         seats=list(table.seats),
         viewer=Viewer(seat=seat),
-        awaiting=[] if finished else list(tables.awaiting(game, table)),
+        awaiting=[] if finished else list(lobby.awaiting(game, table)),
         state=state,
         result=None if table.result is None else views.show_result(table.result),
         full_state=full_state,
@@ -64,7 +64,7 @@ def event_views(
     event_view, show_event = shown_views.event, shown_views.show_event
     views: list[EventView] = []
     for item, event in zip(stored, events, strict=True):
-        shown = tables.redact(game, table, event, seat)
+        shown = lobby.redact(game, table, event, seat)
         if shown is not None:
             views.append(
                 event_view(
@@ -95,7 +95,7 @@ def summary_of(
         players=table.players,
         options=to_json_object(table.options),
         seats=[msgspec.to_builtins(seat) for seat in table.seats],
-        awaiting=list(tables.awaiting(game, table)),
+        awaiting=list(lobby.awaiting(game, table)),
         result=result_of(table),
         token_hashes=token_hashes,
         created_at=created_at,

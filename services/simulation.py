@@ -22,7 +22,7 @@ import msgspec
 from domain.catalog import get_game
 from domain.chance import Chance
 from domain.engine import RuleViolation
-from domain.table import BotsStuck, create_game, evolve_table, run_bots, take_seat
+from domain.lobby import BotsStuck, create_game, evolve_table, run_bots, take_seat
 
 
 class BotStats(msgspec.Struct, frozen=True):

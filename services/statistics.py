@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import Game, Result
-from domain.table import GameFinished, SeatTaken
+from domain.lobby import GameFinished, SeatTaken
 from services import ratings
 
 

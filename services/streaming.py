@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import Game
-from domain.table import Table, evolve_table
+from domain.lobby import Table, evolve_table
 from services.codec import GameCodec
 from services.errors import ServiceError
 from services.loading import LoadedGame, load_game

@@ -20,7 +20,7 @@ from msgspec import UNSET, UnsetType
 
 from domain.catalog import get_game
 from domain.engine import Game, SeatScore
-from domain.table import LOBBY_EVENTS, Seat
+from domain.lobby import LOBBY_EVENTS, Seat
 from services.card_objects import Shown
 
 S = TypeVar("S", bound=msgspec.Struct)

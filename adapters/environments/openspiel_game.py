@@ -42,8 +42,8 @@ from adapters.environments.games import dim_sum_derby, spin_some, sushi_go, sush
 from adapters.environments.match import Match
 from adapters.environments.spec import GameSpec
 from domain.chance import Chance
+from domain.lobby import parse_options
 from domain.spin_some.state import SpinState
-from domain.table import parse_options
 
 DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "chance_outcomes": 64, "options": "{}"}
 _encode = msgspec.json.Encoder().encode

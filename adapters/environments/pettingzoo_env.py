@@ -32,7 +32,7 @@ from adapters.environments.games import get_spec
 from adapters.environments.match import Match
 from adapters.environments.spec import GameSpec
 from domain.chance import Chance
-from domain.table import parse_options
+from domain.lobby import parse_options
 
 #: No observed number (counts, scores, sizes) comes near this.
 OBSERVATION_BOUND = 1000.0

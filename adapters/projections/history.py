@@ -18,7 +18,7 @@ from adapters.projections.log import LogEvent
 from adapters.projections.upserts import chunks, ignoring, replacing
 from adapters.schema import match_history, match_players
 from domain.engine import Result
-from domain.table import GameCreated, GameFinished, GameStarted, SeatTaken
+from domain.lobby import GameCreated, GameFinished, GameStarted, SeatTaken
 
 
 class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):

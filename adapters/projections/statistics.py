@@ -27,7 +27,7 @@ from adapters.schema import (
     game_stats,
     player_stats,
 )
-from domain.table import GameFinished
+from domain.lobby import GameFinished
 from services.codec import codec_for, game_of_log
 from services.statistics import FinishedGame, GameTotals, PlayerRecord, add_to_players, finished_game
 

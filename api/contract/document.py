@@ -9,10 +9,7 @@ components with those msgspec generates from the structs the services serve (`co
 from __future__ import annotations
 
 import copy
-from functools import cache
 from typing import Any, Union
-
-import msgspec
 
 from api.contract.components import REF_PREFIX, components
 from api.contract.examples import media_examples
@@ -161,9 +158,3 @@ def typed_document(generated: dict[str, Any]) -> dict[str, Any]:
         },
     }
     return document
-
-
-@cache
-def encoded_typed_document(generated: bytes) -> bytes:
-    """`typed_document` of an encoded document, encoded (the app serves it; it never changes)."""
-    return msgspec.json.encode(typed_document(msgspec.json.decode(generated)))

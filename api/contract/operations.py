@@ -7,7 +7,7 @@ apart by `game`) that the route signatures cannot say.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -42,7 +42,6 @@ class Operation:
     auth: Auth = "none"
     #: Answers carry `ETag: "<version>"` and `If-None-Match` with that tag answers 304.
     conditional: bool = False
-    extra_headers: dict[str, str] = field(default_factory=dict)
 
 
 def per_game(build: Any) -> tuple[Any, ...]:

@@ -166,30 +166,6 @@ class TurnPassed(_Event, frozen=True):
     turn: int
 
 
-DerbyEvent = (
-    DerbyDealt
-    | ActionTaken
-    | CartsRotated
-    | CartRefilled
-    | DishServed
-    | DishCycled
-    | PortionEaten
-    | DishScored
-    | DerbyDeckReshuffled
-    | DerbyDrawn
-    | DerbyDiscarded
-    | DerbyPlayed
-    | ExtraActions
-    | DishSentBack
-    | MarkerMoved
-    | KitchenPeeked
-    | CartArranged
-    | YenSwapped
-    | MarkerKnockedOff
-    | PlayerFull
-    | TurnLimitReached
-    | TurnPassed
-)
 EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
     DerbyDealt,
     ActionTaken,

@@ -71,10 +71,6 @@ def top(state: SpinState, basket: int) -> int | None:
     return pile[depth] if depth < len(pile) else None
 
 
-def cards_left(state: SpinState, basket: int) -> int:
-    return len(state.piles[basket]) - state.depth[basket] if state.piles else 0
-
-
 def is_over(state: SpinState) -> bool:
     """Every player has 12 cards (play is strictly in turn, so after 12 turns each), or every basket
     is empty."""

@@ -305,7 +305,6 @@ NUMBER: tuple[int, ...] = tuple(_numbers)
 #: The type of every slug (and of `face-down`, which is its own pseudo type).
 SLUG_TYPE: dict[str, str] = {variant.slug: card_type.type for card_type in TYPES for variant in card_type.variants}
 SLUG_TYPE[FACE_DOWN] = FACE_DOWN
-SLUG_NAME: dict[str, str] = {variant.slug: variant.name for card_type in TYPES for variant in card_type.variants}
 #: Background colour group of every slug; a face-down card has none.
 COLOUR: dict[str, str] = {variant.slug: card_type.colour for card_type in TYPES for variant in card_type.variants}
 NIGIRI_POINTS: dict[str, int] = {"egg-nigiri": 1, "salmon-nigiri": 2, "squid-nigiri": 3}
@@ -322,7 +321,6 @@ FRUIT_ICONS: dict[str, tuple[int, int, int]] = {
     "fruit-wo": (1, 0, 1),
 }
 DESSERT_SLUGS: frozenset[str] = frozenset(variant.slug for name in DESSERTS for variant in TYPE_BY_NAME[name].variants)
-IS_DESSERT: tuple[bool, ...] = tuple(SLUG[card] in DESSERT_SLUGS for card in range(CARD_COUNT))
 #: Slugs a special order may not copy: one-shot cards that leave the tableau, and face-down cards.
 NOT_COPYABLE: frozenset[str] = frozenset({"menu", "takeout-box", "special-order", FACE_DOWN})
 #: Every name a spoon may ask for: a type (the giver picks which variant) or a variant.

@@ -62,18 +62,6 @@ class Vote(msgspec.Struct, frozen=True, tag="vote", tag_field="type", gc=False):
 
 
 Command = Pick | Copy | Chopsticks | Spoon | Give | MenuPick | Flip | ChooseMenu | ProposeMenu | Vote
-COMMAND_TYPES: tuple[type[msgspec.Struct], ...] = (
-    Pick,
-    Copy,
-    Chopsticks,
-    Spoon,
-    Give,
-    MenuPick,
-    Flip,
-    ChooseMenu,
-    ProposeMenu,
-    Vote,
-)
 
 #: `Pick(card)` for every card id.
 SINGLE_PICKS: tuple[Pick, ...] = tuple(Pick(card=card) for card in range(CARD_COUNT))

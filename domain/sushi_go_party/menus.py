@@ -16,8 +16,6 @@ from domain.engine import RuleViolation
 from domain.sushi_go_party.cards import (
     APPETIZERS,
     DESSERTS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     ROLLS,
     SPECIALS,
     TYPE_BY_NAME,
@@ -264,6 +262,3 @@ def menu_cards(menu: MenuSpec) -> tuple[tuple[int, ...], tuple[int, ...]]:
     for name in ("nigiri", menu.roll, *menu.appetizers, *menu.specials):
         main.extend(TYPE_IDS[name])
     return tuple(sorted(main)), TYPE_IDS[menu.dessert]
-
-
-ALL_PLAYER_COUNTS: tuple[int, ...] = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))

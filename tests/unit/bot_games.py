@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import Game
 

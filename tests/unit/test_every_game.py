@@ -11,7 +11,7 @@ from typing import Any, Union
 import msgspec
 import pytest
 
-from domain import table as lobby
+from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
 from domain.engine import Game

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import msgspec
 import pytest
 
-from domain import table as tables
+from domain import lobby as tables
 from domain.catalog import GAMES
 from services.codec import codec_for
 from services.ports import StoredEvent

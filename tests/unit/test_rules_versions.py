@@ -10,7 +10,7 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
-from domain import table as lobby
+from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
 from domain.dim_sum_derby.game import DIM_SUM_DERBY

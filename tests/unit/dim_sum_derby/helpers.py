@@ -9,7 +9,7 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import replace
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.data import (
     CARD_CART,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, Rotate, Serve
 from domain.dim_sum_derby.events import ActionTaken, DerbyDrawn, DishCycled, DishServed, TurnPassed

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.commands import Cycle, Eat, Rotate
 from domain.dim_sum_derby.events import PlayerFull, TurnLimitReached
 from domain.dim_sum_derby.rules import ROUND_LIMIT, turn_limit
 from domain.engine import RuleViolation
-from domain.table import GameFinished
+from domain.lobby import GameFinished
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dish, make_state, new_table, run, types
 
 

@@ -1,4 +1,4 @@
-"""Property tests over random games played through the lobby table (domain/table.py)."""
+"""Property tests over random games played through the lobby table (domain/lobby.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.events import (

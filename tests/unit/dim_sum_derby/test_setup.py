@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.data import CART_DECKS, DERBY_CARDS, YEN_DECKS
 from domain.dim_sum_derby.events import DerbyDealt

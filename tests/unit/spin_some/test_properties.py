@@ -1,4 +1,4 @@
-"""Property tests over whole games played through domain/table.py."""
+"""Property tests over whole games played through domain/lobby.py."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import table as lobby
+from domain import lobby
 from domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
 from domain.spin_some.events import BasketsFilled
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME

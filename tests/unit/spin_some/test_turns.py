@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import RuleViolation
 from domain.spin_some.commands import ReturnBun, Rotate, Take

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.spin_some.commands import Rotate, Take
 from domain.spin_some.events import BasketsFilled, DimSumTaken

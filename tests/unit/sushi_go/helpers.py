@@ -8,7 +8,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.sushi_go import rules
 from domain.sushi_go.cards import ALL_CARDS, IS_PUDDING, SLUG_TO_KIND, card_ids

@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.sushi_go.bots import GreedyBot, RandomBot
 from domain.sushi_go.cards import DEAL, DECK_SIZE

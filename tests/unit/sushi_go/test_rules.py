@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
 from domain.sushi_go import rules

@@ -10,7 +10,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import table as lobby
+from domain import lobby
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt
 from domain.sushi_go.game import SUSHI_GO as GAME
 from domain.sushi_go.state import SushiGoState

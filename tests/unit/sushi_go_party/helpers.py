@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import Decided
 from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS

@@ -10,7 +10,7 @@ import msgspec
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import RuleViolation
 from domain.sushi_go_party.cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS

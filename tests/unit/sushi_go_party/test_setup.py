@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import table as lobby
+from domain import lobby
 from domain.chance import Chance
 from domain.engine import RuleViolation
 from domain.sushi_go_party.cards import DEAL, DESSERTS_PER_ROUND, SLUG, TYPE

@@ -52,7 +52,7 @@ def test_redacted_events_hide_hands_picks_draws_and_desserts() -> None:
 
 
 def test_first_deal_is_redacted_through_the_table() -> None:
-    from domain import table as lobby
+    from domain import lobby
 
     table, events = new_table(4, ["random"] * 4)
     dealt = next(event for event in events if isinstance(event, RoundDealt))
