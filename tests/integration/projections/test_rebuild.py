@@ -74,7 +74,9 @@ async def test_rebuild_memory_stays_flat_for_a_log_ten_times_longer(fresh_engine
     long = await rebuild_peaks(fresh_engine)
     assert await count_events(fresh_engine) >= 9 * short_events
     for name, peak in long.items():
-        assert peak < short[name] * 1.25, f"{name}: peak {peak:,} B for 10x the events, {short[name]:,} B before"
+        # A peak that followed the log would be ten times the first; which games share a batch moves
+        # it by a quarter either way (a Party game's log is twice a Sushi Go! one's).
+        assert peak < short[name] * 1.5, f"{name}: peak {peak:,} B for 10x the events, {short[name]:,} B before"
 
 
 async def count_events(engine: AsyncEngine) -> int:
