@@ -8,12 +8,23 @@ from typing import Annotated, Any, Union, cast
 import msgspec
 
 from domain.catalog import GAMES, get_game
-from domain.engine import Breakdown
-from services.games import SeatRequest
+from services.commands import CreateGame, NewSeat
+from services.text_rules import PRINTABLE
 
 GameName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Players = Annotated[int, msgspec.Meta(ge=1, le=64)]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+
+
+class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A human seat has a name (and optionally the integrating app's user id); a bot seat a bot."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=PRINTABLE)] | None = None
+    player_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=PRINTABLE)] | None = None
+    bot: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=PRINTABLE)] | None = None
+
+    def as_new_seat(self) -> NewSeat:
+        return NewSeat(name=self.name, player_id=self.player_id, bot=self.bot)
 
 
 class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -22,6 +33,15 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     options: dict[str, Any] = {}
     seed: Seed | None = None
     seats: list[SeatRequest] = []
+
+    def as_command(self) -> CreateGame:
+        return CreateGame(
+            game=self.game,
+            players=self.players,
+            options=self.options,
+            seed=self.seed,
+            seats=tuple(seat.as_new_seat() for seat in self.seats),
+        )
 
 
 class BotInfo(msgspec.Struct, frozen=True):
@@ -79,15 +99,6 @@ class Catalog(msgspec.Struct, frozen=True):
 _summaries: Any = list[Union[tuple(catalog_types(game)[0] for game in GAMES)]]  # type: ignore[misc]  # noqa: UP007
 #: The catalog with each game's summary typed: what the API serves and its schema states.
 TypedCatalog = cast(type[Catalog], msgspec.defstruct("Catalog", [("games", _summaries)], bases=(Catalog,)))
-
-
-class ScoredPlayer(msgspec.Struct, frozen=True):
-    total: int
-    breakdown: Breakdown
-
-
-class ScoreResponse(msgspec.Struct, frozen=True):
-    players: list[ScoredPlayer]
 
 
 class Health(msgspec.Struct, frozen=True):

@@ -31,7 +31,8 @@ import psycopg
 from adapters.memory_store import InMemoryEventStore
 from adapters.migrate import upgrade
 from adapters.system import SecureIds, SystemClock
-from services.games import Games, SeatRequest
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261130
@@ -44,14 +45,14 @@ Client = Callable[[httpx.AsyncClient, float, list[float]], Awaitable[None]]
 async def planned_commands() -> list[bytes]:
     """The person's commands of one seeded game, found by playing it in process."""
     games = Games(InMemoryEventStore(), SystemClock(), SecureIds())
-    seats = [msgspec.convert(seat, SeatRequest) for seat in SEATS]
-    game = await games.create("sushi-go", 4, None, SEED, seats)
+    seats = [msgspec.convert(seat, NewSeat) for seat in SEATS]
+    game = await games.create(CreateGame("sushi-go", 4, None, SEED, seats))
     token = game.tokens["0"]
     bodies = []
     while (await games.view(game.id, None)).status != "finished":
         legal = await games.legal_commands(game.id, token)
         body = msgspec.json.encode(legal.commands[-1])
-        await games.act(game.id, token, body)
+        await games.act(Act(game.id, token, body))
         bodies.append(body)
     return bodies
 

@@ -35,7 +35,8 @@ from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from bench.api import command_client, fresh_database, load, planned_commands, server, summary
 from domain.catalog import GAMES
-from services.games import Games, SeatRequest
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
 
 #: Concurrent writers filling the log.
 WRITERS = 8
@@ -47,13 +48,13 @@ async def play_people_game(games: Games, game_id: str, rng: random.Random) -> No
     """Two or three people with a player_id and bots, playing random legal commands to the end."""
     game = GAMES[game_id]
     people = rng.sample(PEOPLE, rng.randint(2, min(3, game.max_players)))
-    seats = [SeatRequest(name=person, player_id=person) for person in people]
-    seats += [SeatRequest(bot="random")] * (game.max_players - len(seats))
-    created = await games.create(game_id, game.max_players, None, rng.randrange(2**32), seats)
+    seats = [NewSeat(name=person, player_id=person) for person in people]
+    seats += [NewSeat(bot="random")] * (game.max_players - len(seats))
+    created = await games.create(CreateGame(game_id, game.max_players, None, rng.randrange(2**32), seats))
     while (table := await games.view(created.id, None)).status != "finished":
         token = created.tokens[str(rng.choice(table.awaiting))]
         legal = await games.legal_commands(created.id, token)
-        await games.act(created.id, token, msgspec.json.encode(rng.choice(legal.commands)))
+        await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
 
 
 async def fill(engine: AsyncEngine, count: int) -> None:
@@ -68,8 +69,8 @@ async def fill(engine: AsyncEngine, count: int) -> None:
             if number % 10 == 9:
                 await play_people_game(games, game.id, rng)
             else:
-                bots = [SeatRequest(bot=rng.choice(sorted(game.bots))) for _ in range(game.max_players)]
-                await games.create(game.id, game.max_players, None, number, bots)
+                bots = [NewSeat(bot=rng.choice(sorted(game.bots))) for _ in range(game.max_players)]
+                await games.create(CreateGame(game.id, game.max_players, None, number, bots))
 
     await asyncio.gather(*(writer(seed) for seed in range(WRITERS)))
 

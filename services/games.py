@@ -8,9 +8,9 @@ with If-Match, in which case the conflict is its answer.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -20,6 +20,7 @@ from domain.chance import Chance
 from domain.engine import RuleViolation
 from domain.lobby import Decision, Table
 from services.codec import GameCodec, codec_for
+from services.commands import Act, CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
 from services.logs import imported_from
@@ -33,7 +34,6 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
-from services.text_rules import PRINTABLE
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -61,14 +61,6 @@ MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
 
-class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A human seat has a name (and optionally the integrating app's user id); a bot seat a bot."""
-
-    name: Annotated[str, msgspec.Meta(min_length=1, max_length=100, pattern=PRINTABLE)] | None = None
-    player_id: Annotated[str, msgspec.Meta(min_length=1, max_length=200, pattern=PRINTABLE)] | None = None
-    bot: Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern=PRINTABLE)] | None = None
-
-
 class Games:
     def __init__(self, store: EventStore, clock: Clock, ids: IdSource) -> None:
         self.store = store
@@ -77,21 +69,15 @@ class Games:
 
     # --- writes -------------------------------------------------------------------------------
 
-    async def create(
-        self,
-        game_name: str,
-        players: int,
-        options: Mapping[str, Any] | None,
-        seed: int | None,
-        seats: Sequence[SeatRequest] = (),
-    ) -> CreatedGame:
-        game = get_game(game_name)
+    async def create(self, command: CreateGame) -> CreatedGame:
+        game = get_game(command.game)
+        players, seats = command.players, command.seats
         if len(seats) > players:
             raise RuleViolation("too-many-seats", f"{len(seats)} seats for a game of {players} players")
         codec = codec_for(game.id)
         game_id = self.ids.game_id()
-        chosen_seed = self.ids.seed() if seed is None else seed
-        events = lobby.create_game(game, players, options, chosen_seed, self.ids.salt())
+        seed = self.ids.seed() if command.seed is None else command.seed
+        events = lobby.create_game(game, players, command.options, seed, self.ids.salt())
         table = lobby.replay(game, events)
         new_events = [self._new_event(codec, events[0], {"seat": None})]
         tokens: dict[str, str] = {}
@@ -122,23 +108,17 @@ class Games:
         )
         return created
 
-    async def take_seat(self, game_id: str, request: SeatRequest) -> SeatGranted:
+    async def take_seat(self, command: TakeSeat) -> SeatGranted:
         def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
-            seated, table, token = self._seat(loaded.codec, loaded.table, request, loaded.version)
+            seated, table, token = self._seat(loaded.codec, loaded.table, command.seat, loaded.version)
             moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
             return Planned([*seated, *moved], bots.table, lambda _stored: granted)
 
-        return await self._write(game_id, attempt)
+        return await self._write(command.game_id, attempt)
 
-    async def act(
-        self,
-        game_id: str,
-        token: str | None,
-        body: bytes,
-        if_match: int | None = None,
-        idempotency_key: str | None = None,
-    ) -> CommandOutcome:
+    async def act(self, command: Act) -> CommandOutcome:
+        token, body, if_match, idempotency_key = command.token, command.body, command.if_match, command.idempotency_key
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
         request_hash = fingerprint(body)
@@ -169,7 +149,7 @@ class Games:
 
             return Planned(new_events, bots.table, answer)
 
-        return await self._write(game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
+        return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -251,7 +231,7 @@ class Games:
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
     def _seat(
-        self, codec: GameCodec, table: Table, request: SeatRequest, version: int
+        self, codec: GameCodec, table: Table, request: NewSeat, version: int
     ) -> tuple[list[NewEvent], Table, str | None]:
         """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
         token = None if request.bot is not None else self.ids.token()

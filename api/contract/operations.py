@@ -12,11 +12,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.schemas import CreateGameRequest, Health, ScoreResponse, TypedCatalog, catalog_types
+from api.schemas import CreateGameRequest, Health, SeatRequest, TypedCatalog, catalog_types
 from domain.catalog import GAMES
 from domain.engine import Game
-from services.games import SeatRequest
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
+from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
 from services.views import SeatGranted, views_of
 

@@ -16,16 +16,14 @@ from api.schemas import (
     CatalogEntry,
     CatalogGame,
     RulesVersionEntry,
-    ScoredPlayer,
-    ScoreResponse,
     TypedCatalog,
     catalog_types,
 )
 from domain.catalog import GAMES, get_game
 from domain.engine import Game, RuleViolation
-from services.codec import codec_for
+from services.commands import ScoreTableaus
 from services.errors import ServiceError
-from services.views import views_of
+from services.scoring import ScoreResponse, score_tableaus
 
 GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
 
@@ -94,9 +92,4 @@ class CatalogController(Controller):
         status_code=200,
     )
     async def score(self, game: GameName, request: KaitenRequest) -> ScoreResponse:
-        known = _known_game(game)
-        body = codec_for(known.id).decode_score_request(await request.checked_body())
-        scores = known.score(body)
-        answer = ScoreResponse(players=[ScoredPlayer(total=s.total, breakdown=s.breakdown) for s in scores])
-        shown: ScoreResponse = views_of(known.id).shown.converter(ScoreResponse)(answer)
-        return shown
+        return score_tableaus(ScoreTableaus(game=game, body=await request.checked_body()))

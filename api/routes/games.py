@@ -20,9 +20,10 @@ from api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
-from api.schemas import CreateGameRequest
+from api.schemas import CreateGameRequest, SeatRequest
+from services.commands import Act, TakeSeat
 from services.errors import ServiceError
-from services.games import MAX_EVENTS_PAGE, Games, SeatRequest
+from services.games import MAX_EVENTS_PAGE, Games
 from services.history_views import MatchPage
 from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
 
@@ -63,7 +64,7 @@ class GamesController(Controller):
 
     @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
     async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:
-        created = await games.create(data.game, data.players, data.options, data.seed, data.seats)
+        created = await games.create(data.as_command())
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
     @route("/", http_method=["OPTIONS"], include_in_schema=False, status_code=204)
@@ -92,7 +93,7 @@ class GamesController(Controller):
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
     async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[SeatRequest]) -> SeatGranted:
-        return await games.take_seat(game_id, data)
+        return await games.take_seat(TakeSeat(game_id=game_id, seat=data.as_new_seat()))
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
     async def get_table(
@@ -133,13 +134,14 @@ class GamesController(Controller):
             HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
         ] = None,
     ) -> CommandOutcome:
-        return await games.act(
-            game_id,
-            seat_token,
-            await request.checked_body(),
+        command = Act(
+            game_id=game_id,
+            token=seat_token,
+            body=await request.checked_body(),
             if_match=parse_if_match(if_match),
             idempotency_key=check_idempotency_key(idempotency_key),
         )
+        return await games.act(command)
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
     async def list_events(

@@ -18,7 +18,7 @@ from sqlalchemy import text, update
 from adapters.schema import games
 from api.bootstrap import bootstrap
 from api.cli import main
-from services.games import SeatRequest
+from services.commands import Act, CreateGame, NewSeat
 from tests.e2e.servers import free_port
 
 
@@ -53,16 +53,16 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         server.wait(10)
 
 
-async def new_game(database_url: str, game: str, seats: list[SeatRequest], play_to_the_end: bool) -> str:
+async def new_game(database_url: str, game: str, seats: list[NewSeat], play_to_the_end: bool) -> str:
     """A game with these seats; people play their first legal command until it ends, if asked."""
     services = bootstrap(database_url)
     try:
-        created = await services.games.create(game, len(seats), None, 5, seats)
+        created = await services.games.create(CreateGame(game, len(seats), None, 5, seats))
         table = await services.games.view(created.id, None)
         while play_to_the_end and table.status == "active":
             seat = str(table.awaiting[0])
             legal = await services.games.legal_commands(created.id, created.tokens[seat])
-            await services.games.act(created.id, created.tokens[seat], msgspec.json.encode(legal.commands[0]))
+            await services.games.act(Act(created.id, created.tokens[seat], msgspec.json.encode(legal.commands[0])))
             table = await services.games.view(created.id, None)
         return created.id
     finally:
@@ -71,7 +71,7 @@ async def new_game(database_url: str, game: str, seats: list[SeatRequest], play_
 
 @pytest.fixture
 async def running_game(database_url: str) -> str:
-    seats = [SeatRequest(bot="random"), SeatRequest(bot="greedy"), SeatRequest(name="Ann")]
+    seats = [NewSeat(bot="random"), NewSeat(bot="greedy"), NewSeat(name="Ann")]
     return await new_game(database_url, "sushi-go", seats, play_to_the_end=False)
 
 
@@ -85,9 +85,7 @@ async def running_game(database_url: str) -> str:
 )
 async def finished_game(request: pytest.FixtureRequest, database_url: str) -> str:
     game, bots = request.param
-    seats = [
-        SeatRequest(bot=bot) if bot else SeatRequest(name=f"P{i}", player_id=f"p{i}") for i, bot in enumerate(bots)
-    ]
+    seats = [NewSeat(bot=bot) if bot else NewSeat(name=f"P{i}", player_id=f"p{i}") for i, bot in enumerate(bots)]
     return await new_game(database_url, game, seats, play_to_the_end=True)
 
 

@@ -10,8 +10,8 @@ import pytest
 
 from api.bootstrap import bootstrap
 from domain.engine import RuleViolation
+from services.commands import Act, CreateGame, NewSeat
 from services.errors import ServiceError
-from services.games import SeatRequest
 
 pytestmark = pytest.mark.postgres
 
@@ -25,7 +25,7 @@ async def test_concurrent_duplicated_commands_apply_once_and_keep_logs_contiguou
     rng = random.Random(7)
     try:
         created = [
-            await games.create("sushi-go", 4, None, seed, [SeatRequest(name=f"p{i}") for i in range(4)])
+            await games.create(CreateGame("sushi-go", 4, None, seed, [NewSeat(name=f"p{i}") for i in range(4)]))
             for seed in range(3)
         ]
         for turn in range(200):
@@ -37,8 +37,8 @@ async def test_concurrent_duplicated_commands_apply_once_and_keep_logs_contiguou
                     legal = await games.legal_commands(game.id, token)
                     body = msgspec.json.encode(rng.choice(legal.commands))
                     key = f"{game.id}-{turn}-{seat}"
-                    tasks += [games.act(game.id, token, body, idempotency_key=key) for _ in range(3)]
-                    tasks.append(games.act(game.id, token, body))
+                    tasks += [games.act(Act(game.id, token, body, idempotency_key=key)) for _ in range(3)]
+                    tasks.append(games.act(Act(game.id, token, body)))
             if not tasks:
                 break
             rng.shuffle(tasks)

@@ -15,7 +15,7 @@ import pytest
 
 from api.bootstrap import bootstrap
 from api.cli import main
-from services.games import SeatRequest
+from services.commands import CreateGame, NewSeat
 from services.ports import NewEvent
 from tests.e2e.play import all_events, play_randomly
 
@@ -109,7 +109,7 @@ async def test_a_tampered_log_is_refused_with_its_code_and_first_failing_version
 async def _finished_game(database_url: str) -> str:
     services = bootstrap(database_url)
     try:
-        created = await services.games.create("sushi-go-party", 3, None, 8, [SeatRequest(bot="random")] * 3)
+        created = await services.games.create(CreateGame("sushi-go-party", 3, None, 8, [NewSeat(bot="random")] * 3))
         return created.id
     finally:
         await services.close()

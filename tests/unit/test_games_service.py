@@ -9,8 +9,9 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
+from services.commands import Act, CreateGame, NewSeat
 from services.errors import ServiceError
-from services.games import Games, SeatRequest
+from services.games import Games
 from services.ports import ConcurrencyConflict, GameSummary, NewEvent, StoredEvent
 
 
@@ -48,7 +49,7 @@ def games(store: LosingStore) -> Games:
 
 
 async def new_game(games: Games):
-    return await games.create("sushi-go", 2, None, 3, [SeatRequest(name="a"), SeatRequest(name="b")])
+    return await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(name="b")]))
 
 
 async def first_legal(games: Games, game_id: str, token: str) -> bytes:
@@ -60,7 +61,7 @@ async def test_a_lost_race_is_retried_by_deciding_again(games, store):
     game = await new_game(games)
     body = await first_legal(games, game.id, game.tokens["0"])
     store.losses = 3
-    outcome = await games.act(game.id, game.tokens["0"], body)
+    outcome = await games.act(Act(game.id, game.tokens["0"], body))
     assert outcome.version == game.version + 1
     assert store.appends == 1 + 4
 
@@ -70,7 +71,7 @@ async def test_a_client_pinning_the_version_gets_the_conflict_instead(games, sto
     body = await first_legal(games, game.id, game.tokens["0"])
     store.losses = 1
     with pytest.raises(ServiceError) as raised:
-        await games.act(game.id, game.tokens["0"], body, if_match=game.version)
+        await games.act(Act(game.id, game.tokens["0"], body, if_match=game.version))
     assert raised.value.code == "version-conflict"
     assert (await games.view(game.id, None)).version == game.version
 
@@ -80,7 +81,7 @@ async def test_endless_contention_gives_up_with_a_retryable_error(games, store):
     body = await first_legal(games, game.id, game.tokens["0"])
     store.losses = 1000
     with pytest.raises(ServiceError) as raised:
-        await games.act(game.id, game.tokens["0"], body)
+        await games.act(Act(game.id, game.tokens["0"], body))
     assert (raised.value.kind, raised.value.code) == ("unavailable", "too-much-contention")
 
 
@@ -93,11 +94,11 @@ async def test_a_duplicate_that_loses_the_race_answers_with_the_winners_events(g
     async def duplicate_wins_first(*args, **kwargs):
         # The other request with the same key commits while this one decides.
         store.append = original  # type: ignore[method-assign]
-        await games.act(game.id, token, body, idempotency_key="k")
+        await games.act(Act(game.id, token, body, idempotency_key="k"))
         return await original(*args, **kwargs)
 
     store.append = duplicate_wins_first  # type: ignore[method-assign]
-    outcome = await games.act(game.id, token, body, idempotency_key="k")
+    outcome = await games.act(Act(game.id, token, body, idempotency_key="k"))
     assert outcome.version == game.version + 1
     assert len(await store.read(game.id)) == game.version + 1
 

@@ -14,7 +14,8 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
-from services.games import Games, SeatRequest
+from services.commands import CreateGame, NewSeat
+from services.games import Games
 from services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
 from services.verification import verify_game
 
@@ -164,7 +165,7 @@ def games() -> Games:
 
 
 async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> None:
-    created = await games.create("sushi-go-party", 3, None, 17, [SeatRequest(bot="random")] * 3)
+    created = await games.create(CreateGame("sushi-go-party", 3, None, 17, [NewSeat(bot="random")] * 3))
     exported = await export_log(games.store, created.id)
     document = _as_builtins(exported)
     assert (document["format"], document["id"], document["game"], document["rules_version"]) == (
@@ -188,7 +189,7 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
 
 
 async def test_a_game_played_here_shows_no_imported_from(games: Games) -> None:
-    created = await games.create("sushi-go", 2, None, 3, [SeatRequest(bot="random")] * 2)
+    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     assert "imported_from" not in msgspec.to_builtins(await games.view(created.id, None))
 
 

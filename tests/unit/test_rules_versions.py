@@ -17,7 +17,8 @@ from domain.dim_sum_derby.game import DIM_SUM_DERBY
 from domain.engine import RuleViolation
 from domain.sushi_go.game import SUSHI_GO
 from services.codec import codec_for
-from services.games import Games, SeatRequest
+from services.commands import NewSeat, TakeSeat
+from services.games import Games
 from services.loading import load_game
 from services.ports import NewEvent
 from services.upcasting import current_version, upcast
@@ -84,7 +85,7 @@ async def test_a_game_whose_log_has_no_rules_version_plays_on_as_version_1() -> 
     created = {"type": "GameCreated", **written, "seed": 11, "salt": "00"}
     await store.append(game_id, 0, [NewEvent("GameCreated", msgspec.json.encode(created), {}, schema_version=2)])
     for bot in ("greedy", "random", "greedy"):
-        await games.take_seat(game_id, SeatRequest(bot=bot))
+        await games.take_seat(TakeSeat(game_id, NewSeat(bot=bot)))
     loaded = await load_game(store, game_id)
     assert loaded.table.status == "finished" and loaded.table.rules_version == 1
     assert loaded.game is DIM_SUM_DERBY.at_rules_version(1)

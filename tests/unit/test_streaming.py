@@ -11,7 +11,8 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.notify import LocalNotifier
 from adapters.system import SecureIds, SystemClock
-from services.games import Games, SeatRequest
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
 from services.ports import RESYNC
 from services.streaming import EventStreams, KeepAlive
 from services.views import CreatedGame, EventView
@@ -32,13 +33,13 @@ def games(notifier: LocalNotifier) -> Games:
 
 
 async def two_person_game(games: Games) -> CreatedGame:
-    return await games.create("sushi-go", 2, None, 5, [SeatRequest(name="Alice"), SeatRequest(name="Bob")])
+    return await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(name="Alice"), NewSeat(name="Bob")]))
 
 
 async def play(games: Games, game: CreatedGame, seat: int) -> None:
     token = game.tokens[str(seat)]
     legal = await games.legal_commands(game.id, token)
-    await games.act(game.id, token, msgspec.json.encode(legal.commands[0]))
+    await games.act(Act(game.id, token, msgspec.json.encode(legal.commands[0])))
 
 
 async def take(items: AsyncIterator[EventView | KeepAlive], count: int) -> list[EventView | KeepAlive]:

@@ -9,7 +9,8 @@ import msgspec
 
 from adapters.system import SecureIds, SystemClock
 from domain.catalog import GAMES
-from services.games import Games, SeatRequest
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
 from services.ports import EventStore
 
 #: Far more commands than any game of the catalog needs.
@@ -26,8 +27,8 @@ async def bot_games(games: Games, count: int, seed: int = 0) -> list[str]:
     catalog = sorted(GAMES.values(), key=lambda game: game.id)
     for index in range(count):
         game = catalog[index % len(catalog)]
-        seats = [SeatRequest(bot="random" if seat % 2 else next(iter(game.bots))) for seat in range(game.min_players)]
-        created = await games.create(game.id, game.min_players, None, seed + index, seats)
+        seats = [NewSeat(bot="random" if seat % 2 else next(iter(game.bots))) for seat in range(game.min_players)]
+        created = await games.create(CreateGame(game.id, game.min_players, None, seed + index, seats))
         ids.append(created.id)
     return ids
 
@@ -37,9 +38,9 @@ async def people_game(games: Games, game_id: str, player_ids: Sequence[str | Non
     to the end with random legal commands; its id."""
     game = GAMES[game_id]
     players = max(game.min_players, len(player_ids))
-    seats = [SeatRequest(name=f"person {i}", player_id=player_id) for i, player_id in enumerate(player_ids)]
-    seats += [SeatRequest(bot="random") for _ in range(players - len(seats))]
-    created = await games.create(game_id, players, None, rng.randrange(2**32), seats)
+    seats = [NewSeat(name=f"person {i}", player_id=player_id) for i, player_id in enumerate(player_ids)]
+    seats += [NewSeat(bot="random") for _ in range(players - len(seats))]
+    created = await games.create(CreateGame(game_id, players, None, rng.randrange(2**32), seats))
     for _ in range(MAX_COMMANDS):
         table = await games.view(created.id, None)
         if table.status == "finished":
@@ -47,5 +48,5 @@ async def people_game(games: Games, game_id: str, player_ids: Sequence[str | Non
         seat = rng.choice(table.awaiting)
         token = created.tokens[str(seat)]
         legal = await games.legal_commands(created.id, token)
-        await games.act(created.id, token, msgspec.json.encode(rng.choice(legal.commands)))
+        await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
     raise AssertionError(f"game {created.id} did not finish within {MAX_COMMANDS} commands")
