@@ -33,10 +33,12 @@ def test_greedy_uses_a_double_helping_on_its_own_dish() -> None:
     assert choose("greedy", state) == PlayDerby(card=card, dish=dish("cheung-fun"))
 
 
-def test_random_picks_a_legal_command() -> None:
-    for seed in range(5):
-        state = make_state(table=[(dish("congee"), (1,))], hands=[(derby("sharp-elbows"),), (), ()])
-        GAME.bots["random"]().choose(GAME.view(state, 0), GAME.legal_commands(state, 0), Chance(seed))
+def test_random_picks_a_legal_command_and_each_of_them_in_time() -> None:
+    state = make_state(table=[(dish("congee"), (1,))], hands=[(derby("sharp-elbows"),), (), ()])
+    legal = GAME.legal_commands(state, 0)
+    chosen = {GAME.bots["random"]().choose(GAME.view(state, 0), legal, Chance(seed)) for seed in range(200)}
+    assert chosen <= set(legal) and len(legal) > 1
+    assert chosen == set(legal), "a uniform choice reaches every command in 200 tries"
 
 
 def test_greedy_beats_random_clearly() -> None:

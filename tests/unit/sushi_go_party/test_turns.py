@@ -533,6 +533,17 @@ def test_uramaki_race_more_icons_first_and_discarded() -> None:
     check_conservation(game.state)
 
 
+def test_uramaki_scores_at_exactly_ten_icons_and_not_at_nine() -> None:
+    game, ids = uramaki_game(
+        [["uramaki-3", "uramaki-3"], ["uramaki-5"], []],
+        [["uramaki-4", "dumpling"], ["uramaki-4", "dumpling"], ["dumpling", "dumpling"]],
+    )
+    game.turn(ids["uramaki-4"][0], ids["uramaki-4"][1], ids["dumpling"][2])
+    # Seat 0 has 10 icons: the race's first place, at once. Seat 1 has 9: nothing yet.
+    assert game.state.uramaki_points == (8, 0, 0) and game.state.uramaki_claimed == 1
+    assert game.state.uramaki_icons == (0, 9, 0)
+
+
 def test_uramaki_race_tie_shares_the_place_and_skips_the_next() -> None:
     game, ids = uramaki_game(
         [["uramaki-5", "uramaki-4"], ["uramaki-5", "uramaki-4"], ["uramaki-3"]],
