@@ -41,7 +41,6 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import Bot, Result, RulesVersion, RulesVersioned, RuleViolation, SeatScore, breakdown_type
-from domain.sushi_go import rules
 from domain.sushi_go.bots import GreedyBot, RandomBot
 from domain.sushi_go.cards import (
     CARD_TYPES,
@@ -54,9 +53,13 @@ from domain.sushi_go.cards import (
     slug,
 )
 from domain.sushi_go.commands import Pick
+from domain.sushi_go.decide import deal, decide
 from domain.sushi_go.events import EVENT_TYPES, CardsRevealed
+from domain.sushi_go.evolve import evolve
+from domain.sushi_go.legal import legal_commands
+from domain.sushi_go.options import SushiGoOptions
 from domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
-from domain.sushi_go.state import SushiGoOptions, SushiGoState, initial_state
+from domain.sushi_go.state import SushiGoState, initial_state
 from domain.sushi_go.view import SushiGoView, redact, view
 
 
@@ -91,15 +94,15 @@ class SushiGo(RulesVersioned):
             raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {self.max_players} players")
 
     def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any]:
-        return [rules.deal(initial_state(players), 1, chance)]
+        return [deal(initial_state(players), 1, chance)]
 
     def initial_state(self, options: Any, players: int) -> SushiGoState:
         return initial_state(players)
 
     # The hot paths are the module functions themselves (no extra call per command or event).
-    evolve = staticmethod(rules.evolve)
-    decide = staticmethod(rules.decide)
-    legal_commands = staticmethod(rules.legal_commands)
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+    legal_commands = staticmethod(legal_commands)
     view = staticmethod(view)
     redact = staticmethod(redact)
 

@@ -14,10 +14,6 @@ from domain.sushi_go.cards import ALL_CARDS
 Cards = tuple[int, ...]
 
 
-class SushiGoOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Sushi Go! has no options."""
-
-
 class SushiGoState(msgspec.Struct, frozen=True, gc=False):
     players: int
     #: 1..3 once dealt (0 before the first deal).

@@ -11,10 +11,11 @@ import pytest
 from domain import lobby
 from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
-from domain.sushi_go import rules
 from domain.sushi_go.cards import DEAL, IS_PUDDING, KIND, PUDDING
 from domain.sushi_go.commands import Pick
+from domain.sushi_go.decide import decide
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
+from domain.sushi_go.evolve import final_result
 from domain.sushi_go.game import SUSHI_GO as GAME
 from domain.sushi_go.scoring import CATEGORIES, round_breakdowns_of_cards
 from tests.unit import bot_games
@@ -31,7 +32,7 @@ from tests.unit.sushi_go.helpers import (
 
 def violation(state: Any, seat: int, command: Any) -> str:
     with pytest.raises(RuleViolation) as raised:
-        rules.decide(state, seat, command, Chance(0, 1))
+        decide(state, seat, command, Chance(0, 1))
     return raised.value.code
 
 
@@ -280,7 +281,7 @@ def test_result_adds_up_every_round_and_the_puddings_by_category() -> None:
         return tuple(seat_score(seat, {**dict.fromkeys(CATEGORIES, 0), "maki": p}) for seat, p in enumerate(points))
 
     pudding = tuple(seat_score(seat, {**dict.fromkeys(CATEGORIES, 0), "pudding": p}) for seat, p in enumerate((6, -6)))
-    result = rules.final_result([stage(6, 3), stage(3, 6), stage(0, 6), pudding], puddings=(3, 0))
+    result = final_result([stage(6, 3), stage(3, 6), stage(0, 6), pudding], puddings=(3, 0))
     assert result.scores[0].breakdown["maki"] == 9 and result.scores[0].breakdown["pudding"] == 6
     assert [s.total for s in result.scores] == [15, 9]
     assert result.winners == (0,) and result.ranking == (0, 1)
@@ -290,9 +291,9 @@ def test_a_tie_on_total_goes_to_the_most_puddings_then_is_shared() -> None:
     def stage(*totals: int) -> tuple[Any, ...]:
         return tuple(seat_score(seat, {**dict.fromkeys(CATEGORIES, 0), "nigiri": t}) for seat, t in enumerate(totals))
 
-    result = rules.final_result([stage(20, 20, 10)], puddings=(1, 3, 5))
+    result = final_result([stage(20, 20, 10)], puddings=(1, 3, 5))
     assert result.winners == (1,) and result.ranking == (1, 0, 2)
-    shared = rules.final_result([stage(20, 20, 10)], puddings=(2, 2, 5))
+    shared = final_result([stage(20, 20, 10)], puddings=(2, 2, 5))
     assert shared.winners == (0, 1)
 
 
@@ -336,5 +337,5 @@ def test_table_violations_not_started_not_your_turn_finished() -> None:
         lobby.act(GAME, table, 0, Pick(cards=(0,)), Chance(3, len(log)))
     assert raised.value.code == "game-finished"
     with pytest.raises(RuleViolation) as raised:
-        rules.decide(table.state, 0, Pick(cards=(0,)), Chance(3, len(log)))
+        decide(table.state, 0, Pick(cards=(0,)), Chance(3, len(log)))
     assert raised.value.code == "game-finished"

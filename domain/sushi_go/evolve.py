@@ -1,0 +1,136 @@
+"""`evolve`: one event applied to the state, never validated (`decide` did that)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from operator import add
+from typing import Any
+
+import msgspec
+
+from domain.engine import Result, SeatScore, rank_scores, seat_score
+from domain.sushi_go.cards import IS_PUDDING
+from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
+from domain.sushi_go.scoring import CATEGORIES
+from domain.sushi_go.state import Cards, SushiGoState
+
+_replace = msgspec.structs.replace
+#: Every seat, by player count.
+SEATS: dict[int, tuple[int, ...]] = {players: tuple(range(players)) for players in range(1, 9)}
+
+
+def evolve(state: SushiGoState, event: Any) -> SushiGoState:
+    kind = type(event)
+    if kind is CardPicked:
+        return _picked(state, event)
+    if kind is CardsRevealed:
+        return _revealed(state, event)
+    if kind is HandsDealt:
+        return _dealt(state, event)
+    if kind is RoundScored:
+        return _round_scored(state, event)
+    if kind is PuddingsScored:
+        return _puddings_scored(state, event)
+    return state
+
+
+def _picked(state: SushiGoState, event: CardPicked) -> SushiGoState:
+    seat = event.seat
+    picks = list(state.picks)
+    picks[seat] = event.cards or ()
+    awaiting = state.awaiting
+    return _replace(
+        state,
+        picks=tuple(picks),
+        awaiting=awaiting[1:] if awaiting[0] == seat else tuple([other for other in awaiting if other != seat]),
+    )
+
+
+def _revealed(state: SushiGoState, event: CardsRevealed) -> SushiGoState:
+    picks = event.picks
+    hands: list[Cards] = []
+    for hand, pick in zip(state.hands, picks, strict=False):
+        if len(pick) == 1:
+            at = hand.index(pick[0])
+            hands.append(hand[:at] + hand[at + 1 :])
+        else:
+            hands.append(tuple([card for card in hand if card not in pick]))
+    tableaus = list(map(add, state.tableaus, picks))
+    if event.chopsticks.count(None) != len(event.chopsticks):
+        for seat, chopsticks in enumerate(event.chopsticks):
+            if chopsticks is not None:
+                hands[seat] += (chopsticks,)
+                tableaus[seat] = tuple([card for card in tableaus[seat] if card != chopsticks])
+    players = state.players
+    # Seat i passes to seat i + 1: seat i receives the hand of seat i - 1.
+    return _replace(
+        state,
+        turn=event.turn + 1,
+        hands=(hands[-1], *hands[:-1]) if hands else (),
+        tableaus=tuple(tableaus),
+        picks=((),) * players,
+        awaiting=SEATS[players] if hands and len(hands[0]) >= 2 else (),
+    )
+
+
+def _dealt(state: SushiGoState, event: HandsDealt) -> SushiGoState:
+    hands = tuple([hand or () for hand in event.hands])
+    dealt = {card for hand in hands for card in hand}
+    if event.reshuffled:
+        pool = sorted((*state.deck, *state.discards))
+        discards: Cards = ()
+    else:
+        pool = list(state.deck)
+        discards = state.discards
+    players = state.players
+    return _replace(
+        state,
+        round=event.round,
+        turn=1,
+        deck=tuple([card for card in pool if card not in dealt]),
+        hands=hands,
+        discards=discards,
+        picks=((),) * players,
+        awaiting=SEATS[players] if event.hand_size else (),
+    )
+
+
+def _round_scored(state: SushiGoState, event: RoundScored) -> SushiGoState:
+    puddings = tuple(
+        [
+            kept + tuple([card for card in tableau if IS_PUDDING[card]])
+            for kept, tableau in zip(state.puddings, state.tableaus, strict=False)
+        ]
+    )
+    played = [card for tableau in state.tableaus for card in tableau if not IS_PUDDING[card]]
+    return _replace(
+        state,
+        totals=tuple([total + score.total for total, score in zip(state.totals, event.scores, strict=False)]),
+        scored=(*state.scored, event.scores),
+        puddings=puddings,
+        discards=(*state.discards, *played),
+        tableaus=((),) * state.players,
+        hands=((),) * state.players,
+        awaiting=(),
+    )
+
+
+def _puddings_scored(state: SushiGoState, event: PuddingsScored) -> SushiGoState:
+    scored = (*state.scored, event.scores)
+    return _replace(
+        state,
+        totals=tuple([total + score.total for total, score in zip(state.totals, event.scores, strict=False)]),
+        scored=scored,
+        awaiting=(),
+        result=final_result(scored, event.puddings),
+    )
+
+
+def final_result(scored: Sequence[Sequence[SeatScore]], puddings: Sequence[int]) -> Result:
+    """Add up every scored round per seat and category; rank by total, then by puddings."""
+    scores = []
+    for seat in range(len(puddings)):
+        rows = [stage[seat].breakdown for stage in scored]
+        breakdown = {category: sum([row.get(category, 0) for row in rows]) for category in CATEGORIES}
+        scores.append(seat_score(seat, breakdown))
+    return rank_scores(scores, tiebreak=puddings)

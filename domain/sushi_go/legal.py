@@ -1,0 +1,24 @@
+"""`legal_commands`: every command a seat may send now."""
+
+from __future__ import annotations
+
+from domain.sushi_go.cards import CHOPSTICKS_IDS
+from domain.sushi_go.commands import SINGLE_PICKS, Pick, pair_picks
+from domain.sushi_go.state import Cards, SushiGoState
+
+
+def has_chopsticks(tableau: Cards) -> bool:
+    return not CHOPSTICKS_IDS.isdisjoint(tableau)
+
+
+def legal_commands(state: SushiGoState, seat: int) -> list[Pick]:
+    """One pick per card of the hand; with chopsticks, also every ordered pair of different cards."""
+    if seat not in state.awaiting:
+        return []
+    hand = state.hands[seat]
+    commands = [SINGLE_PICKS[card] for card in hand]
+    if len(hand) >= 2 and has_chopsticks(state.tableaus[seat]):
+        for first in hand:
+            row = pair_picks(first)
+            commands.extend([row[second] for second in hand if second != first])
+    return commands
