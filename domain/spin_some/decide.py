@@ -1,4 +1,5 @@
-"""Validation and legal moves: a turn is one command that always ends with a card taken."""
+"""`decide`: a command checked against the rules and the events it leads to; a turn is one command
+that always ends with a card taken."""
 
 from __future__ import annotations
 
@@ -6,48 +7,15 @@ from typing import Final
 
 from domain.engine import NotNow, RuleViolation
 from domain.spin_some.cards import CARD_KIND, STEAMED_BUN
-from domain.spin_some.commands import Command, ReturnBun, Rotate, Take
+from domain.spin_some.commands import ReturnBun, Rotate, Take
 from domain.spin_some.events import DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
+from domain.spin_some.legal import has_card, paid_options
 from domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over, top
 
 Event = SquishyBunReturned | TableRotated | DimSumTaken | SquishyBunTaken
 
-TAKE: Final = Take()
-ROTATE: Final = {steps: Rotate(steps=steps) for steps in range(-MAX_STEPS, MAX_STEPS + 1) if steps}
-RETURN_BUN: Final = {steps: ReturnBun(steps=steps) for steps in range(1, MAX_STEPS + 1)}
-#: Paid rotations in the order legal_commands lists them: 1, -1, 2, -2, ...
-_ROTATIONS: Final = tuple(s for k in range(1, MAX_STEPS + 1) for s in (k, -k))
 #: The forced free rotation's search order: nearest first, clockwise first.
 _NEAREST: Final = (1, -1, 2, -2, 3)
-
-
-def _has_card(state: SpinState, basket: int) -> bool:
-    return state.depth[basket] < len(state.piles[basket])
-
-
-def _paid_options(state: SpinState, seat: int, here: int) -> list[Command]:
-    out: list[Command] = []
-    tokens = state.tokens[seat]
-    for steps in _ROTATIONS:
-        if abs(steps) <= tokens and _has_card(state, (here + steps) % BASKETS):
-            out.append(ROTATE[steps])
-    if state.bun == seat:
-        for steps in range(1, MAX_STEPS + 1):
-            if _has_card(state, (here + steps) % BASKETS):
-                out.append(RETURN_BUN[steps])
-    return out
-
-
-def legal_commands(state: SpinState, seat: int) -> list[Command]:
-    if seat != state.current or not state.piles or is_over(state):
-        return []
-    here = front(state, seat)
-    others = _paid_options(state, seat, here)
-    if _has_card(state, here):
-        return [TAKE, *others]
-    if others:
-        return others
-    return [TAKE]  # the forced free rotation (is_over is False, so some basket still has a card)
 
 
 def _take(state: SpinState, seat: int, basket: int, bun: int | None) -> list[Event]:
@@ -80,7 +48,7 @@ def _check_steps(steps: object, low: int) -> int:
 
 def _target(state: SpinState, here: int, steps: int) -> int:
     target = (here + steps) % BASKETS
-    if not _has_card(state, target):
+    if not has_card(state, target):
         raise RuleViolation("target-basket-empty", f"basket {target} is empty: rotate to another one")
     return target
 
@@ -90,15 +58,15 @@ def decide(state: SpinState, seat: int, command: object) -> list[Event]:
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     here = front(state, seat)
     if isinstance(command, Take):
-        if _has_card(state, here):
+        if has_card(state, here):
             return _take(state, seat, here, state.bun)
-        if _paid_options(state, seat, here):
+        if paid_options(state, seat, here):
             raise RuleViolation(
                 "empty-basket",
                 f"basket {here} in front of you is empty: rotate to a non-empty one"
                 " (with chopsticks tokens or the squishy bun)",
             )
-        steps = next(s for s in _NEAREST if _has_card(state, (here + s) % BASKETS))
+        steps = next(s for s in _NEAREST if has_card(state, (here + s) % BASKETS))
         target = (here + steps) % BASKETS
         rotated = TableRotated(seat=seat, steps=steps, paid=(), how="empty-basket")
         return [rotated, *_take(state, seat, target, state.bun)]

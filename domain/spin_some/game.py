@@ -50,15 +50,18 @@ from domain.engine import (
     breakdown_type,
     rank_scores,
 )
-from domain.spin_some import decide as rules
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
 from domain.spin_some.bots import BOTS
 from domain.spin_some.cards import CARD_SLUG, COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
 from domain.spin_some.commands import Command
+from domain.spin_some.decide import decide
 from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken
+from domain.spin_some.evolve import evolve
+from domain.spin_some.legal import legal_commands
+from domain.spin_some.options import SpinOptions
 from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
-from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinOptions, SpinState
+from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinState
 from domain.spin_some.view import SpinView
 
 
@@ -109,13 +112,13 @@ class SpinSomeForDimSum(RulesVersioned):
         return spin.initial_state(options, players)
 
     def evolve(self, state: SpinState, event: Any) -> SpinState:
-        return spin.evolve(state, event)
+        return evolve(state, event)
 
     def decide(self, state: SpinState, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
-        return rules.decide(state, seat, command)
+        return decide(state, seat, command)
 
     def legal_commands(self, state: SpinState, seat: int) -> Sequence[Command]:
-        return rules.legal_commands(state, seat)
+        return legal_commands(state, seat)
 
     def awaiting(self, state: SpinState) -> tuple[int, ...]:
         if not state.piles or spin.is_over(state):

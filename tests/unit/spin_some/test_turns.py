@@ -20,7 +20,8 @@ from domain.spin_some.events import (
     TableRotated,
 )
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.state import SpinOptions, SpinState, front, top
+from domain.spin_some.options import SpinOptions
+from domain.spin_some.state import SpinState, front, top
 from tests.unit.spin_some.helpers import make_state, new_table, slugs
 
 SIX = [
