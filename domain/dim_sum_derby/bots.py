@@ -7,8 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from domain.chance import Chance
-from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.data import (
+from domain.dim_sum_derby.cards import (
     CARD_DISH,
     CHANGE_OF_HEART,
     DERBY_KIND,
@@ -18,9 +17,11 @@ from domain.dim_sum_derby.data import (
     PEEK,
     SEND_IT_BACK,
     SHARP_ELBOWS,
+    SLOTS,
     SWITCH_PLATES,
+    TABLE_LIMIT,
 )
-from domain.dim_sum_derby.rules import SLOTS, TABLE_LIMIT
+from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.view import CartView, DerbyView
 from domain.engine import Bot
 

@@ -5,6 +5,31 @@ from __future__ import annotations
 from typing import Any
 
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import (
+    CARD_CART,
+    CARD_PORTIONS,
+    CHANGE_OF_HEART,
+    DERBY_CARDS,
+    DERBY_HAND_LIMIT,
+    DERBY_KIND,
+    DERBY_KINDS,
+    DISH_CARDS,
+    DOUBLE_HELPING,
+    DRAW_DERBY_COST,
+    EXTRA_HUNGRY,
+    EXTRA_HUNGRY_ACTIONS,
+    LAZY_SUSAN,
+    PEEK,
+    PEEK_DEPTH,
+    SEND_IT_BACK,
+    SHARP_ELBOWS,
+    SWITCH_PLATES,
+    TABLE_LIMIT,
+    YEN_CARDS,
+    leaving_kitchen,
+    slot_of,
+    turn_limit,
+)
 from domain.dim_sum_derby.commands import (
     Arrange,
     Cycle,
@@ -14,23 +39,6 @@ from domain.dim_sum_derby.commands import (
     PlayDerby,
     Rotate,
     Serve,
-)
-from domain.dim_sum_derby.data import (
-    CARD_CART,
-    CARD_PORTIONS,
-    CHANGE_OF_HEART,
-    DERBY_CARDS,
-    DERBY_KIND,
-    DERBY_KINDS,
-    DISH_CARDS,
-    DOUBLE_HELPING,
-    EXTRA_HUNGRY,
-    LAZY_SUSAN,
-    PEEK,
-    SEND_IT_BACK,
-    SHARP_ELBOWS,
-    SWITCH_PLATES,
-    YEN_CARDS,
 )
 from domain.dim_sum_derby.events import (
     ActionTaken,
@@ -56,16 +64,6 @@ from domain.dim_sum_derby.events import (
     YenSwapped,
 )
 from domain.dim_sum_derby.evolve import evolve
-from domain.dim_sum_derby.rules import (
-    DERBY_HAND_LIMIT,
-    DRAW_DERBY_COST,
-    EXTRA_HUNGRY_ACTIONS,
-    PEEK_DEPTH,
-    TABLE_LIMIT,
-    leaving_kitchen,
-    slot_of,
-    turn_limit,
-)
 from domain.dim_sum_derby.scoring import scorer_of
 from domain.dim_sum_derby.state import DerbyState
 from domain.engine import NotNow, RuleViolation

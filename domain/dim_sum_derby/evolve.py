@@ -6,7 +6,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.data import CARD_CART
+from domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CARD_CART, MARKERS, rotate_slots
 from domain.dim_sum_derby.events import (
     ActionTaken,
     CartArranged,
@@ -31,7 +31,6 @@ from domain.dim_sum_derby.events import (
     TurnPassed,
     YenSwapped,
 )
-from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, MARKERS, rotate_slots
 from domain.dim_sum_derby.state import Cards, DerbyState
 
 

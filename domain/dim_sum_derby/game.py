@@ -19,15 +19,33 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.dim_sum_derby import data
 from domain.dim_sum_derby.bots import BOTS
+from domain.dim_sum_derby.cards import (
+    ACTIONS_PER_TURN,
+    CARD_DISH,
+    CART_DECKS,
+    CART_NAMES,
+    CART_SLUGS,
+    CART_TYPES,
+    COPIES,
+    DERBY_CARDS,
+    DERBY_COPIES,
+    DERBY_HAND_LIMIT,
+    DERBY_KIND,
+    DERBY_KINDS,
+    DISHES,
+    HOUSE_CONTENT,
+    MARKERS,
+    ROUND_LIMIT,
+    TABLE_LIMIT,
+    YEN_DECKS,
+)
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.decide import decide
 from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyPlayed, PortionEaten
 from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.legal import legal_commands
 from domain.dim_sum_derby.options import DerbyOptions, check_options
-from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, DERBY_HAND_LIMIT, MARKERS, ROUND_LIMIT, TABLE_LIMIT
 from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
@@ -53,9 +71,9 @@ class DimSumDerby(RulesVersioned):
     options_type: type[msgspec.Struct] = DerbyOptions
     #: What `view` answers and what `evolve` folds, and the result: the API's schema types them.
     decks: Mapping[str, Sequence[str]] = {
-        "dishes": tuple(data.DISHES[dish].slug for dish in data.CARD_DISH),
-        "yen": tuple(dish.slug for dish in data.DISHES),
-        "derby": tuple(data.DERBY_KINDS[kind].slug for kind in data.DERBY_KIND),
+        "dishes": tuple(DISHES[dish].slug for dish in CARD_DISH),
+        "yen": tuple(dish.slug for dish in DISHES),
+        "derby": tuple(DERBY_KINDS[kind].slug for kind in DERBY_KIND),
     }
     breakdown_type = breakdown_type("DerbyBreakdown", CATEGORIES)
     view_type: type[msgspec.Struct] = DerbyView
@@ -70,15 +88,15 @@ class DimSumDerby(RulesVersioned):
         check_options(options, players)
 
     def setup(self, options: DerbyOptions, players: int, chance: Chance) -> Sequence[Any]:
-        yen_decks = [chance.shuffled(deck) for deck in data.YEN_DECKS]
+        yen_decks = [chance.shuffled(deck) for deck in YEN_DECKS]
         yen = tuple(tuple(deck[seat] for deck in yen_decks) for seat in range(players))
         return [
             DerbyDealt(
                 first_player=options.first_player,
                 yen=yen,
                 yen_decks=tuple(tuple(deck[players:]) for deck in yen_decks),
-                carts=tuple(tuple(chance.shuffled(deck)) for deck in data.CART_DECKS),
-                derby_deck=tuple(chance.shuffled(range(data.DERBY_CARDS))),
+                carts=tuple(tuple(chance.shuffled(deck)) for deck in CART_DECKS),
+                derby_deck=tuple(chance.shuffled(range(DERBY_CARDS))),
             )
         ]
 
@@ -112,9 +130,9 @@ class DimSumDerby(RulesVersioned):
         it plays, as the Derby card's slug."""
         kind = type(event)
         if kind is PortionEaten:
-            return ((event.seat, data.DISHES[data.CARD_DISH[event.dish]].slug),)
+            return ((event.seat, DISHES[CARD_DISH[event.dish]].slug),)
         if kind is DerbyPlayed:
-            return ((event.seat, data.DERBY_KINDS[data.DERBY_KIND[event.card]].slug),)
+            return ((event.seat, DERBY_KINDS[DERBY_KIND[event.card]].slug),)
         return ()
 
     def score(self, request: DerbyScoreRequest) -> tuple[SeatScore, ...]:
@@ -133,50 +151,49 @@ def catalog(rules_version: int) -> dict[str, Any]:
         {
             "slug": dish.slug,
             "name": dish.name,
-            "count": data.COPIES,
+            "count": COPIES,
             "scoring": (
                 f"{dish.portions} portions; each portion you eat scores 1 if you hold its yen card, "
                 "else the marker is discarded"
             ),
-            "cart": data.CART_SLUGS[dish.cart],
+            "cart": CART_SLUGS[dish.cart],
             "portions": dish.portions,
-            "ids": list(range(index * data.COPIES, (index + 1) * data.COPIES)),
+            "ids": list(range(index * COPIES, (index + 1) * COPIES)),
             "yen_id": index,
             "house_content": True,
         }
-        for index, dish in enumerate(data.DISHES)
+        for index, dish in enumerate(DISHES)
     ]
     carts = [
         {
-            "slug": data.CART_SLUGS[cart],
-            "name": data.CART_NAMES[cart],
-            "cards": len(data.CART_DECKS[cart]),
+            "slug": CART_SLUGS[cart],
+            "name": CART_NAMES[cart],
+            "cards": len(CART_DECKS[cart]),
             "dishes": [
-                {"slug": data.DISHES[d].slug, "portions": data.DISHES[d].portions, "copies": data.COPIES}
-                for d in data.YEN_DECKS[cart]
+                {"slug": DISHES[d].slug, "portions": DISHES[d].portions, "copies": COPIES} for d in YEN_DECKS[cart]
             ],
         }
-        for cart in range(data.CART_TYPES)
+        for cart in range(CART_TYPES)
     ]
     yen_decks = [
         {
-            "cart": data.CART_SLUGS[cart],
-            "cards": [{"id": d, "dish": data.DISHES[d].slug} for d in data.YEN_DECKS[cart]],
+            "cart": CART_SLUGS[cart],
+            "cards": [{"id": d, "dish": DISHES[d].slug} for d in YEN_DECKS[cart]],
         }
-        for cart in range(data.CART_TYPES)
+        for cart in range(CART_TYPES)
     ]
     derby = [
         {
             "slug": kind.slug,
             "name": kind.name,
-            "count": data.DERBY_COPIES,
+            "count": DERBY_COPIES,
             "effect": kind.effect,
-            "ids": list(range(index * data.DERBY_COPIES, (index + 1) * data.DERBY_COPIES)),
+            "ids": list(range(index * DERBY_COPIES, (index + 1) * DERBY_COPIES)),
         }
-        for index, kind in enumerate(data.DERBY_KINDS)
+        for index, kind in enumerate(DERBY_KINDS)
     ]
     return {
-        "house_content": data.HOUSE_CONTENT,
+        "house_content": HOUSE_CONTENT,
         "note": note,
         "cards": cards,
         "carts": carts,

@@ -6,6 +6,18 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from domain.dim_sum_derby.cards import (
+    CHANGE_OF_HEART,
+    DERBY_HAND_LIMIT,
+    DERBY_KIND,
+    DOUBLE_HELPING,
+    DRAW_DERBY_COST,
+    PEEK,
+    SEND_IT_BACK,
+    SHARP_ELBOWS,
+    SWITCH_PLATES,
+    TABLE_LIMIT,
+)
 from domain.dim_sum_derby.commands import (
     Arrange,
     Cycle,
@@ -16,17 +28,7 @@ from domain.dim_sum_derby.commands import (
     Rotate,
     Serve,
 )
-from domain.dim_sum_derby.data import (
-    CHANGE_OF_HEART,
-    DERBY_KIND,
-    DOUBLE_HELPING,
-    PEEK,
-    SEND_IT_BACK,
-    SHARP_ELBOWS,
-    SWITCH_PLATES,
-)
 from domain.dim_sum_derby.decide import front_cart, room
-from domain.dim_sum_derby.rules import DERBY_HAND_LIMIT, DRAW_DERBY_COST, TABLE_LIMIT
 from domain.dim_sum_derby.state import DerbyState
 
 _ROTATE = Rotate()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.dim_sum_derby.data import CARD_CART, CARD_DISH, CART_SLUGS, CART_TYPES, DISH_BY_SLUG, DISHES
+from domain.dim_sum_derby.cards import CARD_CART, CARD_DISH, CART_SLUGS, CART_TYPES, DISH_BY_SLUG, DISHES
 from domain.dim_sum_derby.state import Cards, DerbyState
 from domain.engine import Result, RuleViolation, SeatScore, rank_scores, seat_score
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import msgspec
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.data import CARD_DISH, CARD_PORTIONS, CART_SLUGS, DISHES
+from domain.dim_sum_derby.cards import CARD_DISH, CARD_PORTIONS, CART_SLUGS, DISHES, HIDDEN, SLOTS, seat_at, turn_limit
 from domain.dim_sum_derby.events import (
     CartArranged,
     CartRefilled,
@@ -23,7 +23,6 @@ from domain.dim_sum_derby.events import (
     KitchenPeeked,
     YenSwapped,
 )
-from domain.dim_sum_derby.rules import HIDDEN, SLOTS, seat_at, turn_limit
 from domain.dim_sum_derby.state import Cards, DerbyState
 
 #: The three decks of the game's cards (data.py): dish cards, yen cards (one per dish) and Derby cards.

@@ -38,8 +38,7 @@ from typing import Any
 from adapters.environments.features import Features, Vector
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
-from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.data import (
+from domain.dim_sum_derby.cards import (
     CARD_DISH,
     CART_SLUGS,
     CART_TYPES,
@@ -49,12 +48,17 @@ from domain.dim_sum_derby.data import (
     DISHES,
     DISHES_PER_CART,
     DOUBLE_HELPING,
+    PEEK_DEPTH,
     SEND_IT_BACK,
     SHARP_ELBOWS,
+    SLOTS,
     SWITCH_PLATES,
+    TABLE_LIMIT,
+    slot_of,
+    turn_limit,
 )
+from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.game import DIM_SUM_DERBY
-from domain.dim_sum_derby.rules import PEEK_DEPTH, SLOTS, TABLE_LIMIT, slot_of, turn_limit
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView
 

@@ -11,7 +11,8 @@ from msgspec.structs import replace
 
 from domain import lobby
 from domain.chance import Chance
-from domain.dim_sum_derby.data import (
+from domain.dim_sum_derby.cards import (
+    ACTIONS_PER_TURN,
     CARD_CART,
     CART_DECKS,
     COPIES,
@@ -20,13 +21,13 @@ from domain.dim_sum_derby.data import (
     DERBY_KINDS,
     DISH_BY_SLUG,
     DISH_CARDS,
+    MARKERS,
     YEN_CARDS,
     YEN_DECKS,
 )
 from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
 from domain.dim_sum_derby.options import DerbyOptions
-from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, MARKERS
 from domain.dim_sum_derby.state import DerbyState
 from tests.unit import bot_games
 

@@ -7,9 +7,9 @@ from msgspec.structs import replace
 
 from domain import lobby
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import ACTIONS_PER_TURN
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, Rotate, Serve
 from domain.dim_sum_derby.events import ActionTaken, DerbyDrawn, DishCycled, DishServed, TurnPassed
-from domain.dim_sum_derby.rules import ACTIONS_PER_TURN
 from domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import (
     GAME,

@@ -8,8 +8,8 @@ import pytest
 from msgspec.structs import replace
 
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import STEAM
 from domain.dim_sum_derby.commands import Arrange, Cycle, DrawDerby, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.data import STEAM
 from domain.dim_sum_derby.events import (
     ActionTaken,
     CartArranged,

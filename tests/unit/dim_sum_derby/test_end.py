@@ -7,9 +7,9 @@ from msgspec.structs import replace
 
 from domain import lobby
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import ROUND_LIMIT, turn_limit
 from domain.dim_sum_derby.commands import Cycle, Eat, Rotate
 from domain.dim_sum_derby.events import PlayerFull, TurnLimitReached
-from domain.dim_sum_derby.rules import ROUND_LIMIT, turn_limit
 from domain.engine import RuleViolation
 from domain.lobby import GameFinished
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dish, make_state, new_table, run, types

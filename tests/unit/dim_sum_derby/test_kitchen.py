@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from domain.dim_sum_derby.cards import DESSERT, MAIN, STEAM
 from domain.dim_sum_derby.commands import Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.data import DESSERT, MAIN, STEAM
 from domain.dim_sum_derby.events import CartRefilled, CartsRotated
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, derby, dish, make_state, run, types
 

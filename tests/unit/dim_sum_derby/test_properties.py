@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from domain import lobby
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import turn_limit
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.events import (
     CartArranged,
@@ -24,7 +25,6 @@ from domain.dim_sum_derby.events import (
     TurnLimitReached,
     YenSwapped,
 )
-from domain.dim_sum_derby.rules import turn_limit
 from domain.dim_sum_derby.state import DerbyState
 from domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, new_table, step

@@ -6,10 +6,9 @@ import pytest
 
 from domain import lobby
 from domain.chance import Chance
-from domain.dim_sum_derby.data import CART_DECKS, DERBY_CARDS, YEN_DECKS
+from domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CART_DECKS, DERBY_CARDS, MARKERS, YEN_DECKS
 from domain.dim_sum_derby.events import DerbyDealt
 from domain.dim_sum_derby.options import DerbyOptions
-from domain.dim_sum_derby.rules import ACTIONS_PER_TURN, MARKERS
 from domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dealt, new_table
 

@@ -6,6 +6,7 @@ import msgspec
 from msgspec.structs import replace
 
 from domain.chance import Chance
+from domain.dim_sum_derby.cards import HIDDEN
 from domain.dim_sum_derby.commands import Arrange, DrawDerby, PlayDerby, Rotate
 from domain.dim_sum_derby.events import (
     CartArranged,
@@ -17,7 +18,6 @@ from domain.dim_sum_derby.events import (
     YenSwapped,
 )
 from domain.dim_sum_derby.options import DerbyOptions
-from domain.dim_sum_derby.rules import HIDDEN
 from domain.engine import Game
 from tests.unit.dim_sum_derby.helpers import DEFAULT_YEN, GAME, derby, dish, make_state, run
 
