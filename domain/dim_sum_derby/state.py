@@ -15,7 +15,7 @@ class DerbyState(msgspec.Struct, frozen=True):
     first_player: int = 0
     #: Cart decks by cart type, top card first (the top card is face up).
     carts: tuple[Cards, ...] = ()
-    #: The cart type at each slot (see rules.py for slots and the Kitchen).
+    #: The cart type at each slot (see cards.py for slots and the Kitchen).
     slots: Cards = (0, 1, 2, 3)
     #: Scored dishes waiting in the Kitchen, by cart type (public).
     dish_discards: tuple[Cards, ...] = ((), (), (), ())
@@ -47,5 +47,5 @@ class DerbyState(msgspec.Struct, frozen=True):
 
     @property
     def kitchen_left(self) -> bool:
-        """Rules version 2 on: the Kitchen sits on the first player's left (rules.py, `Layout`)."""
+        """Rules version 2 on: the Kitchen sits on the first player's left (cards.py, `Layout`)."""
         return self.rules_version is not UNSET

@@ -9,7 +9,27 @@ scores rounds and desserts. Every such step is an event.
 What differs between rules versions is a `PartyRules`: the `evolve` that folds the events, the
 `steps` that follow a decision, and whether a takeout box may flip desserts. Version 1's steps are the
 chance draws and automatic choices above (its `evolve` runs the turn machine); version 2's
-(outcomes.py) add every outcome of the turn machine. Validation is the same for both.
+(`RULES_V2`, at the end of this module) add every outcome of the turn machine. Validation is the
+same for both.
+
+**Rules version 2: the turn machine runs in `decide`, and each of its outcomes is an event.**
+Version 1's `evolve` worked out what happens after a reveal (evolve.py, `_Work.advance`); version 2's
+`evolve_v2` only applies events, and these steps, run by `decide` after every decision, write what
+the rules work out, one step at a time, until a seat must choose:
+
+1. A played special order: `ChoiceAsked` (copy), its copy when only one kind of card can be copied
+   (`SpecialOrderCopied`), or `BonusDropped` (nothing to copy: discarded).
+2. The queued bonus actions, lowest card number first: chopsticks (`ChoiceAsked`, or the second card
+   when only one is left, or `BonusDropped` with no card left), a spoon (`ChoiceAsked` to name a card;
+   once named, `ChoiceAsked` for the giver, `SpoonGiven` when no choice is left, or `BonusDropped`
+   when nobody holds a match), a menu (`MenuDrawn`; only menus drawn: `BonusDropped`), a takeout box
+   (`ChoiceAsked` with every earlier face-up card, desserts of this round included, or `BonusDropped`).
+3. The end of the turn: `MisoClashed` when two or more different players played miso soups,
+   `UramakiPlaced` for each place the race awards (most icons first), then `HandsPassed` (and the
+   2-player variant's `CardsDrawn`) or, after the last turn, `RoundScored`.
+4. In vote mode, once every seat voted: `VotesCounted`, and `MenuChosen` when a proposal stands.
+
+Everything else (deals, draws, scores, validation) is shared with version 1.
 """
 
 from __future__ import annotations
@@ -27,6 +47,10 @@ from domain.sushi_go_party.cards import (
     SLUG,
     SLUG_TYPE,
     TWO_PLAYER_DEAL,
+    TWO_PLAYER_DRAW_TURNS,
+    URAMAKI_GOAL,
+    URAMAKI_ICONS,
+    URAMAKI_PLACES,
 )
 from domain.sushi_go_party.commands import (
     ChooseMenu,
@@ -41,27 +65,49 @@ from domain.sushi_go_party.commands import (
     Vote,
 )
 from domain.sushi_go_party.events import (
+    BonusDropped,
     CardChosen,
     CardsDrawn,
     CardsFlipped,
     CardsRevealed,
+    ChoiceAsked,
     ChopsticksUsed,
     DessertsScored,
+    HandsPassed,
     MenuChosen,
     MenuDrawn,
     MenuOrdered,
     MenuProposed,
+    MisoClashed,
     RoundDealt,
     RoundScored,
     SpecialOrderCopied,
     SpoonGiven,
     SpoonUsed,
+    UramakiPlaced,
     VoteCast,
+    VotesCounted,
 )
-from domain.sushi_go_party.menus import resolve_menu, suggested_for
-from domain.sushi_go_party.options import PartyOptions
-from domain.sushi_go_party.rules import callable_kind, evolve, spoon_matches
-from domain.sushi_go_party.scoring import dessert_breakdowns, menu_categories, round_breakdowns
+from domain.sushi_go_party.evolve import (
+    callable_kind,
+    clashing_misos,
+    copy_options,
+    evolve,
+    evolve_v2,
+    flip_options,
+    passing,
+    spoon_giver,
+    spoon_matches,
+    vote_tally,
+)
+from domain.sushi_go_party.options import PartyOptions, resolve_menu, suggested_for
+from domain.sushi_go_party.scoring import (
+    dessert_breakdowns,
+    menu_categories,
+    place_groups,
+    round_breakdowns,
+    uramaki_race,
+)
 from domain.sushi_go_party.state import PartyState, Prompt, initial_state
 
 MENU_DRAW = 4
@@ -381,3 +427,112 @@ def _select(state: PartyState, seat: int, command: Any, chance: Chance, rules: P
 
 #: Rules version 1 (kaiten 0.1.0): its `evolve` runs the turn machine.
 RULES_V1 = PartyRules(version=1, evolve=evolve, steps=_steps_v1, flips_desserts=False)
+
+
+def steps(state: PartyState, chance: Chance) -> Sequence[Any]:
+    phase = state.phase
+    if phase == "resolve":
+        return _turn_step(state, chance)
+    if phase == "select":
+        return _tally(state)
+    event = next_step(state, chance)
+    return () if event is None else (event,)
+
+
+def _ask(state: PartyState, prompt: Prompt) -> Any:
+    """The choice, or its only answer when it leaves none (the same choices version 1 made for seats)."""
+    automatic = automatic_choice(state, prompt)
+    if automatic is not None:
+        return automatic
+    return ChoiceAsked(
+        kind=prompt.kind,
+        seat=prompt.seat,
+        card=prompt.card,
+        options=prompt.options,
+        request=prompt.request,
+        owner=None if prompt.owner < 0 else prompt.owner,
+    )
+
+
+def _turn_step(state: PartyState, chance: Chance) -> Sequence[Any]:
+    prompt = state.prompt
+    if prompt is not None:
+        if prompt.kind == "spoon-used":
+            assert prompt.request is not None
+            found = spoon_giver(state.hands, prompt.seat, prompt.request)
+            if found is None:
+                return (BonusDropped(seat=prompt.seat, card=prompt.card, reason="no-match", discarded=True),)
+            giver, matches = found
+            give = Prompt("give", giver, prompt.card, matches, prompt.request, prompt.seat)
+            return (_ask(state, give),)
+        if prompt.kind == "menu" and all(SLUG[card] == "menu" for card in prompt.options):
+            return (BonusDropped(seat=prompt.seat, card=prompt.card, reason="only-menus", discarded=True),)
+        return ()
+    if state.immediate:
+        seat, card = state.immediate[0]
+        options = copy_options(state.tableaus[seat], card)
+        if not options:
+            return (BonusDropped(seat=seat, card=card, reason="nothing-to-copy", discarded=True),)
+        return (_ask(state, Prompt("copy", seat, card, options)),)
+    if state.queue:
+        return (_bonus(state, *state.queue[0][1:], chance),)
+    return _turn_end(state, chance)
+
+
+def _bonus(state: PartyState, seat: int, card: int, kind: str, chance: Chance) -> Any:
+    """What the next queued bonus action does."""
+    if all(entry[0] != card for entry in state.tableaus[seat]):
+        return BonusDropped(seat=seat, card=card, reason="gone", discarded=False)
+    if kind == "chopsticks":
+        hand = state.hands[seat]
+        if not hand:
+            return BonusDropped(seat=seat, card=card, reason="empty-hand", discarded=False)
+        return _ask(state, Prompt("chopsticks", seat, card, hand))
+    if kind == "spoon":
+        if not any(hand for other, hand in enumerate(state.hands) if other != seat):
+            return BonusDropped(seat=seat, card=card, reason="last-turn", discarded=False)
+        return ChoiceAsked(kind="spoon", seat=seat, card=card, options=())
+    if kind == "menu":
+        return menu_drawn(state, seat, card, chance)
+    options = flip_options(state.tableaus[seat], card, desserts=True)
+    if not options:
+        return BonusDropped(seat=seat, card=card, reason="nothing-to-flip", discarded=True)
+    return ChoiceAsked(kind="flip", seat=seat, card=card, options=options)
+
+
+def _turn_end(state: PartyState, chance: Chance) -> Sequence[Any]:
+    clash = clashing_misos(state.misos, different_players=True)
+    if clash:
+        return (MisoClashed(cards=tuple(clash)),)
+    icons = state.uramaki_icons
+    claimed = state.uramaki_claimed
+    if claimed < len(URAMAKI_PLACES) and max(icons) >= URAMAKI_GOAL:
+        first = place_groups(icons, URAMAKI_GOAL)[0]
+        _, after, _ = uramaki_race([icons[seat] if seat in first else 0 for seat in range(state.players)], claimed)
+        uramaki = tuple(
+            [(seat, card) for seat in first for card, slug, _ in state.tableaus[seat] if slug in URAMAKI_ICONS]
+        )
+        return (UramakiPlaced(points=URAMAKI_PLACES[claimed], seats=tuple(first), claimed=after, cards=uramaki),)
+    if not state.hands[0]:
+        return (round_scored(state),)
+    turn = state.turn + 1
+    passed = HandsPassed(direction=passing(state), turn=turn)
+    if state.two_player_variant and turn in TWO_PLAYER_DRAW_TURNS:
+        return (passed, cards_drawn(state, turn, chance))
+    return (passed,)
+
+
+def _tally(state: PartyState) -> Sequence[Any]:
+    selection = state.selection
+    if selection is None or selection.mode != "vote" or -1 in selection.votes:
+        return ()
+    approvals, chosen, proposer = vote_tally(selection, state.players)
+    counted = VotesCounted(proposal=len(selection.proposals) - 1, approvals=approvals, next_proposer=proposer)
+    if chosen is None:
+        return (counted,)
+    return (counted, MenuChosen(menu=selection.proposals[chosen], how="vote"))
+
+
+#: Rules version 2: outcomes are events, a miso clash needs two different players, a takeout box may
+#: flip desserts.
+RULES_V2 = PartyRules(version=2, evolve=evolve_v2, steps=steps, flips_desserts=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from domain.engine import SeatScore
-from domain.sushi_go_party.menus import MenuSpec
+from domain.sushi_go_party.options import MenuSpec
 
 
 class MenuProposed(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):

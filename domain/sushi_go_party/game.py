@@ -2,10 +2,10 @@
 
 Rules versions (`rules_versions`; a game keeps the version it was created with):
 
-- **1** (kaiten 0.1.0): `evolve` (rules.py) runs the turn machine itself: bonus actions, miso clashes,
+- **1** (kaiten 0.1.0): `evolve` (evolve.py) runs the turn machine itself: bonus actions, miso clashes,
   the uramaki race, the hand pass and the vote's tally are worked out while folding, and its logs hold
   no event for them. Kept apart, as it was, so that every version-1 log replays exactly as recorded.
-- **2**: outcomes are events. `decide` runs the turn machine (outcomes.py) and writes each outcome
+- **2**: outcomes are events. `decide` runs the turn machine (decide.py, `RULES_V2`) and writes each outcome
   (`ChoiceAsked`, `BonusDropped`, `MisoClashed`, `UramakiPlaced`, `HandsPassed`, `VotesCounted`, and
   the existing `SpecialOrderCopied`, `SpoonGiven`, `MenuDrawn`, `MenuChosen`...); `evolve_v2` only
   applies them. Two rules change: a **miso soup** clash needs two or more *different* players (one
@@ -88,6 +88,7 @@ from domain.sushi_go_party.cards import (
     URAMAKI_PLACES,
 )
 from domain.sushi_go_party.commands import Command
+from domain.sushi_go_party.decide import RULES_V2
 from domain.sushi_go_party.events import (
     EVENT_TYPES,
     OUTCOME_EVENT_TYPES,
@@ -97,9 +98,7 @@ from domain.sushi_go_party.events import (
     SpoonGiven,
 )
 from domain.sushi_go_party.legal import legal_commands
-from domain.sushi_go_party.menus import MODES, SUGGESTED
-from domain.sushi_go_party.options import PartyOptions, check_options
-from domain.sushi_go_party.outcomes import RULES_V2
+from domain.sushi_go_party.options import MODES, SUGGESTED, PartyOptions, check_options
 from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView, redact, view

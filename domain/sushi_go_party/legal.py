@@ -27,7 +27,7 @@ from domain.sushi_go_party.commands import (
     Vote,
     pick,
 )
-from domain.sushi_go_party.menus import CustomMenu, MenuSpec, proposal_menus, suggested_for
+from domain.sushi_go_party.options import CustomMenu, MenuSpec, proposal_menus, suggested_for
 from domain.sushi_go_party.state import PartyState
 
 #: A takeout box lists every subset up to this many flippable cards.

@@ -30,7 +30,7 @@ from domain.sushi_go_party.cards import (
     URAMAKI_ICONS,
     URAMAKI_PLACES,
 )
-from domain.sushi_go_party.menus import CustomMenu, MenuSpec, resolve_menu
+from domain.sushi_go_party.options import CustomMenu, MenuSpec, resolve_menu
 
 Entry = tuple[int, str, int]
 

@@ -16,7 +16,7 @@ import msgspec
 from domain.engine import CardId, CardIds, Result, SeatScore, record
 from domain.sushi_go_party.cards import URAMAKI_PLACES
 from domain.sushi_go_party.events import CardChosen, CardsDrawn, ChoiceAsked, MenuDrawn, RoundDealt
-from domain.sushi_go_party.menus import MenuSpec
+from domain.sushi_go_party.options import MenuSpec
 from domain.sushi_go_party.state import PartyState, Selection
 
 _replace = msgspec.structs.replace

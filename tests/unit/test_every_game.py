@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from pathlib import Path
 from typing import Any, Union
 
 import msgspec
@@ -92,3 +93,31 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
     for event in log:
         for viewer in (*range(players), None):
             msgspec.json.encode(lobby.redact(game, running, event, viewer))
+
+
+def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
+    """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots and game
+    (CONTRIBUTING.md says what each holds): a reader finds the same thing in the same place."""
+    root = Path(__file__).resolve().parents[2] / "domain"
+    layouts = {
+        game.id: sorted(path.stem for path in (root / game.view_type.__module__.split(".")[1]).glob("*.py"))
+        for game in GAMES.values()
+    }
+    expected = sorted(["__init__", *MODULES])
+    assert all(layout == expected for layout in layouts.values()), layouts
+
+
+MODULES = (
+    "cards",
+    "options",
+    "state",
+    "events",
+    "commands",
+    "evolve",
+    "decide",
+    "legal",
+    "view",
+    "scoring",
+    "bots",
+    "game",
+)

@@ -73,16 +73,31 @@ def test_every_documented_code_is_raised_somewhere() -> None:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_games_rule_codes_are_the_ones_its_package_raises(game: str) -> None:
+    """The codes a command can meet: those raised in the modules that decide, and in the functions
+    of the other modules (options, scoring) that they call, followed call by call."""
     package = ROOT / "domain" / GAMES[game].view_type.__module__.split(".")[1]
+    trees = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in package.glob("*.py")}
+    functions = {
+        (module, node.name): node
+        for module, tree in trees.items()
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    commanding = [name for name in trees if name not in ("options", "scoring", "game")]
+    pending = [node for module in commanding for node in [trees[module]]]
     codes: set[str] = set()
-    for path in package.glob("*.py"):
-        if path.stem in ("options", "scoring", "game"):
-            continue  # raised when a game is created or tableaus are scored, not by a command
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "RuleViolation":
-                first = node.args[0]
-                if isinstance(first, ast.Constant):
-                    codes.add(first.value)
+    seen: set[tuple[str, str]] = set()
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id == "RuleViolation" and isinstance(node.args[0], ast.Constant):
+                codes.add(node.args[0].value)
+            for module in ("options", "scoring"):
+                key = (module, node.func.id)
+                if key in functions and key not in seen:
+                    seen.add(key)
+                    pending.append(functions[key])
     assert codes == set(RULE_CODES[game])
 
 

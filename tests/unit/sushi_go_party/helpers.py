@@ -15,10 +15,9 @@ from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_I
 from domain.sushi_go_party.commands import Pick
 from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide, new_state
 from domain.sushi_go_party.events import MenuChosen, RoundDealt
+from domain.sushi_go_party.evolve import evolve
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.menus import menu_cards, resolve_menu
-from domain.sushi_go_party.options import PartyOptions
-from domain.sushi_go_party.rules import evolve
+from domain.sushi_go_party.options import PartyOptions, menu_cards, resolve_menu
 from domain.sushi_go_party.state import Entry, PartyState
 
 #: The rules `setup_game` plays by default (test_turns.py runs every test under each version).

@@ -7,7 +7,7 @@ from typing import Any
 
 from domain.chance import Chance
 from domain.sushi_go_party.commands import Flip, ProposeMenu, Spoon, Vote
-from domain.sushi_go_party.decide import RULES_V1
+from domain.sushi_go_party.decide import RULES_V1, RULES_V2
 from domain.sushi_go_party.events import (
     BonusDropped,
     CardsRevealed,
@@ -18,9 +18,8 @@ from domain.sushi_go_party.events import (
     UramakiPlaced,
     VotesCounted,
 )
+from domain.sushi_go_party.evolve import evolve, evolve_v2
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.outcomes import RULES_V2
-from domain.sushi_go_party.rules import evolve, evolve_v2
 from domain.sushi_go_party.view import redact
 
 from .helpers import check_conservation, setup_game

@@ -16,7 +16,7 @@ from domain.engine import RuleViolation
 from domain.sushi_go_party.cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
 from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.menus import CustomMenu, check_custom, suggested_for
+from domain.sushi_go_party.options import CustomMenu, check_custom, suggested_for
 from domain.sushi_go_party.state import PartyState
 
 from .helpers import check_conservation, new_table, step

@@ -15,7 +15,7 @@ from domain.sushi_go_party.commands import ChooseMenu, Pick, ProposeMenu, Vote
 from domain.sushi_go_party.events import MenuChosen, RoundDealt
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.legal import legal_commands, menu_choices
-from domain.sushi_go_party.menus import SUGGESTED, CustomMenu, check_custom, proposal_menus, suggested_for
+from domain.sushi_go_party.options import SUGGESTED, CustomMenu, check_custom, proposal_menus, suggested_for
 from domain.sushi_go_party.state import PartyState
 
 from .helpers import check_conservation, menu, new_table, play_table

@@ -15,7 +15,7 @@ from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
 from domain.sushi_go_party.cards import NUMBER, SLUG
 from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
-from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide
+from domain.sushi_go_party.decide import RULES_V1, RULES_V2, PartyRules, decide
 from domain.sushi_go_party.events import (
     CardsRevealed,
     MenuDrawn,
@@ -26,10 +26,9 @@ from domain.sushi_go_party.events import (
     SpoonGiven,
     SpoonUsed,
 )
+from domain.sushi_go_party.evolve import final_result
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.legal import legal_commands
-from domain.sushi_go_party.outcomes import RULES_V2
-from domain.sushi_go_party.rules import final_result
 
 from . import helpers
 from .helpers import Game, check_conservation, menu, setup_game

@@ -10,7 +10,7 @@ from domain.sushi_go_party.cards import CARD_COUNT, SLUG, TYPES
 from domain.sushi_go_party.commands import Pick
 from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.menus import SUGGESTED
+from domain.sushi_go_party.options import SUGGESTED
 
 from .helpers import new_table, setup_game
 

@@ -2,7 +2,7 @@
 never draw. Both share every way an event changes the cards (`_Work`, the `_apply_*` functions); they
 differ in who runs the turn machine below.
 
-**Version 2** (`evolve_v2`) only applies events: the machine runs in `decide` (`outcomes.py`), which
+**Version 2** (`evolve_v2`) only applies events: the machine runs in `decide` (decide.py, `RULES_V2`), which
 writes each of its outcomes as an event (a choice asked, a bonus that does nothing, a miso clash, an
 uramaki place, the hands passed, a vote's tally), and `evolve_v2` applies them.
 
@@ -69,7 +69,7 @@ from domain.sushi_go_party.events import (
     VoteCast,
     VotesCounted,
 )
-from domain.sushi_go_party.menus import menu_cards
+from domain.sushi_go_party.options import menu_cards
 from domain.sushi_go_party.scoring import menu_categories, uramaki_race
 from domain.sushi_go_party.state import Action, Entry, PartyState, Prompt, Selection, Tableau
 
@@ -693,7 +693,7 @@ _HANDLERS: dict[type, Callable[[PartyState, Any], PartyState]] = {
 
 def evolve_v2(state: PartyState, event: Any) -> PartyState:
     """Rules version 2: apply what the event says; every outcome of the turn machine is an event of
-    its own, worked out by `decide` (outcomes.py)."""
+    its own, worked out by `decide` (decide.py)."""
     handler = _HANDLERS_V2.get(type(event))
     return handler(state, event) if handler is not None else state
 
