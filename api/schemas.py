@@ -73,7 +73,7 @@ class RulesVersionEntry(msgspec.Struct, frozen=True):
 class CatalogEntry(CatalogGame, frozen=True):
     #: The JSON Schema of the options (open by nature: it is a schema).
     option_schema: dict[str, Any]
-    #: Cards, menus and rules at a glance.
+    #: Cards, menus and rules at a glance (each game's entry types them).
     details: Any
     #: Every rules version of the game, oldest first.
     rules_versions: list[RulesVersionEntry]
@@ -87,7 +87,7 @@ def catalog_types(game_id: str) -> tuple[type[CatalogGame], type[CatalogEntry]]:
     summary = msgspec.defstruct(
         f"{prefix}CatalogGame", [("options", game.options_type)], bases=(CatalogGame,), tag_field="id", tag=game.id
     )
-    entry = msgspec.defstruct(f"{prefix}CatalogEntry", [], bases=(summary, CatalogEntry))
+    entry = msgspec.defstruct(f"{prefix}CatalogEntry", [("details", game.details_type)], bases=(summary, CatalogEntry))
     return cast(type[CatalogGame], summary), cast(type[CatalogEntry], entry)
 
 

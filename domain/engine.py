@@ -8,7 +8,7 @@ handed in as a `Chance` and its outcomes are written into events, so replay neve
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Generic, Protocol, TypeVar
 
 import msgspec
 
@@ -132,16 +132,26 @@ class RulesVersioned:
 _VERSIONED: dict[tuple[type, int], Any] = {}
 
 
-class Decided(msgspec.Struct, frozen=True):
-    """Events together with the game state they lead to.
+#: A game's state, command, event and options types (`Game[S, C, E, O]`).
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+O_contra = TypeVar("O_contra", contravariant=True)
 
-    `setup` and `decide` may answer with this instead of the bare events when they had to fold
-    their own events anyway (to run the steps that follow automatically): the table then takes the
-    state as it is instead of folding the events a second time.
-    """
 
-    events: tuple[Any, ...]
-    state: Any
+class Decided(msgspec.Struct, Generic[E, S], frozen=True):
+    """What `setup` and `decide` answer: the events, and the game state they lead to (the decider
+    folds them anyway, to run the steps that follow on its own; the table takes the state as it is)."""
+
+    events: tuple[E, ...]
+    state: S
+
+
+def folded(evolve: Callable[[S, E], S], state: S, events: Sequence[E]) -> Decided[E, S]:
+    """The events with the state they lead to, for a decider with nothing to follow them up."""
+    for event in events:
+        state = evolve(state, event)
+    return Decided(events=tuple(events), state=state)
 
 
 class Bot(Protocol):
@@ -150,8 +160,9 @@ class Bot(Protocol):
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any: ...
 
 
-class Game(Protocol):
-    """One game of the family. Commands and events are tagged msgspec structs (`tag_field="type"`)."""
+class Game(Protocol[S, C, E, O_contra]):
+    """One game of the family, typed by its state, command, event and options types: mypy checks
+    each game against this protocol. Commands and events are tagged msgspec structs (`tag_field="type"`)."""
 
     id: str
     name: str
@@ -176,42 +187,44 @@ class Game(Protocol):
     command_type: Any
     event_types: tuple[type[msgspec.Struct], ...]
     score_request_type: type[msgspec.Struct]
+    #: What `catalog` answers: the game's cards and rules at a glance.
+    details_type: type[msgspec.Struct]
     bots: Mapping[str, Callable[[], Bot]]
 
-    def at_rules_version(self, version: int) -> Game:
+    def at_rules_version(self, version: int) -> Game[S, C, E, O_contra]:
         """This game under another of its rules versions; RuleViolation `unknown-rules-version`."""
 
-    def check_options(self, options: Any, players: int) -> None:
+    def check_options(self, options: O_contra, players: int) -> None:
         """Raise RuleViolation when the options do not fit the player count."""
 
-    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any] | Decided:
+    def setup(self, options: O_contra, players: int, chance: Chance) -> Decided[E, S]:
         """The events that set the table for play (dealt hands, pile orders...)."""
 
-    def initial_state(self, options: Any, players: int) -> Any:
+    def initial_state(self, options: O_contra, players: int) -> S:
         """The state before the first setup event is evolved."""
 
-    def evolve(self, state: Any, event: Any) -> Any:
+    def evolve(self, state: S, event: E) -> S:
         """Total: apply one event, never validate."""
 
-    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any] | Decided:
+    def decide(self, state: S, seat: int, command: C, chance: Chance) -> Decided[E, S]:
         """Validate a seat's command and return its events, or raise RuleViolation."""
 
-    def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:
+    def legal_commands(self, state: S, seat: int) -> Sequence[C]:
         """Every command this seat may send now; empty when it is not awaited."""
 
-    def awaiting(self, state: Any) -> tuple[int, ...]:
+    def awaiting(self, state: S) -> tuple[int, ...]:
         """The seats whose command the game waits for, ascending."""
 
-    def view(self, state: Any, seat: int | None) -> Any:
+    def view(self, state: S, seat: int | None) -> msgspec.Struct:
         """What this seat (None: a spectator) may see of the state."""
 
-    def redact(self, event: Any, seat: int | None) -> Any | None:
+    def redact(self, event: E, seat: int | None) -> E | None:
         """The event as this seat may see it while the game runs, or None to hide it."""
 
-    def result(self, state: Any) -> Result | None:
+    def result(self, state: S) -> Result | None:
         """The final result once the game is over."""
 
-    def picks(self, event: Any) -> Sequence[tuple[int, str]]:
+    def picks(self, event: E) -> Sequence[tuple[int, str]]:
         """The cards this event shows seats taking for themselves, as (seat, card slug) pairs.
 
         A pick is one card that a seat takes in play into what it scores from (its tableau, its
@@ -221,5 +234,9 @@ class Game(Protocol):
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         """Score arbitrary tableaus (the catalog's scoring calculator)."""
 
-    def catalog(self) -> dict[str, Any]:
-        """Cards, option schema and menus, for the catalog endpoint."""
+    def catalog(self) -> msgspec.Struct:
+        """The game's cards, menus and rules at a glance, for the catalog endpoint (a `details_type`)."""
+
+
+#: Any game of the catalog, whatever its types (where the caller needs no more).
+AnyGame = Game[Any, Any, Any, Any]

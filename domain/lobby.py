@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Generic, Literal
 
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Decided, Game, NotNow, Result, RuleViolation
+from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S
 
 Status = Literal["open", "active", "finished"]
 
@@ -66,7 +66,9 @@ class Seat(msgspec.Struct, frozen=True):
     bot: str | None
 
 
-class Table(msgspec.Struct, frozen=True):
+class Table(msgspec.Struct, Generic[S], frozen=True):
+    """A game's table: the lobby's part (seats, status, seed) around the game's own state."""
+
     game: str
     players: int
     options: Any
@@ -75,17 +77,25 @@ class Table(msgspec.Struct, frozen=True):
     salt: str
     status: Status
     seats: tuple[Seat, ...]
-    state: Any = None
+    #: The game's state, from the moment the game starts (None while seats are open).
+    state: S | None = None
     result: Result | None = None
     #: GameCreated's rules version: every table function plays the game under it (see `rules_of`).
     rules_version: int = 1
 
 
-class Decision(msgspec.Struct, frozen=True):
+class Decision(msgspec.Struct, Generic[S], frozen=True):
     """The events a command produced and the table they lead to (saves folding them twice)."""
 
     events: tuple[Any, ...]
-    table: Table
+    table: Table[S]
+
+
+def state_of(table: Table[S]) -> S:
+    """The game's state of a started table."""
+    if table.state is None:
+        raise NotNow("game-not-started", "the game starts when every seat is taken")
+    return table.state
 
 
 def commit_to_seed(seed: int, salt: bytes) -> str:
@@ -97,7 +107,7 @@ def commit_to_seed(seed: int, salt: bytes) -> str:
     return hashlib.sha256(salt + str(seed).encode("ascii")).hexdigest()
 
 
-def parse_options(game: Game, options: Mapping[str, Any] | None, players: int) -> Any:
+def parse_options(game: AnyGame, options: Mapping[str, Any] | None, players: int) -> Any:
     try:
         parsed = msgspec.convert(dict(options or {}), game.options_type)
     except msgspec.ValidationError as exc:
@@ -106,7 +116,7 @@ def parse_options(game: Game, options: Mapping[str, Any] | None, players: int) -
     return parsed
 
 
-def create_game(game: Game, players: int, options: Mapping[str, Any] | None, seed: int, salt: bytes) -> list[Any]:
+def create_game(game: AnyGame, players: int, options: Mapping[str, Any] | None, seed: int, salt: bytes) -> list[Any]:
     if not game.min_players <= players <= game.max_players:
         raise RuleViolation(
             "invalid-player-count",
@@ -126,12 +136,12 @@ def create_game(game: Game, players: int, options: Mapping[str, Any] | None, see
     ]
 
 
-def rules_of(game: Game, table: Table) -> Game:
+def rules_of(game: Game[S, C, E, Any], table: Table[S]) -> Game[S, C, E, Any]:
     """The game as the table's rules version plays it; any version of the game may be handed in."""
     return game if game.rules_version == table.rules_version else game.at_rules_version(table.rules_version)
 
 
-def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
+def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -> Table[S]:
     if table is None:
         if not isinstance(event, GameCreated) or event.seed is None or event.salt is None:
             raise ValueError("a table's log starts with GameCreated carrying its seed and salt")
@@ -154,11 +164,11 @@ def evolve_table(game: Game, table: Table | None, event: Any) -> Table:
         return msgspec.structs.replace(table, status="active", state=state)
     if isinstance(event, GameFinished):
         return msgspec.structs.replace(table, status="finished", result=event.result)
-    return msgspec.structs.replace(table, state=rules_of(game, table).evolve(table.state, event))
+    return msgspec.structs.replace(table, state=rules_of(game, table).evolve(state_of(table), event))
 
 
-def replay(game: Game, events: Sequence[Any]) -> Table:
-    table: Table | None = None
+def replay(game: Game[S, C, E, Any], events: Sequence[Any]) -> Table[S]:
+    table: Table[S] | None = None
     for event in events:
         table = evolve_table(game, table, event)
     if table is None:
@@ -166,28 +176,26 @@ def replay(game: Game, events: Sequence[Any]) -> Table:
     return table
 
 
-def _fold(game: Game, table: Table, events: Sequence[Any]) -> Table:
+def _fold(game: Game[S, C, E, Any], table: Table[S], events: Sequence[Any]) -> Table[S]:
     for event in events:
         table = evolve_table(game, table, event)
     return table
 
 
-def _apply(game: Game, table: Table, decided: Sequence[Any] | Decided) -> tuple[list[Any], Table]:
-    """The game's events and the table after them, folding only what the game did not fold."""
-    if isinstance(decided, Decided):
-        return list(decided.events), msgspec.structs.replace(table, state=decided.state)
-    return list(decided), _fold(game, table, decided)
+def _apply(table: Table[S], decided: Decided[E, S]) -> tuple[list[Any], Table[S]]:
+    """The game's events and the table after them: the state the game folded them into."""
+    return list(decided.events), msgspec.structs.replace(table, state=decided.state)
 
 
 def take_seat(
-    game: Game,
-    table: Table,
+    game: Game[S, C, E, Any],
+    table: Table[S],
     chance: Chance,
     *,
     name: str | None = None,
     player_id: str | None = None,
     bot: str | None = None,
-) -> Decision:
+) -> Decision[S]:
     game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
         raise NotNow("game-full", "every seat of this game is taken")
@@ -200,11 +208,11 @@ def take_seat(
         return Decision(events=tuple(events), table=_fold(game, table, events))
     events.append(GameStarted())
     started = _fold(game, table, events)
-    dealt, after = _apply(game, started, game.setup(table.options, table.players, chance))
+    dealt, after = _apply(started, game.setup(table.options, table.players, chance))
     return Decision(events=(*events, *dealt), table=after)
 
 
-def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> Decision:
+def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance: Chance) -> Decision[S]:
     game = rules_of(game, table)
     if table.status == "open":
         raise NotNow("game-not-started", "the game starts when every seat is taken")
@@ -212,10 +220,11 @@ def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> De
         raise NotNow("game-finished", "the game is over")
     if not 0 <= seat < table.players:
         raise RuleViolation("invalid-seat", f"there is no seat {seat}")
-    if seat not in game.awaiting(table.state):
+    state = state_of(table)
+    if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
-    events, after = _apply(game, table, game.decide(table.state, seat, command, chance))
-    result = game.result(after.state)
+    events, after = _apply(table, game.decide(state, seat, command, chance))
+    result = game.result(state_of(after))
     if result is not None:
         finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
         events.append(finished)
@@ -223,11 +232,11 @@ def act(game: Game, table: Table, seat: int, command: Any, chance: Chance) -> De
     return Decision(events=tuple(events), table=after)
 
 
-def awaiting(game: Game, table: Table) -> tuple[int, ...]:
-    return rules_of(game, table).awaiting(table.state) if table.status == "active" else ()
+def awaiting(game: Game[S, C, E, Any], table: Table[S]) -> tuple[int, ...]:
+    return rules_of(game, table).awaiting(state_of(table)) if table.status == "active" else ()
 
 
-def next_bot_seat(game: Game, table: Table) -> int | None:
+def next_bot_seat(game: Game[S, C, E, Any], table: Table[S]) -> int | None:
     """The lowest awaited seat that a bot holds, if any."""
     for seat in awaiting(game, table):
         if table.seats[seat].bot is not None:
@@ -235,16 +244,18 @@ def next_bot_seat(game: Game, table: Table) -> int | None:
     return None
 
 
-def bot_command(game: Game, table: Table, seat: int, chance: Chance) -> Any:
+def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance) -> C:
     """Ask the seat's bot, which sees only that seat's view and legal commands."""
     bot_name = table.seats[seat].bot
     assert bot_name is not None
     game = rules_of(game, table)
     bot = game.bots[bot_name]()
-    return bot.choose(game.view(table.state, seat), game.legal_commands(table.state, seat), chance)
+    state = state_of(table)
+    command: C = bot.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
+    return command
 
 
-def redact(game: Game, table: Table, event: Any, seat: int | None) -> Any | None:
+def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | None) -> Any | None:
     """The event as a viewer may see it; everything is public once the game is over."""
     if table.status == "finished":
         return event
@@ -264,12 +275,12 @@ MAX_BOT_DECISIONS = 100_000
 
 
 def run_bots(
-    game: Game,
-    table: Table,
+    game: Game[S, C, E, Any],
+    table: Table[S],
     version: int,
     bot_chance: Callable[[int, int], Chance] | None = None,
     max_decisions: int = MAX_BOT_DECISIONS,
-) -> Decision:
+) -> Decision[S]:
     """Let bot seats play while the game awaits one of them; `version` is the log's length so far.
 
     By default each bot draws from its own (seed, version, seat) stream, which is not the one the

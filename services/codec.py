@@ -8,7 +8,7 @@ from typing import Any, Union
 import msgspec
 
 from domain.catalog import get_game
-from domain.engine import Game, RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from domain.lobby import LOBBY_EVENTS
 from services.errors import ServiceError
 from services.ports import StoredEvent
@@ -28,7 +28,7 @@ _first_event_decoder = msgspec.json.Decoder(_FirstEvent)
 
 
 class GameCodec:
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         self.game = game
         event_union: Any = Union[(*LOBBY_EVENTS, *game.event_types)]
         self._events = msgspec.json.Decoder(event_union)

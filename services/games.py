@@ -53,7 +53,7 @@ class Planned(Generic[T]):
     """What one attempt at a write decided: the events to append and how to answer once stored."""
 
     events: list[NewEvent]
-    table: Table
+    table: Table[Any]
     answer: Callable[[Sequence[StoredEvent]], T]
 
 
@@ -231,8 +231,8 @@ class Games:
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
     def _seat(
-        self, codec: GameCodec, table: Table, request: NewSeat, version: int
-    ) -> tuple[list[NewEvent], Table, str | None]:
+        self, codec: GameCodec, table: Table[Any], request: NewSeat, version: int
+    ) -> tuple[list[NewEvent], Table[Any], str | None]:
         """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
         token = None if request.bot is not None else self.ids.token()
         decision = lobby.take_seat(
@@ -252,7 +252,7 @@ class Games:
             token,
         )
 
-    def _with_bots(self, codec: GameCodec, table: Table, version: int) -> tuple[list[NewEvent], Decision]:
+    def _with_bots(self, codec: GameCodec, table: Table[Any], version: int) -> tuple[list[NewEvent], Decision[Any]]:
         """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
         bots = lobby.run_bots(codec.game, table, version)
         return self._new_events(codec, bots.events, {"bot": True}), bots
@@ -290,7 +290,7 @@ class Games:
         )
         return outcome
 
-    def _table_view(self, loaded: LoadedGame, table: Table, seat: int | None, version: int) -> TableView:
+    def _table_view(self, loaded: LoadedGame, table: Table[Any], seat: int | None, version: int) -> TableView:
         view = table_view(
             loaded.game,
             loaded.game_id,

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.engine import Game
+from domain.engine import AnyGame
 from domain.lobby import Table, replay, rules_of
 from services.caller import caller_seat
 from services.codec import GameCodec, codec_for, game_of_log
@@ -27,10 +27,10 @@ class LoadedGame:
     codec: GameCodec
     stored: Sequence[StoredEvent]
     events: Sequence[Any]
-    table: Table
+    table: Table[Any]
 
     @property
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         """The game under the rules version the table was created with."""
         return rules_of(self.codec.game, self.table)
 

@@ -39,7 +39,7 @@ from typing import Any
 import msgspec
 
 from domain import lobby as tables
-from domain.engine import Game, RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from domain.lobby import GameCreated, GameFinished, Table, commit_to_seed
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
@@ -66,10 +66,10 @@ class InvalidLog(ServiceError):
 class CheckedLog:
     """A log that passed the checks: its game (under its rules version), events and table."""
 
-    game: Game
+    game: AnyGame
     codec: GameCodec
     events: list[Any]
-    table: Table
+    table: Table[Any]
     #: The original game's id, when the document names one.
     original_id: str | None
 
@@ -135,7 +135,7 @@ def check_events(events: Any, finished: bool) -> CheckedLog:
     return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
 
 
-def _game_of(first: Mapping[str, Any]) -> tuple[GameCodec, Game]:
+def _game_of(first: Mapping[str, Any]) -> tuple[GameCodec, AnyGame]:
     if first.get("type") != "GameCreated" or not isinstance(first.get("data"), Mapping):
         raise InvalidLog("not-game-created", "a log starts with GameCreated", 1)
     try:
@@ -166,10 +166,10 @@ def _decode(codec: GameCodec, known: set[str], event: Mapping[str, Any]) -> Any:
         raise InvalidLog("invalid-event", f"{kind} does not read: {exc}", version) from None
 
 
-def _fold(game: Game, events: Sequence[Any]) -> Table:
-    # A GameFinished ends the table: whatever follows is refused by `_check_place`.
+def _fold(game: AnyGame, events: Sequence[Any]) -> Table[Any]:
     """The table the events give, checking what the lobby needs (evolve itself trusts its events)."""
-    table: Table | None = None
+    # A GameFinished ends the table: whatever follows is refused by `_check_place`.
+    table: Table[Any] | None = None
     for version, event in enumerate(events, start=1):
         _check_place(game, table, event, version)
         try:
@@ -182,7 +182,7 @@ def _fold(game: Game, events: Sequence[Any]) -> Table:
     return table
 
 
-def _check_place(game: Game, table: Table | None, event: Any, version: int) -> None:
+def _check_place(game: AnyGame, table: Table[Any] | None, event: Any, version: int) -> None:
     def refuse(why: str) -> InvalidLog:
         return InvalidLog("does-not-fold", f"{type(event).__name__} {why}", version)
 
@@ -268,7 +268,7 @@ def imported_from(stored: Sequence[StoredEvent]) -> tuple[bool, str | None]:
     return "imported_from" in first, first.get("imported_from")
 
 
-def imported_view(game: Game, game_id: str, table: Table, stored: Sequence[StoredEvent]) -> TableView:
+def imported_view(game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent]) -> TableView:
     view = table_view(
         game,
         game_id,

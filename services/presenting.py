@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domain import lobby
-from domain.engine import Game
+from domain.engine import AnyGame
 from domain.lobby import Table
 from services.codec import to_json_object
 from services.ports import GameSummary, StoredEvent
@@ -17,14 +17,14 @@ from services.upcasting import current_version
 from services.views import EventView, GameStatus, TableView, Viewer, views_of
 
 
-def result_of(table: Table) -> dict[str, Any] | None:
+def result_of(table: Table[Any]) -> dict[str, Any] | None:
     return None if table.result is None else to_json_object(table.result)
 
 
 def table_view(
-    game: Game,
+    game: AnyGame,
     game_id: str,
-    table: Table,
+    table: Table[Any],
     seat: int | None,
     version: int,
     created_at: datetime,
@@ -57,7 +57,7 @@ def table_view(
 
 
 def event_views(
-    game: Game, table: Table, seat: int | None, stored: Sequence[StoredEvent], events: Sequence[Any]
+    game: AnyGame, table: Table[Any], seat: int | None, stored: Sequence[StoredEvent], events: Sequence[Any]
 ) -> list[EventView]:
     """The events as this seat may see them now; hidden ones are left out."""
     shown_views = views_of(game.id)
@@ -80,8 +80,8 @@ def event_views(
 
 def summary_of(
     game_id: str,
-    game: Game,
-    table: Table,
+    game: AnyGame,
+    table: Table[Any],
     version: int,
     token_hashes: dict[str, str],
     created_at: datetime,

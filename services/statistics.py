@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Game, Result
+from domain.engine import AnyGame, Result
 from domain.lobby import GameFinished, SeatTaken
 from services import ratings
 
@@ -136,7 +136,7 @@ def add_to_players(
     return changed
 
 
-def finished_game(game: Game, log: Sequence[Any]) -> FinishedGame:
+def finished_game(game: AnyGame, log: Sequence[Any]) -> FinishedGame:
     """Who sat where, which cards were picked and the result, from a finished game's decoded log."""
     player_ids: dict[int, str] = {}
     picks: Counter[str] = Counter()

@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Game
+from domain.engine import AnyGame
 from domain.lobby import Table, evolve_table
 from services.codec import GameCodec
 from services.errors import ServiceError
@@ -89,7 +89,7 @@ class EventStreams:
 class _Follower:
     """One viewer's position in one game: the table as of `version`, and the events not yet sent."""
 
-    def __init__(self, game_id: str, codec: GameCodec, table: Table, version: int, seat: int | None) -> None:
+    def __init__(self, game_id: str, codec: GameCodec, table: Table[Any], version: int, seat: int | None) -> None:
         self.game_id = game_id
         self.codec = codec
         self.table = table
@@ -105,7 +105,7 @@ class _Follower:
         return follower
 
     @property
-    def game(self) -> Game:
+    def game(self) -> AnyGame:
         return self.codec.game
 
     @property

@@ -19,7 +19,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from domain.catalog import get_game
-from domain.engine import Game, SeatScore
+from domain.engine import AnyGame, SeatScore
 from domain.lobby import LOBBY_EVENTS, Seat
 from services.card_objects import Shown
 
@@ -147,7 +147,7 @@ class MatchSummary(msgspec.Struct, frozen=True):
 class GameViews:
     """One game's typed answers: subclasses of the structs above, tagged with the game's id."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: AnyGame) -> None:
         prefix = game.type_prefix
         #: How the API shows what the domain holds; `type_of` and `converter` for any of its types.
         self.shown = shown = Shown(game.decks, prefix, game.breakdown_type, game.options_type)
@@ -185,7 +185,7 @@ class GameViews:
 
 
 def _subclass(
-    base: type[S], name: str, fields: list[tuple[str, Any]], game: Game | None = None, also: type[Any] | None = None
+    base: type[S], name: str, fields: list[tuple[str, Any]], game: AnyGame | None = None, also: type[Any] | None = None
 ) -> type[S]:
     """A subclass of `base` that types these fields, tagged with the game's id as `game` when given."""
     bases = (base,) if also is None else (also, base)

@@ -9,7 +9,6 @@ service does, OpenSpiel one seeded by a chance outcome.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from adapters.environments.features import Vector
@@ -92,17 +91,8 @@ class Match:
         others = self.players - 1
         return [total - (everyone - total) / others for total in totals]
 
-    def _fold(self, decided: Sequence[Any] | Decided) -> tuple[Any, ...]:
-        if isinstance(decided, Decided):
-            events = tuple(decided.events)
-            self.state = decided.state
-        else:
-            events = tuple(decided)
-            evolve = self.spec.game.evolve
-            state = self.state
-            for event in events:
-                state = evolve(state, event)
-            self.state = state
-        self.version += len(events)
+    def _fold(self, decided: Decided[Any, Any]) -> tuple[Any, ...]:
+        self.state = decided.state
+        self.version += len(decided.events)
         self._legal = {}
-        return events
+        return decided.events

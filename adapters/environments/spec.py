@@ -9,7 +9,7 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol
 
 from adapters.environments.features import Vector
-from domain.engine import Game
+from domain.engine import AnyGame
 
 
 class ActionTable:
@@ -33,7 +33,7 @@ class GameSpec(Protocol):
     """The per-game part of the environments."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> AnyGame: ...
 
     @property
     def simultaneous(self) -> bool:

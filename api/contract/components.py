@@ -61,8 +61,10 @@ def components(types: Iterable[Any]) -> tuple[list[dict[str, Any]], dict[str, An
         counts[cls.__name__] = counts.get(cls.__name__, 0) + 1
     clashing = {name for name, count in counts.items() if count > 1}
     renamed = {_msgspec_name(cls, clashing): _our_name(cls) for cls in structs}
-    if len(set(renamed.values())) != len(renamed):
-        raise ValueError(f"two structs would share a schema name: {sorted(renamed.values())}")
+    names = list(renamed.values())
+    shared = sorted({name for name in names if names.count(name) > 1})
+    if shared:
+        raise ValueError(f"two structs would share a schema name: {shared}")
     schemas, generated = msgspec.json.schema_components(types, ref_template=REF_PREFIX + "{name}")
     pattern = re.compile(re.escape(REF_PREFIX) + r"([^\"]+)")
 

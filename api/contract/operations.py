@@ -14,7 +14,7 @@ import msgspec
 
 from api.schemas import CreateGameRequest, Health, SeatRequest, TypedCatalog, catalog_types
 from domain.catalog import GAMES
-from domain.engine import Game
+from domain.engine import AnyGame
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
@@ -48,7 +48,7 @@ def per_game(build: Any) -> tuple[Any, ...]:
     return tuple(build(game) for game in GAMES.values())
 
 
-def create_request(game: Game) -> Any:
+def create_request(game: AnyGame) -> Any:
     """The creation body for one game: the general one, its player count and options typed."""
     typed = {
         "players": Annotated[int, msgspec.Meta(ge=game.min_players, le=game.max_players)],

@@ -20,7 +20,7 @@ from api.schemas import (
     catalog_types,
 )
 from domain.catalog import GAMES, get_game
-from domain.engine import Game, RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from services.commands import ScoreTableaus
 from services.errors import ServiceError
 from services.scoring import ScoreResponse, score_tableaus
@@ -28,7 +28,7 @@ from services.scoring import ScoreResponse, score_tableaus
 GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
 
 
-def _bots(game: Game) -> list[BotInfo]:
+def _bots(game: AnyGame) -> list[BotInfo]:
     """Each bot with the first paragraph of its docstring, which says how it plays."""
     return [
         BotInfo(id=bot, name=bot.replace("-", " ").capitalize(), description=_first_paragraph(factory.__doc__))
@@ -40,7 +40,7 @@ def _first_paragraph(text: str | None) -> str:
     return " ".join((text or "").strip().split("\n\n")[0].split())
 
 
-def _fields(game: Game) -> dict[str, Any]:
+def _fields(game: AnyGame) -> dict[str, Any]:
     return {
         "name": game.name,
         "min_players": game.min_players,
@@ -51,11 +51,11 @@ def _fields(game: Game) -> dict[str, Any]:
     }
 
 
-def _summary(game: Game) -> CatalogGame:
+def _summary(game: AnyGame) -> CatalogGame:
     return catalog_types(game.id)[0](**_fields(game))
 
 
-def _known_game(game_id: str) -> Game:
+def _known_game(game_id: str) -> AnyGame:
     try:
         return get_game(game_id)
     except RuleViolation as exc:

@@ -181,6 +181,14 @@ class Layout(NamedTuple):
     exit_ccw: int
 
 
+#: Where the Kitchen sits, in words: in rules version 1, and from version 2 on.
+KITCHEN_RIGHT: Final = "on the first player's right"
+KITCHEN_LEFT: Final = (
+    "the Kitchen sits directly to the left of the first player (seed 004), between the first and the second "
+    "player; lazy-susan mirrors it"
+)
+
+
 @cache
 def layout(players: int, kitchen_left: bool) -> Layout:
     """Version 1 puts the Kitchen on the first player's right, version 2 on their left."""

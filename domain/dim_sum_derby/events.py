@@ -6,6 +6,7 @@ cards of a cart below its top card are hidden from everybody.
 
 from __future__ import annotations
 
+import typing
 from typing import Literal
 
 import msgspec
@@ -166,27 +167,29 @@ class TurnPassed(_Event, frozen=True):
     turn: int
 
 
-EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
-    DerbyDealt,
-    ActionTaken,
-    CartsRotated,
-    CartRefilled,
-    DishServed,
-    DishCycled,
-    PortionEaten,
-    DishScored,
-    DerbyDeckReshuffled,
-    DerbyDrawn,
-    DerbyDiscarded,
-    DerbyPlayed,
-    ExtraActions,
-    DishSentBack,
-    MarkerMoved,
-    KitchenPeeked,
-    CartArranged,
-    YenSwapped,
-    MarkerKnockedOff,
-    PlayerFull,
-    TurnLimitReached,
-    TurnPassed,
+#: Every event of the game, as one type.
+DerbyEvent = (
+    DerbyDealt
+    | ActionTaken
+    | CartsRotated
+    | CartRefilled
+    | DishServed
+    | DishCycled
+    | PortionEaten
+    | DishScored
+    | DerbyDeckReshuffled
+    | DerbyDrawn
+    | DerbyDiscarded
+    | DerbyPlayed
+    | ExtraActions
+    | DishSentBack
+    | MarkerMoved
+    | KitchenPeeked
+    | CartArranged
+    | YenSwapped
+    | MarkerKnockedOff
+    | PlayerFull
+    | TurnLimitReached
+    | TurnPassed
 )
+EVENT_TYPES: tuple[type[msgspec.Struct], ...] = typing.get_args(DerbyEvent)

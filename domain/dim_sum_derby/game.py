@@ -21,40 +21,26 @@ import msgspec
 from domain.chance import Chance
 from domain.dim_sum_derby.bots import BOTS
 from domain.dim_sum_derby.cards import (
-    ACTIONS_PER_TURN,
     CARD_DISH,
     CART_DECKS,
-    CART_NAMES,
-    CART_SLUGS,
-    CART_TYPES,
-    COPIES,
     DERBY_CARDS,
-    DERBY_COPIES,
-    DERBY_HAND_LIMIT,
     DERBY_KIND,
     DERBY_KINDS,
     DISHES,
-    HOUSE_CONTENT,
-    MARKERS,
-    ROUND_LIMIT,
-    TABLE_LIMIT,
+    KITCHEN_LEFT,
     YEN_DECKS,
 )
+from domain.dim_sum_derby.catalog import Details, details
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.decide import decide
-from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyPlayed, PortionEaten
+from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyEvent, DerbyPlayed, PortionEaten
 from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.legal import legal_commands
 from domain.dim_sum_derby.options import DerbyOptions, check_options
 from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
-
-KITCHEN_LEFT = (
-    "the Kitchen sits directly to the left of the first player (seed 004), between the first and the second "
-    "player; lazy-susan mirrors it"
-)
+from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, folded
 
 
 class DimSumDerby(RulesVersioned):
@@ -81,24 +67,24 @@ class DimSumDerby(RulesVersioned):
     result_type: type[msgspec.Struct] = Result
     command_type: Any = DerbyCommand
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
+    details_type: type[msgspec.Struct] = Details
     score_request_type: type[msgspec.Struct] = DerbyScoreRequest
     bots: Mapping[str, Callable[[], Bot]] = BOTS
 
     def check_options(self, options: DerbyOptions, players: int) -> None:
         check_options(options, players)
 
-    def setup(self, options: DerbyOptions, players: int, chance: Chance) -> Sequence[Any]:
+    def setup(self, options: DerbyOptions, players: int, chance: Chance) -> Decided[DerbyEvent, DerbyState]:
         yen_decks = [chance.shuffled(deck) for deck in YEN_DECKS]
         yen = tuple(tuple(deck[seat] for deck in yen_decks) for seat in range(players))
-        return [
-            DerbyDealt(
-                first_player=options.first_player,
-                yen=yen,
-                yen_decks=tuple(tuple(deck[players:]) for deck in yen_decks),
-                carts=tuple(tuple(chance.shuffled(deck)) for deck in CART_DECKS),
-                derby_deck=tuple(chance.shuffled(range(DERBY_CARDS))),
-            )
-        ]
+        dealt = DerbyDealt(
+            first_player=options.first_player,
+            yen=yen,
+            yen_decks=tuple(tuple(deck[players:]) for deck in yen_decks),
+            carts=tuple(tuple(chance.shuffled(deck)) for deck in CART_DECKS),
+            derby_deck=tuple(chance.shuffled(range(DERBY_CARDS))),
+        )
+        return folded(evolve, self.initial_state(options, players), [dealt])
 
     def initial_state(self, options: DerbyOptions, players: int) -> DerbyState:
         state = DerbyState(players=players, first_player=options.first_player, turn_seat=options.first_player)
@@ -107,8 +93,10 @@ class DimSumDerby(RulesVersioned):
     def evolve(self, state: DerbyState, event: Any) -> DerbyState:
         return evolve(state, event)
 
-    def decide(self, state: DerbyState, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
-        return decide(state, seat, command, chance)
+    def decide(
+        self, state: DerbyState, seat: int, command: DerbyCommand, chance: Chance
+    ) -> Decided[DerbyEvent, DerbyState]:
+        return folded(evolve, state, decide(state, seat, command, chance))
 
     def legal_commands(self, state: DerbyState, seat: int) -> Sequence[Any]:
         return legal_commands(state, seat)
@@ -138,76 +126,8 @@ class DimSumDerby(RulesVersioned):
     def score(self, request: DerbyScoreRequest) -> tuple[SeatScore, ...]:
         return score_request(request)
 
-    def catalog(self) -> dict[str, Any]:
-        return catalog(self.rules_version)
+    def catalog(self) -> Details:
+        return details(kitchen_left=self.rules_version >= 2)
 
 
-def catalog(rules_version: int) -> dict[str, Any]:
-    note = (
-        "House content: the rules seed has no card lists, so the dishes, portions, yen decks and Derby "
-        "cards are the project's own."
-    )
-    cards = [
-        {
-            "slug": dish.slug,
-            "name": dish.name,
-            "count": COPIES,
-            "scoring": (
-                f"{dish.portions} portions; each portion you eat scores 1 if you hold its yen card, "
-                "else the marker is discarded"
-            ),
-            "cart": CART_SLUGS[dish.cart],
-            "portions": dish.portions,
-            "ids": list(range(index * COPIES, (index + 1) * COPIES)),
-            "yen_id": index,
-            "house_content": True,
-        }
-        for index, dish in enumerate(DISHES)
-    ]
-    carts = [
-        {
-            "slug": CART_SLUGS[cart],
-            "name": CART_NAMES[cart],
-            "cards": len(CART_DECKS[cart]),
-            "dishes": [
-                {"slug": DISHES[d].slug, "portions": DISHES[d].portions, "copies": COPIES} for d in YEN_DECKS[cart]
-            ],
-        }
-        for cart in range(CART_TYPES)
-    ]
-    yen_decks = [
-        {
-            "cart": CART_SLUGS[cart],
-            "cards": [{"id": d, "dish": DISHES[d].slug} for d in YEN_DECKS[cart]],
-        }
-        for cart in range(CART_TYPES)
-    ]
-    derby = [
-        {
-            "slug": kind.slug,
-            "name": kind.name,
-            "count": DERBY_COPIES,
-            "effect": kind.effect,
-            "ids": list(range(index * DERBY_COPIES, (index + 1) * DERBY_COPIES)),
-        }
-        for index, kind in enumerate(DERBY_KINDS)
-    ]
-    return {
-        "house_content": HOUSE_CONTENT,
-        "note": note,
-        "cards": cards,
-        "carts": carts,
-        "yen_decks": yen_decks,
-        "derby_cards": derby,
-        "rules": {
-            "markers": MARKERS,
-            "actions_per_turn": ACTIONS_PER_TURN,
-            "table_limit": TABLE_LIMIT,
-            "derby_hand_limit": DERBY_HAND_LIMIT,
-            "round_limit": ROUND_LIMIT,
-            "kitchen": KITCHEN_LEFT if rules_version >= 2 else "on the first player's right",
-        },
-    }
-
-
-DIM_SUM_DERBY = DimSumDerby()
+DIM_SUM_DERBY: Game[DerbyState, DerbyCommand, DerbyEvent, DerbyOptions] = DimSumDerby()

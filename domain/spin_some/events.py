@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from typing import Literal
 
 import msgspec
@@ -52,10 +53,6 @@ class SquishyBunTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
 
 
 Event = BasketsFilled | SquishyBunReturned | TableRotated | DimSumTaken | SquishyBunTaken
-EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
-    BasketsFilled,
-    SquishyBunReturned,
-    TableRotated,
-    DimSumTaken,
-    SquishyBunTaken,
-)
+#: Every event of the game, as one type.
+SpinEvent = BasketsFilled | SquishyBunReturned | TableRotated | DimSumTaken | SquishyBunTaken
+EVENT_TYPES: tuple[type[msgspec.Struct], ...] = typing.get_args(SpinEvent)

@@ -41,6 +41,7 @@ import msgspec
 from domain.chance import Chance
 from domain.engine import (
     Bot,
+    Decided,
     Game,
     Result,
     RulesVersion,
@@ -48,20 +49,22 @@ from domain.engine import (
     RuleViolation,
     SeatScore,
     breakdown_type,
+    folded,
     rank_scores,
 )
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
 from domain.spin_some.bots import BOTS
-from domain.spin_some.cards import CARD_SLUG, COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
+from domain.spin_some.cards import CARD_SLUG, DECK
+from domain.spin_some.catalog import Details, details
 from domain.spin_some.commands import Command
 from domain.spin_some.decide import decide
-from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken
+from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken, SpinEvent
 from domain.spin_some.evolve import evolve
 from domain.spin_some.legal import legal_commands
 from domain.spin_some.options import SpinOptions
 from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
-from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, SpinState
+from domain.spin_some.state import BASKETS, SpinState
 from domain.spin_some.view import SpinView
 
 
@@ -83,6 +86,7 @@ class SpinSomeForDimSum(RulesVersioned):
     command_type: Any = Command
     event_types: tuple[type[Any], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
+    details_type: type[msgspec.Struct] = Details
     bots: Mapping[str, Callable[[], Bot]] = BOTS
 
     def check_options(self, options: SpinOptions, players: int) -> None:
@@ -91,7 +95,7 @@ class SpinSomeForDimSum(RulesVersioned):
                 "invalid-options", f"first_player must be a seat 0..{players - 1}, not {options.first_player}"
             )
 
-    def setup(self, options: SpinOptions, players: int, chance: Chance) -> Sequence[BasketsFilled]:
+    def setup(self, options: SpinOptions, players: int, chance: Chance) -> Decided[SpinEvent, SpinState]:
         deck = chance.shuffled(DECK)
         base, extra = divmod(len(deck), BASKETS)
         piles: list[tuple[int, ...]] = []
@@ -100,13 +104,12 @@ class SpinSomeForDimSum(RulesVersioned):
             size = base + (1 if basket < extra else 0)
             piles.append(tuple(deck[start : start + size]))
             start += size
-        return [
-            BasketsFilled(
-                piles=tuple(piles),
-                tops=tuple(pile[0] if pile else None for pile in piles),
-                sizes=tuple(len(pile) for pile in piles),
-            )
-        ]
+        filled = BasketsFilled(
+            piles=tuple(piles),
+            tops=tuple(pile[0] if pile else None for pile in piles),
+            sizes=tuple(len(pile) for pile in piles),
+        )
+        return folded(evolve, spin.initial_state(options, players), [filled])
 
     def initial_state(self, options: SpinOptions, players: int) -> SpinState:
         return spin.initial_state(options, players)
@@ -114,8 +117,8 @@ class SpinSomeForDimSum(RulesVersioned):
     def evolve(self, state: SpinState, event: Any) -> SpinState:
         return evolve(state, event)
 
-    def decide(self, state: SpinState, seat: int, command: Any, chance: Chance) -> Sequence[Any]:
-        return decide(state, seat, command)
+    def decide(self, state: SpinState, seat: int, command: Command, chance: Chance) -> Decided[SpinEvent, SpinState]:
+        return folded(evolve, state, decide(state, seat, command))
 
     def legal_commands(self, state: SpinState, seat: int) -> Sequence[Command]:
         return legal_commands(state, seat)
@@ -147,44 +150,8 @@ class SpinSomeForDimSum(RulesVersioned):
     def score(self, request: ScoreRequest) -> tuple[SeatScore, ...]:
         return score_request(request)
 
-    def catalog(self) -> dict[str, Any]:
-        return {
-            "cards": [
-                {
-                    "slug": kind.slug,
-                    "name": kind.name,
-                    "count": kind.count,
-                    "scoring": kind.scoring,
-                    "dish": kind.dish,
-                    "ids": [FIRST_ID[index], FIRST_ID[index] + kind.count - 1],
-                }
-                for index, kind in enumerate(COMPOSITION)
-            ],
-            "dishes": [
-                {
-                    "dish": dish,
-                    "name": DISH_NAMES[dish],
-                    "cards": [COMPOSITION[k].slug for k in DISH_KINDS[i]],
-                }
-                for i, dish in enumerate(DISHES)
-            ],
-            "special_plates": [
-                {"slug": kind.slug, "name": kind.name, "dishes": list(kind.plate)} for kind in COMPOSITION if kind.plate
-            ],
-            "house_content": {
-                "composition": True,
-                "special_plates": True,
-                "empty_basket_rule": True,
-                "note": "The seed gives neither the per-card counts nor the plates' dishes, nor what"
-                " happens at an empty basket: these are house decisions, kept in one data table.",
-            },
-            "baskets": BASKETS,
-            "menu_size": MENU_SIZE,
-            "chopsticks_tokens_per_player": STARTING_TOKENS,
-            "chopsticks_tokens_in_box": spin.TOKENS_IN_BOX,
-            "score_categories": list(CATEGORIES),
-        }
+    def catalog(self) -> Details:
+        return details()
 
 
-SPIN_SOME_FOR_DIM_SUM: Final = SpinSomeForDimSum()
-_PROTOCOL_CHECK: Game = SPIN_SOME_FOR_DIM_SUM
+SPIN_SOME_FOR_DIM_SUM: Final[Game[SpinState, Command, SpinEvent, SpinOptions]] = SpinSomeForDimSum()

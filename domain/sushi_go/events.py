@@ -6,6 +6,8 @@ None: another seat's dealt hand, another seat's unrevealed pick.
 
 from __future__ import annotations
 
+import typing
+
 import msgspec
 
 from domain.engine import SeatScore
@@ -54,10 +56,6 @@ class PuddingsScored(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc
     scores: tuple[SeatScore, ...]
 
 
-EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
-    HandsDealt,
-    CardPicked,
-    CardsRevealed,
-    RoundScored,
-    PuddingsScored,
-)
+#: Every event of the game, as one type.
+SushiGoEvent = HandsDealt | CardPicked | CardsRevealed | RoundScored | PuddingsScored
+EVENT_TYPES: tuple[type[msgspec.Struct], ...] = typing.get_args(SushiGoEvent)

@@ -40,21 +40,29 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Result, RulesVersion, RulesVersioned, RuleViolation, SeatScore, breakdown_type
+from domain.engine import (
+    Bot,
+    Decided,
+    Game,
+    Result,
+    RulesVersion,
+    RulesVersioned,
+    RuleViolation,
+    SeatScore,
+    breakdown_type,
+    folded,
+)
 from domain.sushi_go.bots import GreedyBot, RandomBot
 from domain.sushi_go.cards import (
-    CARD_TYPES,
-    DEAL,
     DECK_SIZE,
     MAX_PLAYERS_BY_RULES,
     MIN_PLAYERS,
-    ROUNDS,
-    card_ids,
     slug,
 )
+from domain.sushi_go.catalog import Details, details
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.decide import deal, decide
-from domain.sushi_go.events import EVENT_TYPES, CardsRevealed
+from domain.sushi_go.events import EVENT_TYPES, CardsRevealed, SushiGoEvent
 from domain.sushi_go.evolve import evolve
 from domain.sushi_go.legal import legal_commands
 from domain.sushi_go.options import SushiGoOptions
@@ -83,26 +91,32 @@ class SushiGo(RulesVersioned):
     command_type: Any = Pick
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
+    details_type: type[msgspec.Struct] = Details
     bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
     def __init__(self, rules_version: int | None = None) -> None:
         super().__init__(rules_version)
         self.max_players = MAX_PLAYERS_BY_RULES[self.rules_version]
 
-    def check_options(self, options: Any, players: int) -> None:
+    def check_options(self, options: SushiGoOptions, players: int) -> None:
         if not MIN_PLAYERS <= players <= self.max_players:
             raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {self.max_players} players")
 
-    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any]:
-        return [deal(initial_state(players), 1, chance)]
+    def setup(self, options: SushiGoOptions, players: int, chance: Chance) -> Decided[SushiGoEvent, SushiGoState]:
+        state = initial_state(players)
+        return folded(evolve, state, [deal(state, 1, chance)])
 
-    def initial_state(self, options: Any, players: int) -> SushiGoState:
+    def initial_state(self, options: SushiGoOptions, players: int) -> SushiGoState:
         return initial_state(players)
 
     # The hot paths are the module functions themselves (no extra call per command or event).
     evolve = staticmethod(evolve)
-    decide = staticmethod(decide)
     legal_commands = staticmethod(legal_commands)
+
+    @staticmethod
+    def decide(state: SushiGoState, seat: int, command: Pick, chance: Chance) -> Decided[SushiGoEvent, SushiGoState]:
+        return folded(evolve, state, decide(state, seat, command, chance))
+
     view = staticmethod(view)
     redact = staticmethod(redact)
 
@@ -125,24 +139,8 @@ class SushiGo(RulesVersioned):
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         return score_request(request)
 
-    def catalog(self) -> dict[str, Any]:
-        return {
-            "cards": [
-                {
-                    "slug": card.slug,
-                    "name": card.name,
-                    "count": card.count,
-                    "scoring": card.scoring,
-                    "ids": list(card_ids(card.kind)),
-                }
-                for card in CARD_TYPES
-            ],
-            "rounds": ROUNDS,
-            "deal": {str(players): size for players, size in DEAL.items() if players <= self.max_players},
-            "pass": "left",
-            "last_card": "placed automatically",
-            "picks": "final once sent; revealed together when every seat has picked",
-        }
+    def catalog(self) -> Details:
+        return details(self.max_players)
 
 
-SUSHI_GO = SushiGo()
+SUSHI_GO: Game[SushiGoState, Pick, SushiGoEvent, SushiGoOptions] = SushiGo()

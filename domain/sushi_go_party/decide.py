@@ -79,6 +79,7 @@ from domain.sushi_go_party.events import (
     MenuOrdered,
     MenuProposed,
     MisoClashed,
+    PartyEvent,
     RoundDealt,
     RoundScored,
     SpecialOrderCopied,
@@ -130,10 +131,12 @@ def new_state(options: PartyOptions, players: int) -> PartyState:
     return initial_state(players, options.pass_both_ways, options.two_player_variant, mode)
 
 
-def setup(options: PartyOptions, players: int, chance: Chance, rules: PartyRules | None = None) -> list[Any] | Decided:
+def setup(
+    options: PartyOptions, players: int, chance: Chance, rules: PartyRules | None = None
+) -> Decided[PartyEvent, PartyState]:
     state = new_state(options, players)
     if state.phase == "select":
-        return []
+        return Decided(events=(), state=state)
     menu = options.menu
     if menu == "random":
         chosen = chance.choice(suggested_for(players)).spec()
@@ -147,7 +150,7 @@ def setup(options: PartyOptions, players: int, chance: Chance, rules: PartyRules
 # --- following the game ---------------------------------------------------------------------------
 
 
-def _follow(state: PartyState, events: list[Any], chance: Chance, rules: PartyRules) -> Decided:
+def _follow(state: PartyState, events: list[Any], chance: Chance, rules: PartyRules) -> Decided[PartyEvent, PartyState]:
     """Fold `events`, then add the steps that need no seat's choice; every event and the state after."""
     evolve_ = rules.evolve
     for event in events:
@@ -268,7 +271,7 @@ def _tableau_slugs(state: PartyState, seat: int) -> dict[int, str]:
 
 def decide(
     state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules | None = None
-) -> list[Any] | Decided:
+) -> Decided[PartyEvent, PartyState]:
     rules = rules or RULES_V1
     if state.phase == "over":
         raise NotNow("game-finished", "the game is over")
@@ -299,7 +302,9 @@ def _check_card(card: Any) -> int:
     return card
 
 
-def _pick(state: PartyState, seat: int, command: Pick, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
+def _pick(
+    state: PartyState, seat: int, command: Pick, chance: Chance, rules: PartyRules
+) -> Decided[PartyEvent, PartyState]:
     card = _check_card(command.card)
     hand = state.hands[seat]
     if card not in hand:
@@ -317,7 +322,7 @@ def _pick(state: PartyState, seat: int, command: Pick, chance: Chance, rules: Pa
             raise RuleViolation("chopsticks-need-a-card", "chopsticks need a second card left in your hand")
     chosen = CardChosen(seat=seat, card=card, call=call)
     if len(state.awaiting) > 1:
-        return [chosen]
+        return Decided(events=(chosen,), state=rules.evolve(state, chosen))
     picks = (*state.picks[:seat], card, *state.picks[seat + 1 :])
     calls = tuple([None if other < 0 else other for other in state.calls])
     calls = (*calls[:seat], call, *calls[seat + 1 :])
@@ -325,7 +330,9 @@ def _pick(state: PartyState, seat: int, command: Pick, chance: Chance, rules: Pa
     return _follow(state, [chosen, revealed], chance, rules)
 
 
-def _resolve(state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
+def _resolve(
+    state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules
+) -> Decided[PartyEvent, PartyState]:
     prompt = state.prompt
     assert prompt is not None
     kind = prompt.kind
@@ -402,7 +409,9 @@ def _resolve(state: PartyState, seat: int, command: Any, chance: Chance, rules: 
     return _follow(state, [event], chance, rules)
 
 
-def _select(state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules) -> list[Any] | Decided:
+def _select(
+    state: PartyState, seat: int, command: Any, chance: Chance, rules: PartyRules
+) -> Decided[PartyEvent, PartyState]:
     selection = state.selection
     assert selection is not None
     players = state.players

@@ -7,6 +7,8 @@ type and puts None where a viewer may not see card ids.
 
 from __future__ import annotations
 
+import typing
+
 import msgspec
 
 from domain.engine import SeatScore
@@ -210,30 +212,28 @@ class VotesCounted(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=F
     next_proposer: int | None
 
 
-OUTCOME_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
-    ChoiceAsked,
-    BonusDropped,
-    MisoClashed,
-    UramakiPlaced,
-    HandsPassed,
-    VotesCounted,
-)
+OutcomeEvent = ChoiceAsked | BonusDropped | MisoClashed | UramakiPlaced | HandsPassed | VotesCounted
+OUTCOME_EVENT_TYPES: tuple[type[msgspec.Struct], ...] = typing.get_args(OutcomeEvent)
 
-EVENT_TYPES: tuple[type[msgspec.Struct], ...] = (
-    MenuProposed,
-    VoteCast,
-    MenuChosen,
-    RoundDealt,
-    CardsDrawn,
-    CardChosen,
-    CardsRevealed,
-    SpecialOrderCopied,
-    ChopsticksUsed,
-    SpoonUsed,
-    SpoonGiven,
-    MenuDrawn,
-    MenuOrdered,
-    CardsFlipped,
-    RoundScored,
-    DessertsScored,
+PlayEvent = (
+    MenuProposed
+    | VoteCast
+    | MenuChosen
+    | RoundDealt
+    | CardsDrawn
+    | CardChosen
+    | CardsRevealed
+    | SpecialOrderCopied
+    | ChopsticksUsed
+    | SpoonUsed
+    | SpoonGiven
+    | MenuDrawn
+    | MenuOrdered
+    | CardsFlipped
+    | RoundScored
+    | DessertsScored
 )
+EVENT_TYPES: tuple[type[msgspec.Struct], ...] = typing.get_args(PlayEvent)
+
+#: Every event of either rules version, as one type (version 1 has no outcome events).
+PartyEvent = PlayEvent | OutcomeEvent

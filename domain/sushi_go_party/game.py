@@ -66,27 +66,15 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Decided, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
-    DEAL,
-    DESSERTS_PER_ROUND,
-    FACE_DOWN_POINTS,
-    FRUIT_ICONS,
-    MAKI_ICONS,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    NIGIRI_POINTS,
-    NUMBER,
-    RESTRICTED,
-    ROUNDS,
     SLUG,
-    SLUG_IDS,
-    TYPES,
-    URAMAKI_ICONS,
-    URAMAKI_PLACES,
 )
+from domain.sushi_go_party.catalog import Details, details
 from domain.sushi_go_party.commands import Command
 from domain.sushi_go_party.decide import RULES_V2
 from domain.sushi_go_party.events import (
@@ -95,46 +83,14 @@ from domain.sushi_go_party.events import (
     CardsRevealed,
     ChopsticksUsed,
     MenuOrdered,
+    PartyEvent,
     SpoonGiven,
 )
 from domain.sushi_go_party.legal import legal_commands
-from domain.sushi_go_party.options import MODES, SUGGESTED, PartyOptions, check_options
+from domain.sushi_go_party.options import PartyOptions, check_options
 from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView, redact, view
-
-
-def _card_entries() -> list[dict[str, Any]]:
-    cards: list[dict[str, Any]] = []
-    for card_type in TYPES:
-        for variant in card_type.variants:
-            ids = SLUG_IDS[variant.slug]
-            entry: dict[str, Any] = {
-                "slug": variant.slug,
-                "name": variant.name,
-                "type": card_type.type,
-                "group": card_type.group,
-                "count": variant.count,
-                "colour": card_type.colour,
-                "scoring": card_type.scoring,
-                "ids": list(ids),
-            }
-            numbers = [NUMBER[card] for card in ids if NUMBER[card]]
-            if numbers:
-                entry["order"] = numbers
-            if variant.slug in NIGIRI_POINTS:
-                entry["points"] = NIGIRI_POINTS[variant.slug]
-            if variant.slug in MAKI_ICONS:
-                entry["icons"] = MAKI_ICONS[variant.slug]
-            if variant.slug in URAMAKI_ICONS:
-                entry["icons"] = URAMAKI_ICONS[variant.slug]
-            if variant.slug in FRUIT_ICONS:
-                entry["fruit"] = dict(
-                    zip(("watermelon", "pineapple", "orange"), FRUIT_ICONS[variant.slug], strict=True)
-                )
-            cards.append(entry)
-    return cards
-
 
 RULES_V2_CHANGES: tuple[str, ...] = (
     "outcomes are events: choices asked, bonus actions that do nothing, miso clashes, uramaki places, "
@@ -143,20 +99,6 @@ RULES_V2_CHANGES: tuple[str, ...] = (
     "player playing two (chopsticks) keeps both",
     "takeout box: may flip desserts played this round; a flipped dessert is a 2-point card, not a dessert",
 )
-
-#: The decisions of the rules spec, shown in the catalog.
-DECISIONS: dict[str, str] = {
-    "maki": "most 6, second 3; with 6-8 players 6/4/2; ties get full points and do not use up the next place",
-    "temaki_and_pudding": "nobody scores when every count is equal (2 players too); no penalty with 2 players",
-    "uramaki": "places during play at the end of each turn; the unclaimed ones at round end to the most "
-    "remaining icons (at least 1), tied seats each using up a place",
-    "special_order_colours": "a special order's copy counts with the copied card's colour for tea and soy sauce",
-    "flipped_wasabi": "a wasabi flipped by a takeout box no longer triples its nigiri",
-    "miso_soup": "discarded when two or more different players play miso soup in the same turn (rules "
-    "version 1: when more than one is played)",
-    "takeout_box": "flips any earlier face-up cards of this round, desserts included: a flipped dessert is "
-    "worth 2 and is no dessert (rules version 1: no desserts)",
-}
 
 
 class SushiGoParty(RulesVersioned):
@@ -179,6 +121,7 @@ class SushiGoParty(RulesVersioned):
     result_type: type[msgspec.Struct] = Result
     command_type: Any = Command
     score_request_type: type[msgspec.Struct] = ScoreRequest
+    details_type: type[msgspec.Struct] = Details
     bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
     def __init__(self, rules_version: int | None = None) -> None:
@@ -190,7 +133,7 @@ class SushiGoParty(RulesVersioned):
     def check_options(self, options: Any, players: int) -> None:
         check_options(options, players)
 
-    def setup(self, options: Any, players: int, chance: Chance) -> Sequence[Any] | Decided:
+    def setup(self, options: PartyOptions, players: int, chance: Chance) -> Decided[PartyEvent, PartyState]:
         return deciding.setup(options, players, chance, self.rules)
 
     def initial_state(self, options: Any, players: int) -> PartyState:
@@ -199,7 +142,7 @@ class SushiGoParty(RulesVersioned):
     def evolve(self, state: Any, event: Any) -> PartyState:
         return self.rules.evolve(state, event)
 
-    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Sequence[Any] | Decided:
+    def decide(self, state: PartyState, seat: int, command: Command, chance: Chance) -> Decided[PartyEvent, PartyState]:
         return deciding.decide(state, seat, command, chance, self.rules)
 
     def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:
@@ -234,41 +177,8 @@ class SushiGoParty(RulesVersioned):
     def score(self, request: Any) -> tuple[SeatScore, ...]:
         return score_request(request)
 
-    def catalog(self) -> dict[str, Any]:
-        return {
-            "cards": _card_entries(),
-            "face_down": {
-                "slug": "face-down",
-                "points": FACE_DOWN_POINTS,
-                "scoring": "a card flipped by a takeout box",
-            },
-            "menus": [
-                {
-                    "id": menu.id,
-                    "name": menu.name,
-                    "roll": menu.roll,
-                    "appetizers": list(menu.appetizers),
-                    "specials": list(menu.specials),
-                    "dessert": menu.dessert,
-                    "players": {"min": menu.min_players, "max": menu.max_players},
-                    "description": menu.description,
-                }
-                for menu in SUGGESTED
-            ],
-            "menu_modes": list(MODES),
-            "menu_shape": {"roll": 1, "appetizers": 3, "specials": 2, "dessert": 1},
-            "restrictions": {name: list(players) for name, players in RESTRICTED.items()},
-            "rounds": ROUNDS,
-            "deal": {str(players): size for players, size in DEAL.items()},
-            "desserts_per_round": {str(players): list(counts) for players, counts in DESSERTS_PER_ROUND.items()},
-            "uramaki_places": list(URAMAKI_PLACES),
-            "variants": {
-                "pass_both_ways": "rounds 1 and 3 pass left, round 2 passes right",
-                "two_player_variant": "2 players: 5 cards dealt, then 1 drawn at the start of turns 2-6, every round",
-            },
-            "tie_break": "most dessert cards (the fridge); still tied: shared victory",
-            "decisions": DECISIONS,
-        }
+    def catalog(self) -> Details:
+        return details()
 
 
-SUSHI_GO_PARTY = SushiGoParty()
+SUSHI_GO_PARTY: Game[PartyState, Command, PartyEvent, PartyOptions] = SushiGoParty()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 import pytest
 
 from domain.catalog import GAMES
@@ -88,3 +89,14 @@ async def test_a_seat_only_operation_says_first_that_the_token_is_missing(client
     game = await create(client, "sushi-go", 2, seed=4)
     response = await client.post(f"/v1/games/{game['id']}/commands", json={}, headers={"If-Match": "soon"})
     assert response.status_code == 401 and response.json()["code"] == "missing-token"
+
+
+async def test_each_games_catalog_details_are_typed_and_served_as_typed(client):
+    document = (await client.get("/schema/openapi.json")).json()["components"]["schemas"]
+    for game in GAMES.values():
+        entry = document[f"{game.type_prefix}CatalogEntry"]
+        assert entry["properties"]["details"] == {"$ref": f"#/components/schemas/{game.type_prefix}Details"}
+        details = (await client.get(f"/v1/catalog/{game.id}")).json()["details"]
+        # Nothing served that the type does not state: decoding and encoding again gives it back whole.
+        typed = msgspec.json.decode(msgspec.json.encode(details), type=game.details_type)
+        assert msgspec.json.decode(msgspec.json.encode(typed)) == details

@@ -85,7 +85,7 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
     for event in log:
         assert decode(msgspec.json.encode(event)) == event
 
-    msgspec.json.encode(game.catalog())
+    assert isinstance(game.catalog(), game.details_type)
     for live in tables[:: max(1, len(tables) // 10)]:
         for viewer in (*range(players), None):
             msgspec.json.encode(game.view(live.state, viewer))
@@ -96,7 +96,7 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
 
 
 def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
-    """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots and game
+    """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots, catalog and game
     (CONTRIBUTING.md says what each holds): a reader finds the same thing in the same place."""
     root = Path(__file__).resolve().parents[2] / "domain"
     layouts = {
@@ -119,5 +119,6 @@ MODULES = (
     "view",
     "scoring",
     "bots",
+    "catalog",
     "game",
 )

@@ -121,7 +121,7 @@ def make_state(
 
 def run(state: DerbyState, seat: int, command: Any, seed: int = 0) -> tuple[list[Any], DerbyState]:
     """Decide a command and fold its events."""
-    events = list(GAME.decide(state, seat, command, Chance(seed, 1)))
+    events = list(GAME.decide(state, seat, command, Chance(seed, 1)).events)
     for event in events:
         state = evolve(state, event)
     return events, state
@@ -136,7 +136,7 @@ def dealt(players: int = 3, seed: int = 1, first_player: int = 0, rules_version:
     options = DerbyOptions(first_player=first_player)
     game = GAME if rules_version is None else GAME.at_rules_version(rules_version)
     state = game.initial_state(options, players)
-    for event in game.setup(options, players, Chance(seed, 0)):
+    for event in game.setup(options, players, Chance(seed, 0)).events:
         state = evolve(state, event)
     return state
 

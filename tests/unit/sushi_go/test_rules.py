@@ -41,7 +41,7 @@ def violation(state: Any, seat: int, command: Any) -> str:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_deals_unique_cards_by_player_count(players: int) -> None:
-    [dealt] = GAME.setup(GAME.options_type(), players, Chance(7, 3))
+    [dealt] = GAME.setup(GAME.options_type(), players, Chance(7, 3)).events
     assert isinstance(dealt, HandsDealt)
     assert dealt.round == 1 and dealt.hand_size == DEAL[players] and not dealt.reshuffled
     cards = [card for hand in dealt.hands for card in hand or ()]
@@ -53,8 +53,8 @@ def test_setup_deals_unique_cards_by_player_count(players: int) -> None:
 
 
 def test_setup_is_determined_by_the_chance() -> None:
-    assert GAME.setup(None, 4, Chance(7, 3)) == GAME.setup(None, 4, Chance(7, 3))
-    assert GAME.setup(None, 4, Chance(7, 3)) != GAME.setup(None, 4, Chance(8, 3))
+    assert GAME.setup(GAME.options_type(), 4, Chance(7, 3)) == GAME.setup(GAME.options_type(), 4, Chance(7, 3))
+    assert GAME.setup(GAME.options_type(), 4, Chance(7, 3)) != GAME.setup(GAME.options_type(), 4, Chance(8, 3))
 
 
 def test_check_options() -> None:

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from domain import lobby
 from domain.chance import Chance
-from domain.engine import Decided
 from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
 from domain.sushi_go_party.commands import Pick
 from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide, new_state
@@ -43,16 +42,12 @@ class Game:
         self.version = 0
         self.rules = rules
 
-    def fold(self, decided: Iterable[Any] | Decided) -> list[Any]:
-        events = list(decided.events if isinstance(decided, Decided) else decided)
-        for event in events:
-            self.state = self.rules.evolve(self.state, event)
-        self.events.extend(events)
-        return events
-
     def act(self, seat: int, command: Any) -> list[Any]:
         self.version += 1
-        return self.fold(decide(self.state, seat, command, Chance(self.seed, self.version), self.rules))
+        decided = decide(self.state, seat, command, Chance(self.seed, self.version), self.rules)
+        self.state = decided.state
+        self.events.extend(decided.events)
+        return list(decided.events)
 
     def turn(self, *picks: int | tuple[int, int]) -> list[Any]:
         """Every seat picks (a card id, or (card id, called card id)), in seat order."""
