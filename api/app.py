@@ -16,6 +16,7 @@ from api.bootstrap import Services, bootstrap
 from api.contract.docs import assets_router, render_plugins
 from api.cors import cors_config
 from api.errors import EXCEPTION_HANDLERS
+from api.play import play_router
 from api.rate_limit import rate_limit_config
 from api.request_body import KaitenRequest
 from api.request_log import RequestLog
@@ -99,6 +100,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             ready,
             MetricsController,
             assets_router(),
+            play_router(),
         ],
         dependencies={"games": Provide(_games, sync_to_thread=False)},
         exception_handlers=EXCEPTION_HANDLERS,
