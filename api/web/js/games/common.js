@@ -88,17 +88,19 @@ export function buttons(title, choices) {
 }
 
 /**
- * Round-by-round scores as a table: one row per seat.
+ * Round-by-round scores as a table: one row per seat; what is scored after the last round (desserts)
+ * is the "Game end" column.
  * @param {Board} board
  * @param {{seat: number, total: number}[][]} rounds
+ * @param {number} count how many rounds the game has
  */
-export function roundScores(board, rounds) {
+export function roundScores(board, rounds, count) {
   if (!rounds.length) return null;
   return h(
     "table",
     { class: "scores" },
     h("caption", {}, "Points scored each round"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), rounds.map((_, round) => h("th", { scope: "col" }, `Round ${round + 1}`)))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), rounds.map((_, round) => h("th", { scope: "col" }, round < count ? `Round ${round + 1}` : "Game end")))),
     h(
       "tbody",
       {},

@@ -26,13 +26,14 @@ const PROMPTS = /** @type {Record<string, string>} */ ({
 /** @param {PartyBoard} board */
 export function partyBoard(board) {
   const view = board.view;
+  const rounds = board.deck.details.rounds ?? 3;
   return [
     h(
       "p",
       { class: "facts" },
       view.phase === "select"
         ? "Choosing the menu"
-        : `Round ${view.round} of 3 · turn ${view.turn} · hands pass ${view.passing} · ${view.deck_size} cards in the deck · ${view.dessert_pile_size} desserts left`,
+        : `Round ${view.round} of ${rounds} · turn ${view.turn} · hands pass ${view.passing} · ${view.deck_size} cards in the deck · ${view.dessert_pile_size} desserts left`,
     ),
     view.menu ? menuZone(board, view.menu) : null,
     view.phase === "select" ? selection(board) : null,
@@ -54,7 +55,7 @@ export function partyBoard(board) {
         ),
       ),
     ),
-    roundScores(board, view.scored),
+    roundScores(board, view.scored, rounds),
   ];
 }
 
@@ -128,7 +129,9 @@ function selection(board) {
       ),
     );
     if (chosen.mode !== "first-player") {
-      const builder = menuBuilder(board.deck, "table-menu");
+      // Kept across redraws (live updates redraw the board): the player's half-built menu stays.
+      /** @type {ReturnType<typeof menuBuilder>} */
+      const builder = (board.ui.builder ??= menuBuilder(board.deck, "table-menu"));
       parts.push(
         h(
           "form",

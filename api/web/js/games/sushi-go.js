@@ -16,7 +16,7 @@ export function sushiGoBoard(board) {
   const rounds = board.deck.details.rounds ?? 3;
   return [
     h("p", { class: "facts" }, `Round ${view.round} of ${rounds} · turn ${view.turn} · ${view.deck_size} cards in the deck · hands pass left`),
-    board.seat === null ? null : hand(board),
+    board.seat === null || board.table.status === "finished" ? null : hand(board),
     h(
       "div",
       { class: "players" },
@@ -29,7 +29,7 @@ export function sushiGoBoard(board) {
         ),
       ),
     ),
-    roundScores(board, view.scored),
+    roundScores(board, view.scored, rounds),
   ];
 }
 
