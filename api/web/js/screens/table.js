@@ -49,6 +49,7 @@ export async function tableScreen(main, gameId, asSeat) {
       seatSwitch(gameId, held, seat),
       h("p", { class: "turn", role: "status", dataset: { zone: "turn" } }, turnLine(table, names, seat, commands.length > 0)),
       table.status === "open" ? shareLinks(gameId, table, players) : null,
+      table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
       table.state
         ? board({
             view: table.state,
@@ -62,7 +63,6 @@ export async function tableScreen(main, gameId, asSeat) {
             redraw: draw,
           })
         : null,
-      table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
       h(
         "section",
         { class: "log", "aria-labelledby": "log-title" },
