@@ -44,7 +44,10 @@ export async function replayScreen(main, gameId, at) {
     label.textContent = `Version ${wanted} of ${last}`;
     for (const item of list.children) {
       const current = item instanceof HTMLElement && item.dataset.version === String(wanted);
-      if (current) item.setAttribute("aria-current", "step");
+      if (current) {
+        item.setAttribute("aria-current", "step");
+        item.scrollIntoView({ block: "nearest" });
+      }
       else item.removeAttribute("aria-current");
     }
     stage.setAttribute("aria-busy", "true");
@@ -82,10 +85,10 @@ export async function replayScreen(main, gameId, at) {
       h(
         "div",
         { class: "choices", role: "group", "aria-label": "Step" },
-        step("⏮", () => 1, "First version"),
-        step("◀", () => version - 1, "Previous version"),
-        step("▶", () => version + 1, "Next version"),
-        step("⏭", () => last, "Last version"),
+        step("« First", () => 1, "First version"),
+        step("‹ Previous", () => version - 1, "Previous version"),
+        step("Next ›", () => version + 1, "Next version"),
+        step("Last »", () => last, "Last version"),
       ),
     ),
     h("div", { class: "replay" }, stage, h("section", { class: "event-list", "aria-label": "Events" }, h("h2", {}, "Events"), list)),
