@@ -19,13 +19,14 @@ function svg(tag, attrs, text) {
  * @param {string} unit what a bar counts, for the accessible description
  */
 export function columnChart(title, bars, unit) {
-  const width = 360;
+  // Bars at most 40 wide: a handful of scores makes a small chart, not a few giant blocks.
+  const slot = Math.min(40, 360 / Math.max(1, bars.length));
+  const width = Math.max(120, slot * bars.length);
   const height = 180;
   const bottom = 24;
   const top = 14;
   const max = Math.max(1, ...bars.map((bar) => bar.value));
-  const slot = width / Math.max(1, bars.length);
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "chart" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${height}`, width: width * 1.5, role: "img", class: "chart" });
   chart.append(svg("title", {}, `${title}: ${bars.map((bar) => `${bar.label}: ${bar.value} ${unit}`).join(", ")}`));
   bars.forEach((bar, index) => {
     const barHeight = ((height - bottom - top) * bar.value) / max;
@@ -47,14 +48,16 @@ export function columnChart(title, bars, unit) {
 export function barChart(title, bars) {
   const width = 360;
   const row = 20;
-  const labels = 130;
+  const labels = 140;
   const max = Math.max(Number.EPSILON, ...bars.map((bar) => bar.value));
-  const chart = svg("svg", { viewBox: `0 0 ${width} ${bars.length * row + 4}`, role: "img", class: "chart" });
+  const chart = svg("svg", { viewBox: `0 0 ${width} ${bars.length * row + 4}`, width: width * 1.5, role: "img", class: "chart" });
   chart.append(svg("title", {}, `${title}: ${bars.map((bar) => `${bar.label} ${bar.text}`).join(", ")}`));
   bars.forEach((bar, index) => {
     const y = index * row + 2;
     const length = ((width - labels - 50) * bar.value) / max;
-    chart.append(svg("text", { x: labels - 6, y: y + 14, "text-anchor": "end", class: "axis" }, bar.label));
+    // Long names (Spin Some's special plates) are cut here; the title above has them whole.
+    const label = bar.label.length > 24 ? `${bar.label.slice(0, 23)}…` : bar.label;
+    chart.append(svg("text", { x: labels - 6, y: y + 14, "text-anchor": "end", class: "axis" }, label));
     chart.append(svg("rect", { x: labels, y: y + 3, width: Math.max(1, length), height: row - 6, class: "bar" }));
     chart.append(svg("text", { x: labels + length + 4, y: y + 14, class: "value" }, bar.text));
   });

@@ -70,7 +70,7 @@ export async function createScreen(main, gameId) {
           h("option", { value: "you", selected: choice.kind === "you", disabled: choice.kind !== "you" && seats.some((entry) => entry.kind === "you") }, "You"),
           h("option", { value: "person", selected: choice.kind === "person" }, "Another person on this device"),
           h("option", { value: "open", selected: choice.kind === "open" }, "Open: invite someone with a link"),
-          game.bots.map((bot) => h("option", { value: `bot:${bot.id}`, selected: choice.kind === "bot" && choice.bot === bot.id, title: bot.description }, `${bot.name} bot: ${bot.description}`)),
+          game.bots.map((bot) => h("option", { value: `bot:${bot.id}`, selected: choice.kind === "bot" && choice.bot === bot.id }, `${bot.name} bot`)),
         );
         const name =
           choice.kind === "person"
@@ -116,7 +116,13 @@ export async function createScreen(main, gameId) {
     },
     h("p", {}, h("label", { for: "players" }, "Players"), count),
     h("p", {}, h("label", { for: "your-name" }, "Your name"), yourName),
-    h("fieldset", {}, h("legend", {}, "Seats (taken in order; seats left open come last)"), seatRows),
+    h(
+      "fieldset",
+      {},
+      h("legend", {}, "Seats (taken in order; seats left open come last)"),
+      seatRows,
+      h("ul", { class: "quiet" }, game.bots.map((bot) => h("li", {}, `${bot.name} bot: ${bot.description}`))),
+    ),
     options,
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),

@@ -46,7 +46,9 @@ export async function replayScreen(main, gameId, at) {
       const current = item instanceof HTMLElement && item.dataset.version === String(wanted);
       if (current) {
         item.setAttribute("aria-current", "step");
-        item.scrollIntoView({ block: "nearest" });
+        // Scrolls the list alone (scrollIntoView would move the whole page on a phone).
+        const box = item.closest(".event-list");
+        if (box && item instanceof HTMLElement) box.scrollTop = item.offsetTop - box.clientHeight / 2;
       }
       else item.removeAttribute("aria-current");
     }
