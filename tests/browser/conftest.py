@@ -10,11 +10,11 @@ Screenshots go to test-output/screenshots (gitignored), or KAITEN_SCREENSHOTS.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -26,7 +26,7 @@ import httpx
 import pytest
 
 from api.play import WEB_FILES
-from tests.e2e.servers import ServerProcess, free_port
+from tests.e2e.servers import START_SECONDS, ServerProcess, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("KAITEN_SCREENSHOTS", ROOT / "test-output" / "screenshots"))
@@ -59,8 +59,10 @@ def _no_browser(reason: str) -> None:
     pytest.skip(reason)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium, for one test module at a time: Playwright's sync API runs an event loop in this thread
+    while it is started, and the suite's asyncio tests cannot run beside it."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -100,15 +102,21 @@ def kaiten(tmp_path_factory: pytest.TempPathFactory, other_origin: str) -> Itera
     with mock.patch.dict(os.environ, {"KAITEN_CORS_ORIGINS": other_origin}):
         server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}", folder / "server.log")
     try:
-
-        async def ready() -> None:
-            async with httpx.AsyncClient() as client:
-                await server.wait_ready(client)
-
-        asyncio.run(ready())
+        deadline = time.monotonic() + START_SECONDS
+        while not _answers(f"{server.url}/ready"):
+            assert server.process.poll() is None, f"the server exited: {server.log.read_text()}"
+            assert time.monotonic() < deadline, f"the server was not ready in {START_SECONDS}s"
+            time.sleep(0.1)
         yield server.url
     finally:
         server.kill()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url).status_code == 200
+    except httpx.TransportError:
+        return False
 
 
 @dataclass

@@ -28,12 +28,12 @@ GAMES = [
         2,
         None,
         [
-            'button[data-command="take-basket"]:text-is("Take")',
+            'button[data-command="take-basket"]',
             '.choices button[data-command="take"]',
             '.choices button[data-command="return-bun"]',
             '.choices button[data-command="rotate"]',
         ],
-        ('button[data-command="take-basket"]',),
+        ('button[data-choose="basket"]',),
         id="spin-some-for-dim-sum",
     ),
     pytest.param(

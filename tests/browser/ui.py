@@ -82,7 +82,7 @@ def play_to_the_end(page: Any, prefer: list[str], choose: tuple[str, ...] = (), 
             return sent
         page.wait_for_function(
             """() => document.querySelector('.table[data-status="finished"]')
-                || document.querySelector(".table button[data-command]:not([disabled])")""",
+                || document.querySelector(".table button:is([data-command], [data-choose]):not([disabled])")""",
             timeout=COMMAND_MS,
         )
         if finished(page):

@@ -45,8 +45,8 @@ function append(parent, children) {
 
 /**
  * Replace what `parent` shows, keeping the keyboard focus on the control with the same `data-focus`
- * key when the new content has one (screens redraw on every update, and a player who tabbed to a card
- * must not be thrown back to the top of the page).
+ * key (screens redraw on every update, and a player who tabbed to a card must not be thrown back to
+ * the top of the page).
  * @param {Element} parent
  * @param {...Child} children
  */
@@ -58,7 +58,8 @@ export function replace(parent, ...children) {
   fragment.append(...holder.childNodes);
   parent.replaceChildren(fragment);
   if (focused) {
-    const again = parent.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+    // The same control, or (when it is gone, like a card just played) the first one of its kind.
+    const again = parent.querySelector(`[data-focus="${CSS.escape(focused)}"]`) ?? parent.querySelector("[data-focus]");
     if (again instanceof HTMLElement) again.focus();
   }
 }

@@ -49,7 +49,7 @@ const COLOURS = /** @type {Record<string, string>} */ ({
 });
 
 /** @param {string} family */
-export function colourOf(family) {
+function colourOf(family) {
   return COLOURS[family] ?? "#9e9e9e";
 }
 

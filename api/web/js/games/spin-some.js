@@ -12,7 +12,8 @@ const BASKETS = 6;
 /**
  * @typedef {import("../types.js").Schemas["SpinView"]} SpinView
  * @typedef {import("./common.js").Board<SpinView>} SpinBoard
- * @typedef {{command: any, label: string, cost: number}} Way
+ * @typedef {{command: any, label: string, short: string, cost: number}} Way what reaches a basket; `short` is
+ *   its price on the basket's button
  */
 
 /** @param {SpinBoard} board */
@@ -54,15 +55,16 @@ function reachable(board) {
   for (const command of board.commands) {
     if (command.type === "take") {
       const here = board.view.baskets[me.basket];
-      if (here.top) add(me.basket, { command, label: "Take it (no turning)", cost: 0 });
+      if (here.top) add(me.basket, { command, label: "Take it (no turning)", short: "", cost: 0 });
       // An empty basket in front of you and no way to pay: the table turns for free to the nearest dish.
-      else ways.set(-1, [{ command, label: "Turn for free to the nearest basket with a dish, and take it", cost: 0 }]);
+      else ways.set(-1, [{ command, label: "Turn for free to the nearest basket with a dish, and take it", short: "", cost: 0 }]);
     } else {
       const target = (((me.basket + command.steps) % BASKETS) + BASKETS) % BASKETS;
       const direction = command.steps > 0 ? "clockwise" : "counter-clockwise";
       const steps = Math.abs(command.steps);
-      if (command.type === "rotate") add(target, { command, label: `Turn ${steps} ${direction}, paying ${steps} token${steps === 1 ? "" : "s"}`, cost: steps });
-      else add(target, { command, label: `Return the squishy bun and turn ${steps} ${direction} for free`, cost: 0.5 });
+      const price = `${steps} token${steps === 1 ? "" : "s"}`;
+      if (command.type === "rotate") add(target, { command, label: `Turn ${steps} ${direction}, paying ${price}`, short: ` · ${price}`, cost: steps });
+      else add(target, { command, label: `Return the squishy bun and turn ${steps} ${direction} for free`, short: " · bun", cost: 0.5 });
     }
   }
   return ways;
@@ -98,9 +100,10 @@ function spinTable(board, ways) {
                 "button",
                 {
                   type: "button",
-                  dataset: { command: "take-basket", focus: `basket-${basket.basket}` },
+                  // One way to reach it: the button sends it. Several: it offers them (wayChoice).
+                  dataset: { ...(reach.length === 1 ? { command: "take-basket" } : { choose: "basket" }), focus: `basket-${basket.basket}` },
                   "aria-pressed": chosen ? "true" : null,
-                  "aria-label": `Take from basket ${basket.basket + 1} (${details})`,
+                  "aria-label": `Take from basket ${basket.basket + 1}${reach.length === 1 ? `: ${reach[0].label}` : ""} (${details})`,
                   onclick: () => {
                     if (reach.length === 1) board.send(reach[0].command);
                     else {
@@ -109,7 +112,7 @@ function spinTable(board, ways) {
                     }
                   },
                 },
-                reach.length === 1 ? "Take" : "Take…",
+                reach.length === 1 ? `Take${reach[0].short}` : "Take…",
               )
             : h("span", { class: "visually-hidden" }, details),
         );

@@ -3,6 +3,7 @@
 import { api } from "../api.js";
 import { catalogGame } from "../catalog.js";
 import { h, replace } from "../dom.js";
+import { tableSize } from "../games/boards.js";
 import { seatName } from "../names.js";
 import { showProblem } from "../notice.js";
 import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
@@ -14,9 +15,8 @@ import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
  */
 export async function joinScreen(main, gameId, seat) {
   const table = await api.table(gameId, null);
-  const game = await catalogGame(table.game);
+  const [game, players] = await Promise.all([catalogGame(table.game), tableSize(table, () => api.events(gameId, null, 0, 1))]);
   const held = seatsHeld(gameId);
-  const players = table.state && "players" in table.state ? table.state.players : null;
   const who = h("ul", { class: "list" }, table.seats.map((taken) => h("li", {}, `Seat ${taken.seat + 1}: ${seatName(taken)}`)));
   if (table.status !== "open") {
     replace(
@@ -51,7 +51,7 @@ export async function joinScreen(main, gameId, seat) {
   replace(
     main,
     h("h1", {}, `Join ${game.name}`),
-    h("p", {}, `${table.seats.length} of ${players ?? "the"} seats are taken:`),
+    h("p", {}, `${table.seats.length} of ${players} seats are taken:`),
     who,
     held.length ? h("p", {}, `You already hold seat ${held.map((entry) => entry.seat + 1).join(" and ")} here: joining again takes one more.`) : null,
     form,

@@ -8,7 +8,7 @@ import { BOARDS, tableSize } from "../games/boards.js";
 import { resultPanel } from "../games/result.js";
 import { follow } from "../live.js";
 import { describeEvent, seatNames } from "../names.js";
-import { explain, showProblem } from "../notice.js";
+import { showProblem } from "../notice.js";
 import { seatsHeld } from "../storage.js";
 
 /** Events kept in the "latest events" list. */
@@ -35,7 +35,9 @@ export async function tableScreen(main, gameId, asSeat) {
   let connected = false;
 
   const root = h("section", { class: "table", dataset: { game: table.game } });
-  replace(main, h("h1", {}, game.name), root);
+  // Outside the redrawn part: a live region is read out when its text changes, not when it is replaced.
+  const turn = h("p", { class: "turn", role: "status", dataset: { zone: "turn" } });
+  replace(main, h("h1", {}, game.name), turn, root);
 
   const draw = () => {
     const names = seatNames(table, players);
@@ -43,11 +45,11 @@ export async function tableScreen(main, gameId, asSeat) {
     root.dataset.version = String(table.version);
     root.dataset.status = table.status;
     root.setAttribute("aria-busy", String(sending));
+    turn.textContent = turnLine(table, names, seat, commands.length > 0);
     const board = BOARDS[table.game];
     replace(
       root,
       seatSwitch(gameId, held, seat),
-      h("p", { class: "turn", role: "status", dataset: { zone: "turn" } }, turnLine(table, names, seat, commands.length > 0)),
       table.status === "open" ? shareLinks(gameId, table, players) : null,
       table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
       table.state
@@ -121,7 +123,7 @@ export async function tableScreen(main, gameId, asSeat) {
       await api.send(gameId, token, command);
       ui = {};
     } catch (error) {
-      showProblem(explain(error));
+      showProblem(error);
     } finally {
       sending = false;
     }
