@@ -15,6 +15,7 @@ from api.contract.docs import assets_router, render_plugins
 from api.cors import cors_config
 from api.dependencies import PROVIDERS
 from api.errors import EXCEPTION_HANDLERS
+from api.play import play_router
 from api.rate_limit import rate_limit_config
 from api.request_body import KaitenRequest
 from api.request_log import RequestLog
@@ -92,6 +93,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             ready,
             MetricsController,
             assets_router(),
+            play_router(),
         ],
         dependencies=PROVIDERS,
         exception_handlers=EXCEPTION_HANDLERS,

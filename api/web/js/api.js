@@ -1,0 +1,100 @@
+// kaiten's public REST API, as any app would call it. The page talks to the server it came from,
+// or to the one named by `?api=http://host:port` (a client served from another origin, with that
+// origin listed in the server's KAITEN_CORS_ORIGINS).
+
+/** @typedef {import("./types.js").Problem} Problem */
+
+export const API_BASE = (new URLSearchParams(location.search).get("api") ?? "").replace(/\/$/, "");
+
+/** A refusal of the API: its problem+json answer, whose `code` says what went wrong. */
+export class ApiError extends Error {
+  /** @param {Problem} problem */
+  constructor(problem) {
+    super(problem.detail || problem.title);
+    this.problem = problem;
+    this.code = problem.code;
+    this.status = problem.status;
+  }
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {{token?: string | null, body?: unknown, headers?: Record<string, string>}} [options]
+ * @returns {Promise<any>} the JSON answer, or null for 204
+ */
+async function call(method, path, { token, body, headers = {} } = {}) {
+  /** @type {Record<string, string>} */
+  const sent = { accept: "application/json", ...headers };
+  if (token) sent.authorization = `Bearer ${token}`;
+  if (body !== undefined) sent["content-type"] = "application/json";
+  const answer = await fetch(API_BASE + path, {
+    method,
+    headers: sent,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // Every read must show the game as it is now, never a copy the browser kept.
+    cache: "no-store",
+  });
+  if (answer.status === 204) return null;
+  const json = await answer.json().catch(() => null);
+  if (!answer.ok) {
+    throw new ApiError(
+      json && typeof json.code === "string"
+        ? json
+        : { type: "about:blank", title: answer.statusText, status: answer.status, detail: "", code: "http-error", instance: path },
+    );
+  }
+  return json;
+}
+
+/** A fresh key per command: a retried request is then never played twice. */
+function idempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {Record<string, string | number | null | undefined>} query */
+function search(query) {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== null && value !== undefined && value !== "") params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+const games = "/v1/games";
+/** @param {string} id */
+const game = (id) => `${games}/${encodeURIComponent(id)}`;
+
+export const api = {
+  /** @returns {Promise<import("./types.js").Schemas["Catalog"]>} */
+  catalog: () => call("GET", "/v1/catalog"),
+  /** @param {string} id @returns {Promise<import("./types.js").CatalogEntry>} */
+  catalogGame: (id) => call("GET", `/v1/catalog/${encodeURIComponent(id)}`),
+  /** @param {unknown} body @returns {Promise<import("./types.js").CreatedGame>} */
+  create: (body) => call("POST", games, { body }),
+  /** @param {string} id @param {import("./types.js").SeatRequest} body @returns {Promise<import("./types.js").SeatGranted>} */
+  takeSeat: (id, body) => call("POST", `${game(id)}/seats`, { body }),
+  /** @param {string} id @param {string | null} token @returns {Promise<import("./types.js").TableView>} */
+  table: (id, token) => call("GET", game(id), { token }),
+  /** @param {string} id @param {string} token @returns {Promise<import("./types.js").LegalCommands>} */
+  legal: (id, token) => call("GET", `${game(id)}/legal-commands`, { token }),
+  /** @param {string} id @param {string} token @param {import("./types.js").Command} command */
+  send: (id, token, command) =>
+    call("POST", `${game(id)}/commands`, { token, body: command, headers: { "idempotency-key": idempotencyKey() } }),
+  /** @param {string} id @param {string | null} token @param {number} after @param {number} [limit] @returns {Promise<import("./types.js").EventPage>} */
+  events: (id, token, after, limit = 500) => call("GET", `${game(id)}/events${search({ after, limit })}`, { token }),
+  /** @param {string} id @param {string | null} token @param {number} at @returns {Promise<import("./types.js").TableView>} */
+  replay: (id, token, at) => call("GET", `${game(id)}/replay${search({ at })}`, { token }),
+  /** @param {string} id @param {string} token @returns {Promise<import("./types.js").StreamTicket>} */
+  streamTicket: (id, token) => call("POST", `${game(id)}/stream-tickets`, { token }),
+  /** @param {string} id @param {{after?: number, ticket?: string}} query */
+  streamUrl: (id, query) => `${API_BASE}${game(id)}/events/stream${search(query)}`,
+  /** @param {{game?: string, status?: string, player_id?: string, limit?: number, cursor?: string | null}} query @returns {Promise<import("./types.js").MatchPage>} */
+  matches: (query) => call("GET", `${games}${search(query)}`),
+  /** @param {string} playerId @returns {Promise<import("./types.js").PlayerStats>} */
+  playerStats: (playerId) => call("GET", `/v1/players/${encodeURIComponent(playerId)}/stats`),
+  /** @param {string} id @returns {Promise<import("./types.js").GameStats>} */
+  gameStats: (id) => call("GET", `/v1/stats/${encodeURIComponent(id)}`),
+  /** @param {string} id @param {number} limit @returns {Promise<import("./types.js").Leaderboard>} */
+  leaderboard: (id, limit) => call("GET", `/v1/leaderboard/${encodeURIComponent(id)}${search({ limit })}`),
+};

@@ -1,0 +1,76 @@
+// Live updates: the game's event stream as Server-Sent Events. An EventSource cannot send the seat's
+// token, and a token never goes in a URL, so a seat follows its own view with a single-use stream
+// ticket (POST /stream-tickets). A ticket is spent by the request that opens the stream, so every
+// reconnection asks for a fresh one and resumes after the last version received (`after`).
+
+import { api } from "./api.js";
+
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 8000;
+
+/**
+ * Follow a game's events from `after` on until `stop()` or its GameFinished.
+ * @param {string} gameId
+ * @param {string | null} token the seat's token, or null to follow as a spectator
+ * @param {number} after the last version already known
+ * @param {(event: import("./types.js").GameEvent) => void} onEvent
+ * @param {(connected: boolean) => void} [onStatus]
+ */
+export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
+  let last = after;
+  let stopped = false;
+  let retry = FIRST_RETRY_MS;
+  /** @type {EventSource | null} */
+  let source = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+
+  async function open() {
+    if (stopped) return;
+    let url;
+    try {
+      url = token ? api.streamUrl(gameId, { ticket: (await api.streamTicket(gameId, token)).ticket, after: last }) : api.streamUrl(gameId, { after: last });
+    } catch {
+      again();
+      return;
+    }
+    if (stopped) return;
+    source = new EventSource(url);
+    source.onopen = () => {
+      retry = FIRST_RETRY_MS;
+      onStatus(true);
+    };
+    source.onmessage = (message) => {
+      /** @type {import("./types.js").GameEvent} */
+      const event = JSON.parse(message.data);
+      if (event.version <= last) return;
+      last = event.version;
+      onEvent(event);
+      // The stream ends after GameFinished: close it here so the browser does not reconnect.
+      if (event.type === "GameFinished") stop();
+    };
+    source.onerror = () => {
+      // The browser would retry with the same URL, whose ticket is spent: retry here instead.
+      source?.close();
+      source = null;
+      onStatus(false);
+      again();
+    };
+  }
+
+  function again() {
+    if (stopped) return;
+    timer = setTimeout(open, retry);
+    retry = Math.min(retry * 2, LAST_RETRY_MS);
+  }
+
+  function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+    source = null;
+  }
+
+  open();
+  return { stop };
+}

@@ -1,0 +1,59 @@
+// Joining a game by its share link: take the next open seat (seats are taken in order).
+
+import { api } from "../api.js";
+import { catalogGame } from "../catalog.js";
+import { h, replace } from "../dom.js";
+import { tableSize } from "../games/boards.js";
+import { seatName } from "../names.js";
+import { showProblem } from "../notice.js";
+import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @param {string} seat the open seat the link was made for
+ */
+export async function joinScreen(main, gameId, seat) {
+  const table = await api.table(gameId, null);
+  const [game, players] = await Promise.all([catalogGame(table.game), tableSize(table, () => api.events(gameId, null, 0, 1))]);
+  const held = seatsHeld(gameId);
+  const who = h("ul", { class: "list" }, table.seats.map((taken) => h("li", {}, `Seat ${taken.seat + 1}: ${seatName(taken)}`)));
+  if (table.status !== "open") {
+    replace(
+      main,
+      h("h1", {}, `Join ${game.name}`),
+      h("p", {}, `This game is ${table.status}: every seat is taken.`),
+      who,
+      h("p", {}, h("a", { class: "button", href: `#/games/${gameId}` }, held.length ? "Back to your seat" : "Watch it")),
+    );
+    return;
+  }
+  const me = profile();
+  const name = h("input", { id: "join-name", value: me.name, required: true, maxlength: 100, autocomplete: "nickname" });
+  const form = h(
+    "form",
+    {
+      onsubmit: async (/** @type {SubmitEvent} */ event) => {
+        event.preventDefault();
+        try {
+          saveProfile({ ...me, name: name.value.trim() });
+          const granted = await api.takeSeat(gameId, { name: name.value.trim(), player_id: me.player_id });
+          if (granted.token) holdSeats(gameId, table.game, { [String(granted.seat)]: granted.token });
+          location.hash = `#/games/${gameId}`;
+        } catch (error) {
+          showProblem(error);
+        }
+      },
+    },
+    h("p", {}, h("label", { for: "join-name" }, "Your name"), name),
+    h("p", {}, h("button", { type: "submit", class: "primary" }, `Take seat ${Number(seat) + 1}`)),
+  );
+  replace(
+    main,
+    h("h1", {}, `Join ${game.name}`),
+    h("p", {}, `${table.seats.length} of ${players} seats are taken:`),
+    who,
+    held.length ? h("p", {}, `You already hold seat ${held.map((entry) => entry.seat + 1).join(" and ")} here: joining again takes one more.`) : null,
+    form,
+  );
+}

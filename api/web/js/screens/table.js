@@ -1,0 +1,211 @@
+// A game's table, as a seat held in this browser sees it (or as a spectator): the board, whose turn
+// it is, every legal command as something to click, live updates, and the result at the end.
+
+import { api } from "../api.js";
+import { catalogGame, deckOf } from "../catalog.js";
+import { h, replace } from "../dom.js";
+import { BOARDS, tableSize } from "../games/boards.js";
+import { resultPanel } from "../games/result.js";
+import { follow } from "../live.js";
+import { describeEvent, seatNames } from "../names.js";
+import { showProblem } from "../notice.js";
+import { seatsHeld } from "../storage.js";
+
+/** Events kept in the "latest events" list. */
+const RECENT = 8;
+
+/**
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @param {string} asSeat the held seat to play as, when this browser holds several ("" for the first)
+ */
+export async function tableScreen(main, gameId, asSeat) {
+  const held = seatsHeld(gameId);
+  const mine = held.find((entry) => String(entry.seat) === asSeat) ?? held[0] ?? null;
+  const token = mine?.token ?? null;
+  let table = await api.table(gameId, token);
+  const [game, deck, players] = await Promise.all([catalogGame(table.game), deckOf(table.game), tableSize(table, () => api.events(gameId, token, 0, 1))]);
+  /** @type {import("../types.js").Command[]} */
+  let commands = [];
+  /** @type {import("../types.js").GameEvent[]} */
+  const recent = [];
+  /** @type {Record<string, any>} */
+  let ui = {};
+  let sending = false;
+  let connected = false;
+
+  const root = h("section", { class: "table", dataset: { game: table.game } });
+  // Outside the redrawn part: a live region is read out when its text changes, not when it is replaced.
+  const turn = h("p", { class: "turn", role: "status", dataset: { zone: "turn" } });
+  replace(main, h("h1", {}, game.name), turn, root);
+
+  const draw = () => {
+    const names = seatNames(table, players);
+    const seat = table.viewer.seat ?? null;
+    root.dataset.version = String(table.version);
+    root.dataset.status = table.status;
+    root.setAttribute("aria-busy", String(sending));
+    turn.textContent = turnLine(table, names, seat, commands.length > 0);
+    const board = BOARDS[table.game];
+    replace(
+      root,
+      seatSwitch(gameId, held, seat),
+      table.status === "open" ? shareLinks(gameId, table, players) : null,
+      table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
+      table.state
+        ? board({
+            view: table.state,
+            table,
+            deck,
+            names,
+            seat,
+            commands: sending ? [] : commands,
+            send,
+            ui,
+            redraw: draw,
+          })
+        : null,
+      h(
+        "section",
+        { class: "log", "aria-labelledby": "log-title" },
+        h("h2", { id: "log-title" }, "Latest events"),
+        h("p", { class: "quiet" }, table.status === "finished" ? "The game is over." : connected ? "Live." : "Connecting…"),
+        h("ol", { reversed: true }, recent.map((event) => h("li", { value: event.version }, describeEvent(event, names)))),
+        h("p", { class: "links" }, h("a", { href: `#/games/${gameId}/replay` }, "Replay this game"), h("a", { href: `#/history` }, "Match history")),
+      ),
+    );
+  };
+
+  const load = async () => {
+    let fresh = await api.table(gameId, token);
+    let legal = null;
+    // The table and its commands are read one after the other: read again when the game moved on between.
+    for (let attempt = 0; attempt < 3 && token && fresh.status === "active" && fresh.viewer.seat !== null && fresh.awaiting.includes(fresh.viewer.seat); attempt += 1) {
+      legal = await api.legal(gameId, token);
+      if (legal.version === fresh.version) break;
+      fresh = await api.table(gameId, token);
+      legal = null;
+    }
+    table = fresh;
+    commands = legal ? legal.commands : [];
+    draw();
+  };
+
+  /** @type {Promise<void> | null} */
+  let loading = null;
+  let stale = false;
+  /** Reload, once more after the current load when asked during it (a burst of events, one reload). */
+  const refresh = () => {
+    if (loading) {
+      stale = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        stale = false;
+        try {
+          await load();
+        } catch (error) {
+          showProblem(error);
+        }
+      } while (stale);
+      loading = null;
+    })();
+    return loading;
+  };
+
+  /** @param {import("../types.js").Command} command */
+  async function send(command) {
+    if (!token || sending) return;
+    sending = true;
+    draw();
+    try {
+      await api.send(gameId, token, command);
+      ui = {};
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      sending = false;
+    }
+    await refresh();
+  }
+
+  await refresh();
+  if (table.status === "finished") return;
+  const stream = follow(
+    gameId,
+    token,
+    table.version,
+    (event) => {
+      recent.unshift(event);
+      recent.length = Math.min(recent.length, RECENT);
+      refresh();
+    },
+    (open) => {
+      connected = open;
+      draw();
+    },
+  );
+  return () => stream.stop();
+}
+
+/**
+ * @param {import("../types.js").TableView} table
+ * @param {string[]} names
+ * @param {number | null} seat
+ * @param {boolean} canAct
+ */
+function turnLine(table, names, seat, canAct) {
+  if (table.status === "open") return `Waiting for players: ${table.seats.length} of ${names.length} seats taken.`;
+  if (table.status === "finished") return "The game is over.";
+  if (table.status === "abandoned") return "This game was abandoned.";
+  const others = table.awaiting.filter((awaited) => awaited !== seat).map((awaited) => names[awaited]);
+  if (seat !== null && canAct) return `Your turn${others.length ? ` (also waiting for ${others.join(", ")})` : ""}.`;
+  if (seat === null) return `Watching. Waiting for ${others.join(", ") || "nobody"}.`;
+  return `Waiting for ${others.join(", ") || "the game"}.`;
+}
+
+/**
+ * @param {string} gameId
+ * @param {import("../types.js").TableView} table
+ * @param {number} players
+ */
+function shareLinks(gameId, table, players) {
+  const base = `${location.origin}${location.pathname}${location.search}`;
+  const open = [];
+  for (let seat = table.seats.length; seat < players; seat += 1) open.push(seat);
+  return h(
+    "section",
+    { class: "share", "aria-labelledby": "share-title" },
+    h("h2", { id: "share-title" }, "Invite players"),
+    h("p", {}, "Send each person one link: opening it takes the next open seat."),
+    h(
+      "ul",
+      { class: "list" },
+      open.map((seat) => {
+        const url = `${base}#/games/${gameId}/join/${seat}`;
+        return h(
+          "li",
+          {},
+          h("label", { for: `share-${seat}` }, `Seat ${seat + 1}`),
+          h("input", { id: `share-${seat}`, readonly: true, value: url, class: "share-link", onfocus: (/** @type {FocusEvent} */ event) => /** @type {HTMLInputElement} */ (event.target).select() }),
+        );
+      }),
+    ),
+  );
+}
+
+/**
+ * @param {string} gameId
+ * @param {{seat: number}[]} held
+ * @param {number | null} seat
+ */
+function seatSwitch(gameId, held, seat) {
+  if (held.length < 2) return null;
+  return h(
+    "nav",
+    { class: "links", "aria-label": "Play as" },
+    "Play as: ",
+    held.map((entry) => h("a", { href: `#/games/${gameId}/seat/${entry.seat}`, "aria-current": entry.seat === seat ? "page" : null }, `seat ${entry.seat + 1}`)),
+  );
+}

@@ -1,0 +1,163 @@
+"""Browser tests: kaiten's web client (/play) in Debian's Chromium, driven by Playwright, against a real
+`kaiten serve` process.
+
+Chromium comes from the system (`apt-get install chromium`): Playwright cannot download its own
+browsers here. Without Chromium or Playwright the tests skip, saying why at the end of the run;
+KAITEN_REQUIRE_BROWSER=1 (CI) makes that a failure. One server (SQLite) serves the whole session,
+with CORS open to a second, tiny static server that serves the same client from another origin.
+Screenshots go to test-output/screenshots (gitignored), or KAITEN_SCREENSHOTS.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import httpx
+import pytest
+
+from api.play import WEB_FILES
+from tests.e2e.servers import START_SECONDS, ServerProcess, free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = Path(os.environ.get("KAITEN_SCREENSHOTS", ROOT / "test-output" / "screenshots"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    # No network here: without these Chromium keeps trying to reach its update and sync services.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+_browser_skipped: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _browser_skipped:
+        terminalreporter.section("Browser tests SKIPPED", sep="!", red=True, bold=True)
+        terminalreporter.write_line(_browser_skipped[0], red=True, bold=True)
+
+
+def _no_browser(reason: str) -> None:
+    if os.environ.get("KAITEN_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"KAITEN_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
+    _browser_skipped.append(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium, for one test module at a time: Playwright's sync API runs an event loop in this thread
+    while it is started, and the suite's asyncio tests cannot run beside it."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _no_browser("Playwright is not installed: pip install -e '.[test]'")
+    executable = shutil.which("chromium")
+    if executable is None:
+        _no_browser("no Chromium on this machine: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+class _ClientFiles(SimpleHTTPRequestHandler):
+    """Serves the client's files under /play/, as kaiten does, from another origin."""
+
+    def translate_path(self, path: str) -> str:
+        return super().translate_path(path.removeprefix("/play"))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def other_origin() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", free_port()), functools.partial(_ClientFiles, directory=str(WEB_FILES)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def kaiten(tmp_path_factory: pytest.TempPathFactory, other_origin: str) -> Iterator[str]:
+    """The URL of a `kaiten serve` process on a fresh SQLite database, open to `other_origin`."""
+    folder = tmp_path_factory.mktemp("kaiten-browser")
+    with mock.patch.dict(os.environ, {"KAITEN_CORS_ORIGINS": other_origin}):
+        server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}", folder / "server.log")
+    try:
+        deadline = time.monotonic() + START_SECONDS
+        while not _answers(f"{server.url}/ready"):
+            assert server.process.poll() is None, f"the server exited: {server.log.read_text()}"
+            assert time.monotonic() < deadline, f"the server was not ready in {START_SECONDS}s"
+            time.sleep(0.1)
+        yield server.url
+    finally:
+        server.kill()
+
+
+def _answers(url: str) -> bool:
+    try:
+        return httpx.get(url).status_code == 200
+    except httpx.TransportError:
+        return False
+
+
+@dataclass
+class Watched:
+    """A page and what went wrong on it: console errors and uncaught exceptions."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    #: Console errors a test caused on purpose (e.g. a stream it cut), matched by substring.
+    expected: list[str] = field(default_factory=list)
+
+    def unexpected(self) -> list[str]:
+        return [error for error in self.errors if not any(part in error for part in self.expected)]
+
+
+@pytest.fixture
+def open_page(browser: Any) -> Iterator[Any]:
+    """Opens pages, each in a browser context of its own (its own local storage: another person),
+    and fails the test if any of them logged a console error or threw."""
+    opened: list[Watched] = []
+    contexts: list[Any] = []
+
+    def open_(url: str, viewport: dict[str, int] = DESKTOP) -> Watched:
+        context = browser.new_context(viewport=viewport)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        watched = Watched(page)
+        page.on("console", lambda message: message.type == "error" and watched.errors.append(message.text))
+        page.on("pageerror", lambda error: watched.errors.append(f"uncaught: {error}"))
+        opened.append(watched)
+        page.goto(url)
+        return watched
+
+    yield open_
+    for context in contexts:
+        context.close()
+    problems = [error for watched in opened for error in watched.unexpected()]
+    assert not problems, f"console errors: {problems}"
+
+
+def screenshot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
