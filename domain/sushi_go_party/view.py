@@ -5,6 +5,14 @@ make (the cards a menu drew, the cards it may give to a spoon...). Everyone sees
 fridges, hand sizes, deck and dessert pile sizes, the uramaki track, the called chopsticks and
 spoons once revealed, who is being asked what, and the scores. A spectator (seat None) sees only
 the public part. Nobody sees which desserts went into the deck.
+
+A seat remembers the hands it passed on this round: the hand now held `d` seats away in the passing
+direction is the one it held `d` turns ago, and every change made to it since was public (revealed
+picks, chopsticks and spoons going into hands, cards given to a spoon). `known_hands` hands a seat what
+it has legitimately seen, so that a bot, which is built afresh for every decision and remembers
+nothing, knows what a person at that seat would. With the 2-player variant a hand also takes a card
+drawn face down each turn, which the state does not tell apart from the rest, so only the seat's own
+hand is known there.
 """
 
 from __future__ import annotations
@@ -78,6 +86,18 @@ class PartyView(msgspec.Struct, frozen=True, gc=False):
     totals: tuple[int, ...]
     scored: tuple[tuple[SeatScore, ...], ...]
     result: Result | None
+    #: The game's variants (public options of the game).
+    pass_both_ways: bool
+    two_player_variant: bool
+    #: Per seat, its current hand if the viewer knows it (its own, and every hand that passed through
+    #: the viewer's hands this round, pending picks included), else None.
+    known_hands: tuple[Cards | None, ...]
+    #: The cards discarded this round (used menus and boxes, clashed miso soups, scored uramaki...).
+    discard: Cards
+    #: This turn, while its bonus actions resolve: the miso soups played (seat, card id), and the
+    #: special orders played and not yet resolved (seat, card id).
+    misos: tuple[tuple[int, int], ...]
+    special_orders: tuple[tuple[int, int], ...]
 
 
 def view(state: PartyState, seat: int | None) -> PartyView:
@@ -131,7 +151,28 @@ def view(state: PartyState, seat: int | None) -> PartyView:
         state.totals,
         state.scored,
         state.result,
+        state.pass_both_ways,
+        state.two_player_variant,
+        known_hands(state, seat) if own and seat is not None else (None,) * state.players,
+        state.discard,
+        state.misos,
+        state.immediate,
     )
+
+
+def known_hands(state: PartyState, seat: int) -> tuple[Cards | None, ...]:
+    """The seat's own hand and those `d` seats away in the passing direction for `d` < turn."""
+    players = state.players
+    known: list[Cards | None] = [None] * players
+    hands = state.hands
+    if not hands:
+        return tuple(known)
+    direction = -1 if state.pass_both_ways and state.round == 2 else 1
+    passed = 1 if state.two_player_variant else min(state.turn, players)
+    for distance in range(passed):
+        other = (seat + direction * distance) % players
+        known[other] = hands[other]
+    return tuple(known)
 
 
 def redact(event: Any, seat: int | None) -> Any | None:
