@@ -1,0 +1,73 @@
+"""Determinizations for the search bots (`domain.mcts`): full Sushi Go! states consistent with a view.
+
+A seat cannot see the deck, nor the hands that have not passed through its own hands this round
+(`SushiGoView.known_hands` holds those that have). Every card it has not seen (not in its hand, a
+known hand, a tableau, the kept puddings or the discards) is dealt uniformly among those places.
+
+Other seats' hidden picks of the turn are not made in a sample: those seats are awaited again, so the
+search treats their picks as simultaneous with the seat's own instead of drawing them at random.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Hashable
+from typing import Any
+
+from domain.sushi_go.cards import ALL_CARDS, KIND
+from domain.sushi_go.state import Cards, SushiGoState
+from domain.sushi_go.view import SushiGoView
+
+
+def seat(view: SushiGoView) -> int:
+    assert view.seat is not None, "a spectator has no seat to search for"
+    return view.seat
+
+
+def unseen_cards(view: SushiGoView) -> list[int]:
+    """The cards the viewer has not seen, ascending."""
+    seen: set[int] = set(view.discard_pile)
+    for cards in (*view.tableaus, *view.puddings):
+        seen.update(cards)
+    for hand in view.known_hands:
+        if hand is not None:
+            seen.update(hand)
+    return [card for card in ALL_CARDS if card not in seen]
+
+
+def sample(view: SushiGoView, rng: random.Random) -> SushiGoState:
+    own = seat(view)
+    players = view.players
+    unseen = unseen_cards(view)
+    hidden = [other for other, hand in enumerate(view.known_hands) if hand is None]
+    dealt = rng.sample(unseen, view.hand_size * len(hidden))
+    hands = list(view.known_hands)
+    for index, other in enumerate(hidden):
+        hands[other] = tuple(dealt[index * view.hand_size : (index + 1) * view.hand_size])
+    in_hands = set(dealt)
+    deck = tuple([card for card in unseen if card not in in_hands])
+    picks: list[Cards] = [()] * players
+    picks[own] = view.pick
+    awaiting = view.awaiting
+    if awaiting:
+        awaiting = tuple([other for other in range(players) if other != own or own in view.awaiting])
+    return SushiGoState(
+        players=players,
+        round=view.round,
+        turn=view.turn,
+        deck=deck,
+        hands=tuple([hand or () for hand in hands]),
+        picks=tuple(picks),
+        awaiting=awaiting,
+        tableaus=view.tableaus,
+        puddings=view.puddings,
+        discards=view.discard_pile,
+        totals=view.totals,
+        scored=view.scored,
+        result=view.result,
+    )
+
+
+def move_key(command: Any) -> Hashable:
+    """A pick is the kinds it takes, in order (two copies of a card are the same move)."""
+    return tuple([KIND[card] for card in command.cards])
