@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.dim_sum_derby import data
-from domain.dim_sum_derby.bots import BOTS
+from domain.dim_sum_derby import data, sampler
+from domain.dim_sum_derby.bots import BOTS, GreedyBot
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.decide import decide
 from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyPlayed, PortionEaten
@@ -21,6 +21,7 @@ from domain.dim_sum_derby.scoring import DerbyScoreRequest, final_result, score_
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
 from domain.engine import Bot, Result, SeatScore
+from domain.mcts import search_bots
 
 
 class DimSumDerby:
@@ -32,7 +33,10 @@ class DimSumDerby:
     command_type: Any = DerbyCommand
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = DerbyScoreRequest
-    bots: Mapping[str, Callable[[], Bot]] = BOTS
+    bots: Mapping[str, Callable[[], Bot]] = {
+        **BOTS,
+        **search_bots(lambda: DIM_SUM_DERBY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+    }
 
     def check_options(self, options: DerbyOptions, players: int) -> None:
         check_options(options, players)
@@ -159,4 +163,4 @@ def catalog() -> dict[str, Any]:
     }
 
 
-DIM_SUM_DERBY = DimSumDerby()
+DIM_SUM_DERBY: DimSumDerby = DimSumDerby()

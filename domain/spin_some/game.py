@@ -36,10 +36,12 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import Bot, Game, Result, RuleViolation, SeatScore, rank_scores
+from domain.mcts import search_bots
 from domain.spin_some import decide as rules
+from domain.spin_some import sampler
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
-from domain.spin_some.bots import BOTS
+from domain.spin_some.bots import BOTS, GreedyBot
 from domain.spin_some.cards import CARD_SLUG, COMPOSITION, DECK, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
 from domain.spin_some.commands import Command
 from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken
@@ -56,7 +58,10 @@ class SpinSomeForDimSum:
     command_type: Any = Command
     event_types: tuple[type[Any], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
-    bots: Mapping[str, Callable[[], Bot]] = BOTS
+    bots: Mapping[str, Callable[[], Bot]] = {
+        **BOTS,
+        **search_bots(lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=3000, strong_budget=15000),
+    }
 
     def check_options(self, options: SpinOptions, players: int) -> None:
         if not 0 <= options.first_player < players:
@@ -159,5 +164,5 @@ class SpinSomeForDimSum:
         }
 
 
-SPIN_SOME_FOR_DIM_SUM: Final = SpinSomeForDimSum()
+SPIN_SOME_FOR_DIM_SUM: Final[SpinSomeForDimSum] = SpinSomeForDimSum()
 _PROTOCOL_CHECK: Game = SPIN_SOME_FOR_DIM_SUM

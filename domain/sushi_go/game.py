@@ -28,7 +28,8 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import Bot, Result, RuleViolation, SeatScore
-from domain.sushi_go import rules
+from domain.mcts import search_bots
+from domain.sushi_go import rules, sampler
 from domain.sushi_go.bots import GreedyBot, RandomBot
 from domain.sushi_go.cards import CARD_TYPES, DEAL, MAX_PLAYERS, MIN_PLAYERS, ROUNDS, card_ids, slug
 from domain.sushi_go.commands import Pick
@@ -47,7 +48,11 @@ class SushiGo:
     command_type: Any = Pick
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
-    bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    bots: Mapping[str, Callable[[], Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=5500, strong_budget=27500),
+    }
 
     def check_options(self, options: Any, players: int) -> None:
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -105,4 +110,4 @@ class SushiGo:
         }
 
 
-SUSHI_GO = SushiGo()
+SUSHI_GO: SushiGo = SushiGo()

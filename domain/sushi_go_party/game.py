@@ -42,7 +42,9 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import Bot, Decided, Result, SeatScore
+from domain.mcts import search_bots
 from domain.sushi_go_party import decide as deciding
+from domain.sushi_go_party import sampler
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
     DEAL,
@@ -114,7 +116,11 @@ class SushiGoParty:
     command_type: Any = Command
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
-    bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    bots: Mapping[str, Callable[[], Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        **search_bots(lambda: SUSHI_GO_PARTY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+    }
 
     def check_options(self, options: Any, players: int) -> None:
         check_options(options, players)
@@ -199,4 +205,4 @@ class SushiGoParty:
         }
 
 
-SUSHI_GO_PARTY = SushiGoParty()
+SUSHI_GO_PARTY: SushiGoParty = SushiGoParty()
