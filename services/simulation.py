@@ -16,13 +16,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import msgspec
 
 from domain.catalog import get_game
 from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.table import BotsStuck, create_game, evolve_table, run_bots, take_seat
+from domain.engine import Game, RuleViolation
+from domain.table import BotsStuck, Table, bot_command, create_game, evolve_table, run_bots, take_seat
 
 
 class BotStats(msgspec.Struct, frozen=True):
@@ -67,6 +68,41 @@ def game_seeds(seed: int, games: int) -> Iterator[int]:
         yield rng.getrandbits(63)
 
 
+def play_game(
+    game: Game,
+    seat_bots: Sequence[str],
+    game_seed: int,
+    max_decisions: int = 100_000,
+    ask: Callable[[Game, Table, int, Chance], Any] = bot_command,
+) -> tuple[Table, int]:
+    """One game from its creation to its end, seat i played by `seat_bots[i]`: the finished table and
+    the length of its log. `ask` answers each bot's command (see `domain.table.run_bots`)."""
+    log = create_game(game, len(seat_bots), None, game_seed)
+    table = evolve_table(game, None, log[0])
+    version = len(log)
+    for bot in seat_bots:
+        decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
+        table = decision.table
+        version += len(decision.events)
+    bot_chance = _one_generator(Chance.from_rng(random.Random(f"{game_seed}:bots")))
+    try:
+        played = run_bots(game, table, version, bot_chance, max_decisions, ask)
+    except BotsStuck as stuck:
+        raise SimulationError(f"{game.id} game with seed {game_seed} cannot finish: {stuck}") from None
+    if played.table.status != "finished":
+        raise SimulationError(f"{game.id} game with seed {game_seed} waits on a seat no bot holds")
+    return played.table, version + len(played.events)
+
+
+def check_bots(game: Game, bots: Sequence[str]) -> None:
+    """Raise RuleViolation unless `bots` names at least one bot and only bots of this game."""
+    if not bots:
+        raise RuleViolation("unknown-bot", "name at least one bot")
+    for bot in bots:
+        if bot not in game.bots:
+            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+
+
 def simulate(
     game_id: str,
     players: int,
@@ -84,11 +120,7 @@ def simulate(
     or a bad player count, SimulationError when a game cannot finish.
     """
     game = get_game(game_id)
-    if not bots:
-        raise RuleViolation("unknown-bot", "name at least one bot")
-    for bot in bots:
-        if bot not in game.bots:
-            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+    check_bots(game, bots)
     seat_bots = [bots[seat % len(bots)] for seat in range(players)]
     names = tuple(dict.fromkeys(bots))
     wins = dict.fromkeys(names, 0)
@@ -98,22 +130,7 @@ def simulate(
     events = 0
     started = clock()
     for done, game_seed in enumerate(game_seeds(seed, games), start=1):
-        log = create_game(game, players, None, game_seed)
-        table = evolve_table(game, None, log[0])
-        version = len(log)
-        for bot in seat_bots:
-            decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
-            table = decision.table
-            version += len(decision.events)
-        bot_chance = _one_generator(Chance.from_rng(random.Random(f"{game_seed}:bots")))
-        try:
-            played = run_bots(game, table, version, bot_chance, max_decisions)
-        except BotsStuck as stuck:
-            raise SimulationError(f"{game_id} game with seed {game_seed} cannot finish: {stuck}") from None
-        table = played.table
-        version += len(played.events)
-        if table.status != "finished":
-            raise SimulationError(f"{game_id} game with seed {game_seed} waits on a seat no bot holds")
+        table, version = play_game(game, seat_bots, game_seed, max_decisions)
         result = table.result
         assert result is not None
         events += version
