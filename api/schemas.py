@@ -22,12 +22,21 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     seats: list[SeatRequest] = []
 
 
+class CatalogBot(msgspec.Struct, frozen=True):
+    """A bot a seat may be given (`{"bot": id}`)."""
+
+    id: str
+    name: str
+    description: str
+
+
 class CatalogGame(msgspec.Struct, frozen=True):
     id: str
     name: str
     min_players: int
     max_players: int
     options: dict[str, Any]
+    bots: list[CatalogBot]
 
 
 class Catalog(msgspec.Struct, frozen=True):

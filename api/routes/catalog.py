@@ -10,8 +10,8 @@ from litestar import Controller, get, post
 from litestar.params import FromPath
 
 from api.examples import SCORE
-from api.schemas import Catalog, CatalogEntry, CatalogGame, ScoredPlayer, ScoreResponse
-from domain.catalog import GAMES, get_game
+from api.schemas import Catalog, CatalogBot, CatalogEntry, CatalogGame, ScoredPlayer, ScoreResponse
+from domain.catalog import BOT_DESCRIPTIONS, GAMES, get_game
 from domain.engine import Game, RuleViolation
 from services.codec import codec_for
 from services.errors import ServiceError
@@ -24,6 +24,9 @@ def _summary(game: Game) -> CatalogGame:
         min_players=game.min_players,
         max_players=game.max_players,
         options=msgspec.to_builtins(game.options_type()),
+        bots=[
+            CatalogBot(id=bot, name=BOT_DESCRIPTIONS[bot][0], description=BOT_DESCRIPTIONS[bot][1]) for bot in game.bots
+        ],
     )
 
 
