@@ -60,7 +60,7 @@ class SpinSomeForDimSum:
     score_request_type: type[msgspec.Struct] = ScoreRequest
     bots: Mapping[str, Callable[[], Bot]] = {
         **BOTS,
-        **search_bots(lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=3000, strong_budget=15000),
+        **search_bots(lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=2500, strong_budget=12500),
     }
 
     def check_options(self, options: SpinOptions, players: int) -> None:
