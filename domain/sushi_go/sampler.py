@@ -24,12 +24,19 @@ def seat(view: SushiGoView) -> int:
     return view.seat
 
 
+def remembered(view: SushiGoView) -> tuple[tuple[Cards | None, ...], Cards]:
+    """The hands the seat knows and the discard pile, which only a seat's view holds."""
+    assert view.known_hands is not None and view.discard_pile is not None, "a spectator has no seat to search for"
+    return view.known_hands, view.discard_pile
+
+
 def unseen_cards(view: SushiGoView) -> list[int]:
     """The cards the viewer has not seen, ascending."""
-    seen: set[int] = set(view.discard_pile)
+    known_hands, discard_pile = remembered(view)
+    seen: set[int] = set(discard_pile)
     for cards in (*view.tableaus, *view.puddings):
         seen.update(cards)
-    for hand in view.known_hands:
+    for hand in known_hands:
         if hand is not None:
             seen.update(hand)
     return [card for card in ALL_CARDS if card not in seen]
@@ -38,10 +45,11 @@ def unseen_cards(view: SushiGoView) -> list[int]:
 def sample(view: SushiGoView, rng: random.Random) -> SushiGoState:
     own = seat(view)
     players = view.players
+    known_hands, discard_pile = remembered(view)
     unseen = unseen_cards(view)
-    hidden = [other for other, hand in enumerate(view.known_hands) if hand is None]
+    hidden = [other for other, hand in enumerate(known_hands) if hand is None]
     dealt = rng.sample(unseen, view.hand_size * len(hidden))
-    hands = list(view.known_hands)
+    hands = list(known_hands)
     for index, other in enumerate(hidden):
         hands[other] = tuple(dealt[index * view.hand_size : (index + 1) * view.hand_size])
     in_hands = set(dealt)
@@ -61,7 +69,7 @@ def sample(view: SushiGoView, rng: random.Random) -> SushiGoState:
         awaiting=awaiting,
         tableaus=view.tableaus,
         puddings=view.puddings,
-        discards=view.discard_pile,
+        discards=discard_pile,
         totals=view.totals,
         scored=view.scored,
         result=view.result,

@@ -20,7 +20,7 @@ from domain.sushi_go.events import CardPicked, HandsDealt
 from domain.sushi_go.state import Cards, SushiGoState
 
 
-class SushiGoView(msgspec.Struct, frozen=True, gc=False):
+class SushiGoView(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     #: The viewer's seat, None for a spectator.
     seat: int | None
     players: int
@@ -45,11 +45,13 @@ class SushiGoView(msgspec.Struct, frozen=True, gc=False):
     deck_size: int
     discards: int
     result: Result | None
+    # What a seat remembers, for bots and clients that keep no history. A spectator's view leaves
+    # these out (None), as it always has.
     #: Per seat, its current hand if the viewer knows it (its own, and every hand that passed through
     #: the viewer's hands this round, pending picks included), else None.
-    known_hands: tuple[Cards | None, ...]
+    known_hands: tuple[Cards | None, ...] | None = None
     #: The discards' card ids (every one was played face up in an earlier round).
-    discard_pile: Cards
+    discard_pile: Cards | None = None
 
 
 def view(state: SushiGoState, seat: int | None) -> SushiGoView:
@@ -71,8 +73,8 @@ def view(state: SushiGoState, seat: int | None) -> SushiGoView:
         len(state.deck),
         len(state.discards),
         state.result,
-        known_hands(state, seat) if own and seat is not None else (None,) * state.players,
-        state.discards,
+        known_hands(state, seat) if own and seat is not None else None,
+        state.discards if own else None,
     )
 
 

@@ -34,15 +34,16 @@ def seat(view: PartyView) -> int:
 def sample(view: PartyView, rng: random.Random) -> PartyState:
     own = seat(view)
     players = view.players
-    start = initial_state(players, view.pass_both_ways, view.two_player_variant, None)
+    memory = _Memory(view)
+    start = initial_state(players, memory.pass_both_ways, memory.two_player_variant, None)
     if view.menu is None:
         # The menu is being chosen: nothing is dealt, nothing is hidden.
         return msgspec.structs.replace(start, phase=view.phase, awaiting=view.awaiting, selection=view.selection)
     prompt = _prompt(view, own)
     drawn = prompt.options if prompt is not None and prompt.kind == "menu" else ()
     main, desserts = menu_cards(view.menu)
-    seen: set[int] = {*view.discard, *drawn}
-    for hand in view.known_hands:
+    seen: set[int] = {*memory.discard, *drawn}
+    for hand in memory.known_hands:
         if hand is not None:
             seen.update(hand)
     for tableau in view.tableaus:
@@ -57,7 +58,7 @@ def sample(view: PartyView, rng: random.Random) -> PartyState:
     rng.shuffle(pool)
     hands: list[Cards] = []
     at = 0
-    for hand in view.known_hands:
+    for hand in memory.known_hands:
         if hand is None:
             hand = tuple(pool[at : at + view.hand_size])
             at += view.hand_size
@@ -71,8 +72,8 @@ def sample(view: PartyView, rng: random.Random) -> PartyState:
         awaiting = tuple([other for other in range(players) if other != own or own in view.awaiting])
     return PartyState(
         players=players,
-        pass_both_ways=view.pass_both_ways,
-        two_player_variant=view.two_player_variant,
+        pass_both_ways=memory.pass_both_ways,
+        two_player_variant=memory.two_player_variant,
         phase=view.phase,
         awaiting=awaiting,
         menu=view.menu,
@@ -83,14 +84,14 @@ def sample(view: PartyView, rng: random.Random) -> PartyState:
         hands=tuple(hands),
         tableaus=view.tableaus,
         fridges=view.fridges,
-        discard=view.discard,
+        discard=memory.discard,
         drawn=drawn,
         picks=tuple(picks),
         calls=tuple(calls),
         queue=view.queue,
-        immediate=view.special_orders,
+        immediate=memory.special_orders,
         prompt=prompt,
-        misos=view.misos,
+        misos=memory.misos,
         uramaki_icons=view.uramaki_icons,
         uramaki_claimed=view.uramaki_claimed,
         uramaki_points=view.uramaki_points,
@@ -98,6 +99,28 @@ def sample(view: PartyView, rng: random.Random) -> PartyState:
         scored=view.scored,
         result=view.result,
     )
+
+
+class _Memory:
+    """The fields only a seat's view holds (a spectator's leaves them out)."""
+
+    __slots__ = ("discard", "known_hands", "misos", "pass_both_ways", "special_orders", "two_player_variant")
+
+    def __init__(self, view: PartyView) -> None:
+        assert (
+            view.pass_both_ways is not None
+            and view.two_player_variant is not None
+            and view.known_hands is not None
+            and view.discard is not None
+            and view.misos is not None
+            and view.special_orders is not None
+        ), "a spectator has no seat to search for"
+        self.pass_both_ways = view.pass_both_ways
+        self.two_player_variant = view.two_player_variant
+        self.known_hands = view.known_hands
+        self.discard = view.discard
+        self.misos = view.misos
+        self.special_orders = view.special_orders
 
 
 def _prompt(view: PartyView, own: int) -> Prompt | None:

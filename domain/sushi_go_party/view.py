@@ -45,7 +45,7 @@ class PromptView(msgspec.Struct, frozen=True, gc=False):
     owner: int | None
 
 
-class PartyView(msgspec.Struct, frozen=True, gc=False):
+class PartyView(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     #: The viewer's seat, None for a spectator.
     seat: int | None
     players: int
@@ -86,18 +86,20 @@ class PartyView(msgspec.Struct, frozen=True, gc=False):
     totals: tuple[int, ...]
     scored: tuple[tuple[SeatScore, ...], ...]
     result: Result | None
+    # What a seat remembers, for bots and clients that keep no history. A spectator's view leaves
+    # these out (None), as it always has.
     #: The game's variants (public options of the game).
-    pass_both_ways: bool
-    two_player_variant: bool
+    pass_both_ways: bool | None = None
+    two_player_variant: bool | None = None
     #: Per seat, its current hand if the viewer knows it (its own, and every hand that passed through
     #: the viewer's hands this round, pending picks included), else None.
-    known_hands: tuple[Cards | None, ...]
+    known_hands: tuple[Cards | None, ...] | None = None
     #: The cards discarded this round (used menus and boxes, clashed miso soups, scored uramaki...).
-    discard: Cards
+    discard: Cards | None = None
     #: This turn, while its bonus actions resolve: the miso soups played (seat, card id), and the
     #: special orders played and not yet resolved (seat, card id).
-    misos: tuple[tuple[int, int], ...]
-    special_orders: tuple[tuple[int, int], ...]
+    misos: tuple[tuple[int, int], ...] | None = None
+    special_orders: tuple[tuple[int, int], ...] | None = None
 
 
 def view(state: PartyState, seat: int | None) -> PartyView:
@@ -122,6 +124,19 @@ def view(state: PartyState, seat: int | None) -> PartyView:
         if state.calls[seat] >= 0:
             call = state.calls[seat]
     hands = state.hands
+    # A seat's memory (see PartyView); a spectator's view ends before it.
+    memory = (
+        (
+            state.pass_both_ways,
+            state.two_player_variant,
+            known_hands(state, seat),
+            state.discard,
+            state.misos,
+            state.immediate,
+        )
+        if own and seat is not None
+        else ()
+    )
     # Positional (in field order): much faster than keywords for a struct this wide.
     return PartyView(
         seat,
@@ -151,12 +166,7 @@ def view(state: PartyState, seat: int | None) -> PartyView:
         state.totals,
         state.scored,
         state.result,
-        state.pass_both_ways,
-        state.two_player_variant,
-        known_hands(state, seat) if own and seat is not None else (None,) * state.players,
-        state.discard,
-        state.misos,
-        state.immediate,
+        *memory,
     )
 
 

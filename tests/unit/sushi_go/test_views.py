@@ -75,7 +75,9 @@ def test_view_of_a_seat_and_of_a_spectator() -> None:
     spectator = GAME.view(table.state, None)
     assert spectator.hand == () and spectator.pick == () and spectator.seat is None
     assert json_ids(spectator) == set()
-    msgspec.json.encode(spectator)
+    # A spectator's view is what it always was: a seat's memory is left out.
+    assert b"known_hands" not in encode(spectator) and b"discard_pile" not in encode(spectator)
+    assert GAME.view(table.state, 1).known_hands == (None, state.hands[1], None)
 
 
 def test_redaction_of_dealt_hands_and_picks() -> None:

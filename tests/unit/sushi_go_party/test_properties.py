@@ -56,7 +56,7 @@ def scrambled(state: PartyState, seat: int | None) -> PartyState:
     prompt = state.prompt
     if prompt is not None and prompt.seat != seat:
         prompt = msgspec.structs.replace(prompt, options=tuple(next(hidden) for _ in prompt.options))
-    known = GAME.view(state, seat).known_hands
+    known = GAME.view(state, seat).known_hands or (None,) * state.players
     return msgspec.structs.replace(
         state,
         hands=tuple(
