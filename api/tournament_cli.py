@@ -67,6 +67,6 @@ def format_report(report: TournamentReport, seed: int) -> str:
         low, high = standing.ci95
         lines.append(
             f"{standing.bot:<14} {standing.seats_played:>6} {standing.wins:>8.1f} {standing.win_rate:>9.1%} "
-            f"{f'[{low:.1%}, {high:.1%}]':>17} {standing.mean_score:>11.2f} {standing.ms_per_decision:>12.1f}"
+            f"{f'[{low:.1%}, {high:.1%}]':>17} {standing.mean_score:>11.2f} {standing.ms_per_decision:>12.2f}"
         )
     return "\n".join(lines) + "\n"

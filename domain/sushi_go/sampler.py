@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Hashable
-from typing import Any
 
 from domain.sushi_go.cards import ALL_CARDS, KIND
+from domain.sushi_go.commands import Pick
 from domain.sushi_go.state import Cards, SushiGoState
 from domain.sushi_go.view import SushiGoView
 
@@ -76,6 +76,6 @@ def sample(view: SushiGoView, rng: random.Random) -> SushiGoState:
     )
 
 
-def move_key(command: Any) -> Hashable:
+def move_key(command: Pick) -> Hashable:
     """A pick is the kinds it takes, in order (two copies of a card are the same move)."""
     return tuple([KIND[card] for card in command.cards])
