@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from api import logs_cli, projections_cli, service_cli, simulate_cli
+from api import logs_cli, projections_cli, service_cli, simulate_cli, tournament_cli
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -14,6 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     service_cli.add_commands(commands)
     simulate_cli.add_command(commands)
+    tournament_cli.add_command(commands)
     projections_cli.add_command(commands)
     logs_cli.add_commands(commands)
     return parser

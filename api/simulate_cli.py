@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
 import msgspec
 
+from api.progress import progress_bar
 from domain.catalog import GAMES
 from domain.engine import RuleViolation
 from services.simulation import SimulationError, SimulationReport, simulate
@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("kaiten simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    progress = _progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
+    progress = progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
     try:
         report = simulate(args.game, args.players, args.games, bots, args.seed, progress=progress)
     except (RuleViolation, SimulationError) as exc:
@@ -63,16 +63,3 @@ def format_report(report: SimulationReport) -> str:
     if report.shared_wins:
         lines.append(f"shared victories: {report.shared_wins} games (a win for each winner)")
     return "\n".join(lines) + "\n"
-
-
-def _progress_bar(total: int, stream: TextIO, width: int = 40) -> Callable[[int], None]:
-    step = max(1, total // 200)
-
-    def update(done: int) -> None:
-        if done % step and done != total:
-            return
-        filled = width * done // total
-        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-        stream.flush()
-
-    return update

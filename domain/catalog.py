@@ -1,4 +1,4 @@
-"""The registry of games the engine knows, by id."""
+"""The registry of games the engine knows, by id, and what their bots are."""
 
 from __future__ import annotations
 
@@ -16,3 +16,7 @@ def get_game(game_id: str) -> AnyGame:
         return GAMES[game_id]
     except KeyError:
         raise RuleViolation("unknown-game", f"no game {game_id!r}; the catalog has {sorted(GAMES)}") from None
+
+
+#: How people call each bot (a bot's description is its factory's docstring).
+BOT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "mcts": "MCTS", "mcts:strong": "MCTS (strong)"}

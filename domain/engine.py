@@ -88,6 +88,12 @@ def rank_scores(scores: Sequence[SeatScore], tiebreak: Sequence[int]) -> Result:
     return Result(scores=tuple(scores), winners=winners, ranking=tuple(s.seat for s in ordered))
 
 
+def victory_shares(result: Result) -> tuple[float, ...]:
+    """Each seat's share of the victory: 1 / number of winners for every winner, 0 for the others."""
+    share = 1.0 / len(result.winners)
+    return tuple(share if seat in result.winners else 0.0 for seat in range(len(result.scores)))
+
+
 class RulesVersion(msgspec.Struct, frozen=True):
     """One version of a game's rules and what it changed from the one before (DESIGN.md, "Outcomes are
     events, rules are versioned"): a game is played and replayed under the version it was created with."""

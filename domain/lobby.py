@@ -280,12 +280,15 @@ def run_bots(
     version: int,
     bot_chance: Callable[[int, int], Chance] | None = None,
     max_decisions: int = MAX_BOT_DECISIONS,
+    ask: Callable[[Game[S, C, E, Any], Table[S], int, Chance], C] = bot_command,
 ) -> Decision[S]:
     """Let bot seats play while the game awaits one of them; `version` is the log's length so far.
 
     By default each bot draws from its own (seed, version, seat) stream, which is not the one the
     rules draw shuffles from, so a bot learns nothing about hidden cards from its own randomness;
     `bot_chance(version, seat)` may give another (the simulator keeps one generator per game).
+    `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
+    each bot's decisions).
     """
     events: list[Any] = []
     for _ in range(max_decisions):
@@ -294,7 +297,7 @@ def run_bots(
             return Decision(events=tuple(events), table=table)
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
-        command = bot_command(game, table, seat, chance)
+        command = ask(game, table, seat, chance)
         decision = act(game, table, seat, command, Chance(table.seed, at))
         events.extend(decision.events)
         table = decision.table

@@ -16,13 +16,14 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import msgspec
 
 from domain.catalog import get_game
 from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.lobby import BotsStuck, create_game, evolve_table, run_bots, take_seat
+from domain.engine import AnyGame, RuleViolation
+from domain.lobby import BotsStuck, Table, bot_command, create_game, evolve_table, run_bots, take_seat
 
 
 class BotStats(msgspec.Struct, frozen=True):
@@ -79,6 +80,45 @@ def game_seeds(seed: int, games: int) -> Iterator[int]:
         yield rng.getrandbits(63)
 
 
+def play_game(
+    game: AnyGame,
+    seat_bots: Sequence[str],
+    game_seed: int,
+    max_decisions: int = 100_000,
+    ask: Callable[[AnyGame, Table[Any], int, Chance], Any] = bot_command,
+    bots: _OneGenerator | None = None,
+) -> tuple[Table[Any], int]:
+    """One game from its creation to its end, seat i played by `seat_bots[i]`: the finished table and
+    the length of its log. `ask` answers each bot's command (see `domain.lobby.run_bots`); `bots` is
+    the generator the bots draw from (one that counts a run's decisions)."""
+    # Nobody sees a simulated game's commitment: the salt only has to be the same every run.
+    log = create_game(game, len(seat_bots), None, game_seed, salt=b"")
+    table = evolve_table(game, None, log[0])
+    version = len(log)
+    for bot in seat_bots:
+        decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
+        table = decision.table
+        version += len(decision.events)
+    bots = bots or _OneGenerator()
+    bots.chance = Chance.from_rng(random.Random(f"{game_seed}:bots"))
+    try:
+        played = run_bots(game, table, version, bots, max_decisions, ask)
+    except BotsStuck as stuck:
+        raise SimulationError(f"{game.id} game with seed {game_seed} cannot finish: {stuck}") from None
+    if played.table.status != "finished":
+        raise SimulationError(f"{game.id} game with seed {game_seed} waits on a seat no bot holds")
+    return played.table, version + len(played.events)
+
+
+def check_bots(game: AnyGame, bots: Sequence[str]) -> None:
+    """Raise RuleViolation unless `bots` names at least one bot and only bots of this game."""
+    if not bots:
+        raise RuleViolation("unknown-bot", "name at least one bot")
+    for bot in bots:
+        if bot not in game.bots:
+            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+
+
 def simulate(
     game_id: str,
     players: int,
@@ -96,11 +136,7 @@ def simulate(
     or a bad player count, SimulationError when a game cannot finish.
     """
     game = get_game(game_id)
-    if not bots:
-        raise RuleViolation("unknown-bot", "name at least one bot")
-    for bot in bots:
-        if bot not in game.bots:
-            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+    check_bots(game, bots)
     seat_bots = [bots[seat % len(bots)] for seat in range(players)]
     names = tuple(dict.fromkeys(bots))
     wins = dict.fromkeys(names, 0)
@@ -111,23 +147,7 @@ def simulate(
     bot_chance = _OneGenerator()
     started = clock()
     for done, game_seed in enumerate(game_seeds(seed, games), start=1):
-        # Nobody sees a simulated game's commitment: the salt only has to be the same every run.
-        log = create_game(game, players, None, game_seed, salt=b"")
-        table = evolve_table(game, None, log[0])
-        version = len(log)
-        for bot in seat_bots:
-            decision = take_seat(game, table, Chance(game_seed, version), bot=bot)
-            table = decision.table
-            version += len(decision.events)
-        bot_chance.chance = Chance.from_rng(random.Random(f"{game_seed}:bots"))
-        try:
-            played = run_bots(game, table, version, bot_chance, max_decisions)
-        except BotsStuck as stuck:
-            raise SimulationError(f"{game_id} game with seed {game_seed} cannot finish: {stuck}") from None
-        table = played.table
-        version += len(played.events)
-        if table.status != "finished":
-            raise SimulationError(f"{game_id} game with seed {game_seed} waits on a seat no bot holds")
+        table, version = play_game(game, seat_bots, game_seed, max_decisions, bots=bot_chance)
         result = table.result
         assert result is not None
         events += version

@@ -19,7 +19,7 @@ from api.schemas import (
     TypedCatalog,
     catalog_types,
 )
-from domain.catalog import GAMES, get_game
+from domain.catalog import BOT_NAMES, GAMES, get_game
 from domain.engine import AnyGame, RuleViolation
 from services.commands import ScoreTableaus
 from services.errors import ServiceError
@@ -31,7 +31,7 @@ GameName = Annotated[str, PathParameter(description="A game id of the catalog", 
 def _bots(game: AnyGame) -> list[BotInfo]:
     """Each bot with the first paragraph of its docstring, which says how it plays."""
     return [
-        BotInfo(id=bot, name=bot.replace("-", " ").capitalize(), description=_first_paragraph(factory.__doc__))
+        BotInfo(id=bot, name=BOT_NAMES.get(bot, bot), description=_first_paragraph(factory.__doc__))
         for bot, factory in game.bots.items()
     ]
 

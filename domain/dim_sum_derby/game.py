@@ -19,7 +19,8 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.dim_sum_derby.bots import BOTS
+from domain.dim_sum_derby import sampler
+from domain.dim_sum_derby.bots import BOTS, GreedyBot
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
     CART_DECKS,
@@ -41,6 +42,7 @@ from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_re
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
 from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, folded
+from domain.mcts import search_bots
 
 
 class DimSumDerby(RulesVersioned):
@@ -69,7 +71,10 @@ class DimSumDerby(RulesVersioned):
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     details_type: type[msgspec.Struct] = Details
     score_request_type: type[msgspec.Struct] = DerbyScoreRequest
-    bots: Mapping[str, Callable[[], Bot]] = BOTS
+    bots: Mapping[str, Callable[[], Bot]] = {
+        **BOTS,
+        **search_bots(lambda: DIM_SUM_DERBY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+    }
 
     def check_options(self, options: DerbyOptions, players: int) -> None:
         check_options(options, players)

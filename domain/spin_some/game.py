@@ -52,9 +52,11 @@ from domain.engine import (
     folded,
     rank_scores,
 )
+from domain.mcts import search_bots
+from domain.spin_some import sampler
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
-from domain.spin_some.bots import BOTS
+from domain.spin_some.bots import BOTS, GreedyBot
 from domain.spin_some.cards import CARD_SLUG, DECK
 from domain.spin_some.catalog import Details, details
 from domain.spin_some.commands import Command
@@ -87,7 +89,10 @@ class SpinSomeForDimSum(RulesVersioned):
     event_types: tuple[type[Any], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
     details_type: type[msgspec.Struct] = Details
-    bots: Mapping[str, Callable[[], Bot]] = BOTS
+    bots: Mapping[str, Callable[[], Bot]] = {
+        **BOTS,
+        **search_bots(lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=2500, strong_budget=12500),
+    }
 
     def check_options(self, options: SpinOptions, players: int) -> None:
         if not 0 <= options.first_player < players:

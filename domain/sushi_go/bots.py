@@ -83,9 +83,16 @@ class _Tally:
         ]
 
     def copy(self) -> _Tally:
+        # Attribute by attribute rather than a loop over __slots__: the search's rollouts copy often.
         other = _Tally.__new__(_Tally)
-        for name in _Tally.__slots__:
-            setattr(other, name, getattr(self, name))
+        other.seat = self.seat
+        other.tempura = self.tempura
+        other.sashimi = self.sashimi
+        other.dumpling = self.dumpling
+        other.wasabi = self.wasabi
+        other.icons = self.icons
+        other.chopsticks = self.chopsticks
+        other.others_icons = self.others_icons
         other.puddings = list(self.puddings)
         return other
 

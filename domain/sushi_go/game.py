@@ -52,6 +52,8 @@ from domain.engine import (
     breakdown_type,
     folded,
 )
+from domain.mcts import search_bots
+from domain.sushi_go import sampler
 from domain.sushi_go.bots import GreedyBot, RandomBot
 from domain.sushi_go.cards import (
     DECK_SIZE,
@@ -92,7 +94,11 @@ class SushiGo(RulesVersioned):
     event_types: tuple[type[msgspec.Struct], ...] = EVENT_TYPES
     score_request_type: type[msgspec.Struct] = ScoreRequest
     details_type: type[msgspec.Struct] = Details
-    bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    bots: Mapping[str, Callable[[], Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=5500, strong_budget=27500),
+    }
 
     def __init__(self, rules_version: int | None = None) -> None:
         super().__init__(rules_version)

@@ -67,7 +67,9 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+from domain.mcts import search_bots
 from domain.sushi_go_party import decide as deciding
+from domain.sushi_go_party import sampler
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.cards import (
     MAX_PLAYERS,
@@ -122,7 +124,11 @@ class SushiGoParty(RulesVersioned):
     command_type: Any = Command
     score_request_type: type[msgspec.Struct] = ScoreRequest
     details_type: type[msgspec.Struct] = Details
-    bots: Mapping[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+    bots: Mapping[str, Callable[[], Bot]] = {
+        "random": RandomBot,
+        "greedy": GreedyBot,
+        **search_bots(lambda: SUSHI_GO_PARTY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+    }
 
     def __init__(self, rules_version: int | None = None) -> None:
         super().__init__(rules_version)

@@ -5,6 +5,14 @@ make (the cards a menu drew, the cards it may give to a spoon...). Everyone sees
 fridges, hand sizes, deck and dessert pile sizes, the uramaki track, the called chopsticks and
 spoons once revealed, who is being asked what, and the scores. A spectator (seat None) sees only
 the public part. Nobody sees which desserts went into the deck.
+
+A seat remembers the hands it passed on this round: the hand now held `d` seats away in the passing
+direction is the one it held `d` turns ago, and every change made to it since was public (revealed
+picks, chopsticks and spoons going into hands, cards given to a spoon). `known_hands` hands a seat what
+it has legitimately seen, so that a bot, which is built afresh for every decision and remembers
+nothing, knows what a person at that seat would. With the 2-player variant a hand also takes a card
+drawn face down each turn, which the state does not tell apart from the rest, so only the seat's own
+hand is known there.
 """
 
 from __future__ import annotations
@@ -27,6 +35,8 @@ ShownEntry = Annotated[tuple[CardId, str, int], record("TableauCard", "card", "s
 #: A dessert kept in the fridge: the card and the slug it scores as.
 ShownDessert = Annotated[tuple[CardId, str], record("FridgeCard", "card", "scores_as")]
 #: A bonus action waiting this turn: its order number, the seat, the card that acts, its kind.
+#: A card some seat played: (seat, card id).
+SeatCard = Annotated[tuple[int, CardId], record("SeatCard", "seat", "card")]
 ShownAction = Annotated[tuple[int, int, CardId, str], record("QueuedAction", "number", "seat", "card", "kind")]
 
 
@@ -45,7 +55,7 @@ class PromptView(msgspec.Struct, frozen=True, gc=False):
     owner: int | None
 
 
-class PartyView(msgspec.Struct, frozen=True, gc=False):
+class PartyView(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):
     #: The viewer's seat, None for a spectator.
     seat: int | None
     players: int
@@ -86,6 +96,20 @@ class PartyView(msgspec.Struct, frozen=True, gc=False):
     totals: tuple[int, ...]
     scored: tuple[tuple[SeatScore, ...], ...]
     result: Result | None
+    # What a seat remembers, for bots and clients that keep no history. A spectator's view leaves
+    # these out (None), as it always has.
+    #: The game's variants (public options of the game).
+    pass_both_ways: bool | None = None
+    two_player_variant: bool | None = None
+    #: Per seat, its current hand if the viewer knows it (its own, and every hand that passed through
+    #: the viewer's hands this round, pending picks included), else None.
+    known_hands: tuple[CardIds | None, ...] | None = None
+    #: The cards discarded this round (used menus and boxes, clashed miso soups, scored uramaki...).
+    discard: CardIds | None = None
+    #: This turn, while its bonus actions resolve: the miso soups played (seat, card id), and the
+    #: special orders played and not yet resolved (seat, card id).
+    misos: tuple[SeatCard, ...] | None = None
+    special_orders: tuple[SeatCard, ...] | None = None
 
 
 def view(state: PartyState, seat: int | None) -> PartyView:
@@ -110,6 +134,19 @@ def view(state: PartyState, seat: int | None) -> PartyView:
         if state.calls[seat] >= 0:
             call = state.calls[seat]
     hands = state.hands
+    # A seat's memory (see PartyView); a spectator's view ends before it.
+    memory = (
+        (
+            state.pass_both_ways,
+            state.two_player_variant,
+            known_hands(state, seat),
+            state.discard,
+            state.misos,
+            state.immediate,
+        )
+        if own and seat is not None
+        else ()
+    )
     # Positional (in field order): much faster than keywords for a struct this wide.
     return PartyView(
         seat,
@@ -139,7 +176,23 @@ def view(state: PartyState, seat: int | None) -> PartyView:
         state.totals,
         state.scored,
         state.result,
+        *memory,
     )
+
+
+def known_hands(state: PartyState, seat: int) -> tuple[CardIds | None, ...]:
+    """The seat's own hand and those `d` seats away in the passing direction for `d` < turn."""
+    players = state.players
+    known: list[CardIds | None] = [None] * players
+    hands = state.hands
+    if not hands:
+        return tuple(known)
+    direction = -1 if state.pass_both_ways and state.round == 2 else 1
+    passed = 1 if state.two_player_variant else min(state.turn, players)
+    for distance in range(passed):
+        other = (seat + direction * distance) % players
+        known[other] = hands[other]
+    return tuple(known)
 
 
 def redact(event: Any, seat: int | None) -> Any | None:

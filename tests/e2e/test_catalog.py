@@ -10,6 +10,10 @@ async def test_the_catalog_lists_every_game_with_its_player_range_and_default_op
     listed = {game["id"]: game for game in body["games"]}
     assert set(listed) == set(GAMES)
     assert listed["sushi-go"]["min_players"] == 2 and listed["sushi-go"]["max_players"] == 6
+    for game in listed.values():
+        bots = {bot["id"]: bot for bot in game["bots"]}
+        assert set(bots) == {"random", "greedy", "mcts", "mcts:strong"}
+        assert bots["mcts:strong"]["name"] == "MCTS (strong)"
     for game_id in GAMES:
         entry = (await client.get(f"/v1/catalog/{game_id}")).json()
         assert entry["id"] == game_id

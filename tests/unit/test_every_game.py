@@ -96,7 +96,7 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
 
 
 def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
-    """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots, catalog and game
+    """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots, sampler, catalog and game
     (CONTRIBUTING.md says what each holds): a reader finds the same thing in the same place."""
     root = Path(__file__).resolve().parents[2] / "domain"
     layouts = {
@@ -119,6 +119,7 @@ MODULES = (
     "view",
     "scoring",
     "bots",
+    "sampler",
     "catalog",
     "game",
 )

@@ -37,7 +37,7 @@ def test_catalog_card_ids_cover_the_deck() -> None:
 def test_game_identity() -> None:
     assert GAME.id == "spin-some-for-dim-sum"
     assert (GAME.min_players, GAME.max_players) == (2, 6)
-    assert set(GAME.bots) == {"random", "greedy"}
+    assert set(GAME.bots) == {"random", "greedy", "mcts", "mcts:strong"}
     assert msgspec.to_builtins(GAME.options_type()) == {"first_player": 0}
 
 

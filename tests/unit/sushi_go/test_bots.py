@@ -100,7 +100,7 @@ def test_catalog() -> None:
     slugs = {card["slug"] for card in catalog["cards"]}
     assert {"tempura", "maki-3", "squid-nigiri", "pudding", "wasabi", "chopsticks"} <= slugs
     assert msgspec.json.decode(b'{"type": "pick", "cards": [17]}', type=GAME.command_type) == Pick(cards=(17,))
-    assert GAME.bots.keys() == {"random", "greedy"}
+    assert GAME.bots.keys() == {"random", "greedy", "mcts", "mcts:strong"}
     assert msgspec.convert({}, GAME.options_type) == GAME.options_type()
 
 

@@ -19,7 +19,18 @@ from tests.unit.sushi_go.helpers import act, new_table, random_game
 encode = msgspec.json.encode
 
 #: JSON keys whose numbers are card ids, in views and events.
-CARD_KEYS = {"hand", "pick", "tableaus", "puddings", "hands", "cards", "picks", "chopsticks"}
+CARD_KEYS = {
+    "hand",
+    "pick",
+    "tableaus",
+    "puddings",
+    "hands",
+    "cards",
+    "picks",
+    "chopsticks",
+    "known_hands",
+    "discard_pile",
+}
 
 
 def card_ids_in(value: Any, under_card_key: bool = False) -> set[int]:
@@ -64,7 +75,9 @@ def test_view_of_a_seat_and_of_a_spectator() -> None:
     spectator = GAME.view(table.state, None)
     assert spectator.hand == () and spectator.pick == () and spectator.seat is None
     assert json_ids(spectator) == set()
-    msgspec.json.encode(spectator)
+    # A spectator's view is what it always was: a seat's memory is left out.
+    assert b"known_hands" not in encode(spectator) and b"discard_pile" not in encode(spectator)
+    assert GAME.view(table.state, 1).known_hands == (None, state.hands[1], None)
 
 
 def test_redaction_of_dealt_hands_and_picks() -> None:
@@ -87,7 +100,13 @@ def test_redaction_of_dealt_hands_and_picks() -> None:
 
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_views_and_redacted_events_never_show_hidden_cards(seed: int, players: int) -> None:
+    # Per seat, every card it has held this round: the hands it knows hold only such cards.
+    held: list[set[int]] = [set() for _ in range(players)]
     for before, after, _seat, _command, events, _log in random_game(players, seed):
+        if after.state.round != before.state.round:
+            held = [set() for _ in range(players)]
+        for viewer in range(players):
+            held[viewer] |= set(after.state.hands[viewer]) | {card for t in after.state.tableaus for card in t}
         for viewer in (*range(players), None):
             seen = visible(before.state, viewer) | visible(after.state, viewer)
             for event in events:
@@ -95,7 +114,8 @@ def test_views_and_redacted_events_never_show_hidden_cards(seed: int, players: i
                 if redacted is not None and after.status != "finished":
                     assert json_ids(redacted) <= seen, (viewer, redacted)
             if after.status != "finished":
-                assert json_ids(GAME.view(after.state, viewer)) <= visible(after.state, viewer)
+                passed = held[viewer] if viewer is not None else set()
+                assert json_ids(GAME.view(after.state, viewer)) <= visible(after.state, viewer) | passed
 
 
 def lockstep(players: int, seed: int, deviant: int, at_pick: int, alternative: int) -> None:

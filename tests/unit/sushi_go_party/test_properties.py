@@ -50,15 +50,18 @@ def games(draw: st.DrawFn) -> tuple[int, dict[str, Any], list[str], int]:
 
 
 def scrambled(state: PartyState, seat: int | None) -> PartyState:
-    """The same state with everything `seat` may not see replaced by other values."""
+    """The same state with everything `seat` may not see replaced by other values: every hand but those
+    that passed through its own this round (`check_known_hands` checks that it saw them)."""
     hidden = iter(range(10_000, 20_000))
     prompt = state.prompt
     if prompt is not None and prompt.seat != seat:
         prompt = msgspec.structs.replace(prompt, options=tuple(next(hidden) for _ in prompt.options))
+    known = GAME.view(state, seat).known_hands or (None,) * state.players
     return msgspec.structs.replace(
         state,
         hands=tuple(
-            hand if index == seat else tuple(next(hidden) for _ in hand) for index, hand in enumerate(state.hands)
+            hand if known[index] is not None else tuple(next(hidden) for _ in hand)
+            for index, hand in enumerate(state.hands)
         ),
         picks=tuple(pick if index == seat or pick < 0 else next(hidden) for index, pick in enumerate(state.picks)),
         calls=tuple(call if index == seat or call < 0 else next(hidden) for index, call in enumerate(state.calls)),
@@ -67,6 +70,19 @@ def scrambled(state: PartyState, seat: int | None) -> PartyState:
         drawn=tuple(next(hidden) for _ in state.drawn),
         prompt=prompt,
     )
+
+
+def check_known_hands(state: PartyState, held: list[set[int]]) -> None:
+    """A seat knows another's hand only if it has held or seen face up every card of it this round;
+    `held` gathers, per seat, the cards of its hands and of every tableau so far this round."""
+    for viewer in range(state.players):
+        held[viewer] |= set(state.hands[viewer])
+        held[viewer] |= {entry[0] for tableau in state.tableaus for entry in tableau}
+        view = GAME.view(state, viewer)
+        assert view.known_hands[viewer] == state.hands[viewer] or state.phase == "select"
+        for other, hand in enumerate(view.known_hands):
+            if hand is not None:
+                assert hand == state.hands[other] and set(hand) <= held[viewer]
 
 
 def check_redacted(event: Any, viewer: int | None) -> None:
@@ -92,11 +108,15 @@ def test_random_games_end_conserve_cards_replay_and_leak_nothing(
     table, events = new_table(seed, bots, options)
     rng = random.Random(seed)
     viewers = (*range(players), None)
+    held: list[set[int]] = [set() for _ in range(players)]
     for _ in range(3000):
         if table.status != "active":
             break
         state: PartyState = table.state
         check_conservation(state)
+        if state.turn == 1:
+            held = [set() for _ in range(players)]
+        check_known_hands(state, held)
         for other in range(players):
             if other not in state.awaiting:
                 assert GAME.legal_commands(state, other) == []

@@ -29,6 +29,10 @@ def test_a_seat_sees_its_hand_and_pick_a_spectator_nothing_hidden() -> None:
     assert spectator.menu is not None and spectator.menu.id == "sushi-go"
     encoded = msgspec.json.encode(spectator)
     assert b'"uramaki_icons"' in encoded and b'"fridges"' in encoded
+    # A spectator's view is what it always was: a seat's memory is left out.
+    for memory in (b"known_hands", b"pass_both_ways", b"two_player_variant", b"misos", b"special_orders"):
+        assert memory not in encoded
+    assert own.known_hands == (game.state.hands[0], None, None) and own.discard == ()
 
 
 def test_redacted_events_hide_hands_picks_draws_and_desserts() -> None:

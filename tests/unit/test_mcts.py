@@ -1,0 +1,147 @@
+"""The search bots: rewards, budgets, determinism, simultaneous picks, and that they see only the view."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain import mcts
+from domain.catalog import GAMES
+from domain.chance import Chance
+from domain.engine import Result, SeatScore
+from domain.mcts import MctsBot, Search
+from domain.sushi_go import sampler as sushi_go_sampler
+from domain.sushi_go.bots import GreedyBot
+from domain.sushi_go.game import SUSHI_GO
+from services.simulation import play_game
+from tests.unit.sampling import positions
+
+
+def result(totals: list[int], winners: tuple[int, ...]) -> Result:
+    scores = tuple(SeatScore(seat=seat, total=total, breakdown={}) for seat, total in enumerate(totals))
+    return Result(scores=scores, winners=winners, ranking=tuple(range(len(totals))))
+
+
+def test_rewards_are_half_the_victory_share_and_half_the_lead() -> None:
+    winner, loser = mcts.rewards(result([40, 30], (0,)))
+    assert 0.5 < winner < 1 and 0 < loser < 0.5 and winner + loser == pytest.approx(1)
+    # A rout is worth more than a narrow win, but not much more than a clear one.
+    narrow = mcts.rewards(result([31, 30], (0,)))[0]
+    rout = mcts.rewards(result([80, 20], (0,)))[0]
+    assert 0.5 < narrow < winner < rout <= 1 and rout - winner < winner - narrow
+    # A shared victory: half a win each, no lead.
+    assert mcts.rewards(result([30, 30, 10], (0, 1)))[:2] == [0.5, 0.5]
+
+
+class Refusing:
+    """A determinizer for a search that must not run."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def seat(self, view: Any) -> int:
+        raise AssertionError("no search was needed")
+
+    sample = seat
+
+    def move_key(self, command: Any) -> Any:
+        return self.inner.move_key(command)
+
+
+def test_a_forced_move_is_played_without_searching() -> None:
+    state = next(positions(SUSHI_GO, 2, 1))
+    hand = state.hands[0]
+    copies = [command for command in SUSHI_GO.legal_commands(state, 0) if command.cards == (hand[0],)]
+    search = Search(SUSHI_GO, Refusing(sushi_go_sampler), GreedyBot, budget=1000)
+    assert search.best(SUSHI_GO.view(state, 0), copies, Chance(1)) == copies[0]
+
+
+class CountingGame:
+    """Sushi Go! counting the decisions the search simulates."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(SUSHI_GO, name)
+
+    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Any:
+        self.decisions += 1
+        return SUSHI_GO.decide(state, seat, command, chance)
+
+
+def test_the_budget_counts_simulated_decisions() -> None:
+    state = next(positions(SUSHI_GO, 3, 2))
+    game = CountingGame()
+    search = Search(game, sushi_go_sampler, GreedyBot, budget=700)  # type: ignore[arg-type]
+    search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
+    # The last iteration may run past the budget by at most one game's decisions (3 rounds of 9 picks).
+    assert 700 <= game.decisions < 700 + 3 * 9 * 3
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_same_chance_gives_the_same_move(game_id: str) -> None:
+    game = GAMES[game_id]
+    state = list(positions(game, game.min_players, 4))[5]
+    seat = game.awaiting(state)[0]
+    view, commands = game.view(state, seat), game.legal_commands(state, seat)
+    bot = game.bots["mcts"]()
+    assert isinstance(bot, MctsBot)
+    bot.search.budget = 400
+    first, second = (bot.choose(view, commands, Chance(9, "bot")) for _ in range(2))
+    assert first == second and first in commands
+
+
+def test_the_search_sees_only_the_view() -> None:
+    """Swapping cards between another seat's unseen hand and the deck changes nothing the seat sees,
+    so it changes nothing the search does."""
+    state = next(positions(SUSHI_GO, 3, 5))
+    other = state.hands[1]
+    swapped = msgspec.structs.replace(
+        state,
+        hands=(state.hands[0], (*other[1:], state.deck[0]), state.hands[2]),
+        deck=tuple(sorted((*state.deck[1:], other[0]))),
+    )
+    assert SUSHI_GO.view(swapped, 0) == SUSHI_GO.view(state, 0)
+    search = Search(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=600)
+    commands = SUSHI_GO.legal_commands(state, 0)
+    assert search.best(SUSHI_GO.view(state, 0), commands, Chance(4)) == search.best(
+        SUSHI_GO.view(swapped, 0), commands, Chance(4)
+    )
+
+
+def test_simultaneous_picks_are_searched_side_by_side() -> None:
+    """At a turn's start every seat chooses at the root, none knowing the others' choices: each has its
+    own statistics there, and the root's children are the joint picks."""
+    state = next(positions(SUSHI_GO, 3, 6))
+    view = SUSHI_GO.view(state, 0)
+    commands = SUSHI_GO.legal_commands(state, 0)
+    search = Search(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=10**9)
+    root = mcts._Node()
+    moves = mcts.group_moves(commands, sushi_go_sampler.move_key)
+    chance = Chance(5)
+    for _ in range(30):
+        sample = sushi_go_sampler.sample(view, chance.rng)
+        search._iterate(root, sample, 0, (moves, next(iter(moves))), GreedyBot(), chance)
+    assert set(root.arms) == {0, 1, 2}
+    assert all(len(joint) == 3 for joint in root.children)
+    assert sum(arm.visits for arm in root.arms[1].values()) == 30
+
+
+def test_mcts_beats_greedy_at_two_player_sushi_go(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seeded games with a small budget, so this never flakes; a search that chose badly would lose."""
+
+    def small() -> MctsBot:
+        return MctsBot(Search(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=500))
+
+    monkeypatch.setattr(SUSHI_GO, "bots", {**SUSHI_GO.bots, "mcts": small})
+    wins = 0
+    for seed in range(4):
+        seats = ("mcts", "greedy") if seed % 2 == 0 else ("greedy", "mcts")
+        table, _ = play_game(SUSHI_GO, seats, random.Random(seed).getrandbits(63))
+        assert table.result is not None
+        wins += seats.index("mcts") in table.result.winners
+    assert wins == 4
