@@ -6,6 +6,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
+
 from domain import lobby
 from domain.chance import Chance
 from domain.engine import Game
@@ -26,7 +28,7 @@ def bot_game(game: Game, players: int, seed: int) -> tuple[lobby.Table, list[Any
 
 
 def catalog_slugs(game: Game) -> set[str]:
-    return {card["slug"] for card in game.catalog()["cards"]}
+    return {card["slug"] for card in msgspec.to_builtins(game.catalog())["cards"]}
 
 
 def new_table(

@@ -128,7 +128,7 @@ def test_non_interference_of_a_drawn_derby_card() -> None:
 
 
 def test_catalog_lists_dishes_with_portions_per_cart_yen_decks_and_derby_cards_as_house_content() -> None:
-    catalog = GAME.catalog()
+    catalog = msgspec.to_builtins(GAME.catalog())
     assert catalog["house_content"] is True and "house content" in catalog["note"].lower()
     assert len(catalog["cards"]) == 20
     for card in catalog["cards"]:

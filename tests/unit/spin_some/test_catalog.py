@@ -10,7 +10,7 @@ from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
 
 
 def test_catalog_lists_105_cards_and_15_plates() -> None:
-    catalog = GAME.catalog()
+    catalog = msgspec.to_builtins(GAME.catalog())
     msgspec.json.encode(catalog)
     cards = catalog["cards"]
     assert sum(c["count"] for c in cards) == 105
@@ -30,7 +30,7 @@ def test_catalog_lists_105_cards_and_15_plates() -> None:
 
 
 def test_catalog_card_ids_cover_the_deck() -> None:
-    ids = [i for c in GAME.catalog()["cards"] for i in range(c["ids"][0], c["ids"][1] + 1)]
+    ids = [i for c in msgspec.to_builtins(GAME.catalog())["cards"] for i in range(c["ids"][0], c["ids"][1] + 1)]
     assert ids == list(range(105))
 
 

@@ -89,7 +89,10 @@ def test_random_games_terminate_with_invariants_at_every_step(seed: int, bots: l
     # the calculator agrees with the game
     body = {
         "players": [
-            {"cards": [GAME.catalog()["cards"][CARD_KIND[c]]["slug"] for c in menu], "chopsticks_tokens": tokens}
+            {
+                "cards": [msgspec.to_builtins(GAME.catalog())["cards"][CARD_KIND[c]]["slug"] for c in menu],
+                "chopsticks_tokens": tokens,
+            }
             for menu, tokens in zip(table.state.menus, table.state.tokens, strict=True)
         ],
         "squishy_bun": table.state.bun,

@@ -92,7 +92,7 @@ def test_greedy_beats_random_clearly() -> None:
 
 
 def test_catalog() -> None:
-    catalog = GAME.catalog()
+    catalog = msgspec.to_builtins(GAME.catalog())
     msgspec.json.encode(catalog)
     assert sum(card["count"] for card in catalog["cards"]) == DECK_SIZE
     assert sorted(i for card in catalog["cards"] for i in card["ids"]) == list(range(DECK_SIZE))

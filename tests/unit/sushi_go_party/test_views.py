@@ -67,7 +67,7 @@ def test_first_deal_is_redacted_through_the_table() -> None:
 
 
 def test_catalog_lists_every_card_menu_and_restriction() -> None:
-    catalog = GAME.catalog()
+    catalog = msgspec.to_builtins(GAME.catalog())
     msgspec.json.encode(catalog)
     cards = {card["slug"]: card for card in catalog["cards"]}
     assert len({card["type"] for card in catalog["cards"]}) == len(TYPES) == 23
