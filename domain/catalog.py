@@ -27,5 +27,5 @@ BOT_DESCRIPTIONS: dict[str, tuple[str, str]] = {
         "Information-set Monte Carlo tree search: it deals the cards it cannot see in many ways and plays "
         "each deal out with greedy players; never peeks; about 200 ms a decision.",
     ),
-    "mcts:strong": ("MCTS (strong)", "The same search with five times the budget: about a second a decision."),
+    "mcts:strong": ("MCTS (strong)", "The same search with five times the budget: well under a second a decision."),
 }
