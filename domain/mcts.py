@@ -283,7 +283,7 @@ def search_bots(
         return MctsBot(Search(game(), determinizer, policy, budget))
 
     def strong() -> Bot:
-        """The same search with five times the budget: about a second a decision."""
+        """The same search with five times the budget: well under a second a decision."""
         return MctsBot(Search(game(), determinizer, policy, strong_budget))
 
     return {"mcts": mcts, "mcts:strong": strong}

@@ -151,8 +151,9 @@ class Shown:
         tags: dict[str, Any] = {"tag_field": config.tag_field, "tag": config.tag} if config.tag_field else {}
         shown = msgspec.defstruct(
             prefixed(self._prefix, cls.__name__),
-            [(field.name, part) for field, (part, _) in zip(fields, parts, strict=True)],
+            [_field(field, part) for field, (part, _) in zip(fields, parts, strict=True)],
             frozen=True,
+            omit_defaults=config.omit_defaults,
             **tags,
         )
         names = [field.name for field in fields]
@@ -162,6 +163,14 @@ class Shown:
             return shown(*(c(getattr(value, name)) for c, name in zip(converters, names, strict=True)))
 
         return shown, convert
+
+
+def _field(field: msgspec.structs.FieldInfo, shown: Any) -> tuple[str, Any] | tuple[str, Any, Any]:
+    """A field of a shown struct: the field's default kept, so that a struct that omits its defaults
+    shows the same fields."""
+    if field.default is msgspec.NODEFAULT:
+        return (field.name, shown)
+    return (field.name, shown, field.default)
 
 
 def _same(value: Any) -> Any:

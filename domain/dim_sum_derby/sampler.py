@@ -16,6 +16,9 @@ from __future__ import annotations
 import random
 from collections.abc import Hashable
 
+import msgspec
+from msgspec import UNSET
+
 from domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, PEEK_DEPTH, YEN_DECKS, slot_of
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.state import Cards, DerbyState
@@ -33,11 +36,7 @@ def sample(view: DerbyView, rng: random.Random) -> DerbyState:
     slots = tuple([cart.cart for cart in sorted(view.carts, key=lambda cart: cart.slot)])
     yen, yen_decks = _yen(view, rng)
     hands, derby_deck = _derby(view, own, rng)
-    peek = view.peek
-    if view.arranging and not peek:
-        # Another seat arranges the top cards of the cart in front of it.
-        peek = carts[slots[slot_of(view.turn_seat, view.first_player, view.players)]][:PEEK_DEPTH]
-    return DerbyState(
+    state = DerbyState(
         players=view.players,
         first_player=view.first_player,
         carts=carts,
@@ -56,11 +55,17 @@ def sample(view: DerbyView, rng: random.Random) -> DerbyState:
         turn_seat=view.turn_seat,
         actions_left=view.actions_left,
         turn=view.turn,
-        peek=peek,
+        peek=view.peek,
         full=view.full,
         over=view.over,
         dealt=True,
+        rules_version=UNSET if view.rules_version == 1 else view.rules_version,
     )
+    if view.arranging and not view.peek:
+        # Another seat arranges the top cards of the cart in front of it.
+        slot = slot_of(view.turn_seat, view.first_player, view.players, state.kitchen_left)
+        state = msgspec.structs.replace(state, peek=carts[slots[slot]][:PEEK_DEPTH])
+    return state
 
 
 def _carts(view: DerbyView, rng: random.Random) -> tuple[Cards, ...]:

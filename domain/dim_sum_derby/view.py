@@ -11,6 +11,7 @@ from functools import cache
 from typing import Annotated, Any
 
 import msgspec
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from domain.dim_sum_derby.cards import CARD_DISH, CARD_PORTIONS, CART_SLUGS, DISHES, HIDDEN, SLOTS, seat_at, turn_limit
@@ -83,6 +84,8 @@ class DerbyView(msgspec.Struct, frozen=True):
     yen_decks: tuple[int, ...]
     over: bool
     full: int | None
+    #: The rules version the game plays under (where the Kitchen sits depends on it).
+    rules_version: int = 1
 
 
 _SLUGS = tuple(DISHES[d].slug for d in CARD_DISH)
@@ -149,6 +152,7 @@ def view(state: DerbyState, seat: int | None) -> DerbyView:
         yen_decks=tuple([len(deck) for deck in state.yen_decks]),
         over=state.over,
         full=state.full,
+        rules_version=1 if state.rules_version is UNSET else state.rules_version,
     )
 
 
