@@ -34,9 +34,9 @@ class Counting:
     def seat(self, view: Any) -> int:
         return self.inner.seat(view)
 
-    def sample(self, view: Any, rng: Any) -> Any:
+    def sample(self, view: Any, chance: Chance) -> Any:
         self.samples += 1
-        return self.inner.sample(view, rng)
+        return self.inner.sample(view, chance)
 
     def move_key(self, command: Any) -> Hashable:
         return self.inner.move_key(command)

@@ -41,3 +41,6 @@ class Chance:
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.rng.randrange(len(items))]
+
+    def sample(self, items: Sequence[T], count: int) -> list[T]:
+        return self.rng.sample(items, count)

@@ -52,8 +52,8 @@ class Determinizer(Protocol):
     def seat(self, view: Any) -> int:
         """The seat whose view this is."""
 
-    def sample(self, view: Any, rng: Any) -> Any:
-        """A full game state consistent with the view, drawn with `rng` (a `random.Random`)."""
+    def sample(self, view: Any, chance: Chance) -> Any:
+        """A full game state consistent with the view, its hidden cards drawn from `chance`."""
 
     def move_key(self, command: Any) -> Hashable:
         """Commands with the same key are the same move to the search (two copies of one card)."""
@@ -152,7 +152,7 @@ class Search:
         root_choice = (moves, move_key(policy.choose(view, commands, chance)))
         spent = 0
         while spent < self.budget:
-            state = self.determinizer.sample(view, chance.rng)
+            state = self.determinizer.sample(view, chance)
             spent += self._iterate(root, state, observer, root_choice, policy, chance)
         arms = root.arms[observer]
         key = max(moves, key=lambda move: (arms[move].visits, arms[move].total))

@@ -13,12 +13,12 @@ of its cart, cards it peeked at and put back, the yen card it swapped away); tho
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 
 import msgspec
 from msgspec import UNSET
 
+from domain.chance import Chance
 from domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, PEEK_DEPTH, YEN_DECKS, slot_of
 from domain.dim_sum_derby.commands import DerbyCommand
 from domain.dim_sum_derby.state import Cards, DerbyState
@@ -30,12 +30,12 @@ def seat(view: DerbyView) -> int:
     return view.viewer
 
 
-def sample(view: DerbyView, rng: random.Random) -> DerbyState:
+def sample(view: DerbyView, chance: Chance) -> DerbyState:
     own = seat(view)
-    carts = _carts(view, rng)
+    carts = _carts(view, chance)
     slots = tuple([cart.cart for cart in sorted(view.carts, key=lambda cart: cart.slot)])
-    yen, yen_decks = _yen(view, rng)
-    hands, derby_deck = _derby(view, own, rng)
+    yen, yen_decks = _yen(view, chance)
+    hands, derby_deck = _derby(view, own, chance)
     state = DerbyState(
         players=view.players,
         first_player=view.first_player,
@@ -68,7 +68,7 @@ def sample(view: DerbyView, rng: random.Random) -> DerbyState:
     return state
 
 
-def _carts(view: DerbyView, rng: random.Random) -> tuple[Cards, ...]:
+def _carts(view: DerbyView, chance: Chance) -> tuple[Cards, ...]:
     """Each cart type's deck, top first: the visible top (or peeked cards), then the rest shuffled."""
     out: list[Cards] = [()] * CART_TYPES
     on_table = {dish.card for dish in view.table}
@@ -78,19 +78,19 @@ def _carts(view: DerbyView, rng: random.Random) -> tuple[Cards, ...]:
         shown: Cards = view.peek if view.peek and cart.seat == view.viewer else (cart.top,)
         gone = on_table.union(view.dish_discards[cart.cart], shown)
         hidden = [card for card in CART_DECKS[cart.cart] if card not in gone]
-        rng.shuffle(hidden)
+        hidden = chance.shuffled(hidden)
         out[cart.cart] = (*shown, *hidden)
     return tuple(out)
 
 
-def _yen(view: DerbyView, rng: random.Random) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
+def _yen(view: DerbyView, chance: Chance) -> tuple[tuple[Cards, ...], tuple[Cards, ...]]:
     """Every seat's yen cards and the yen decks: the cards nobody has shown, dealt per cart type."""
     yen = [list(player.yen) for player in view.seats]
     decks: list[Cards] = []
     for cart in range(CART_TYPES):
         shown = {cards[cart] for cards in yen if cards[cart] is not None}
         hidden = [card for card in YEN_DECKS[cart] if card not in shown]
-        rng.shuffle(hidden)
+        hidden = chance.shuffled(hidden)
         for cards in yen:
             if cards[cart] is None:
                 cards[cart] = hidden.pop()
@@ -98,11 +98,11 @@ def _yen(view: DerbyView, rng: random.Random) -> tuple[tuple[Cards, ...], tuple[
     return tuple([tuple([card for card in cards if card is not None]) for cards in yen]), tuple(decks)
 
 
-def _derby(view: DerbyView, own: int, rng: random.Random) -> tuple[tuple[Cards, ...], Cards]:
+def _derby(view: DerbyView, own: int, chance: Chance) -> tuple[tuple[Cards, ...], Cards]:
     """Every seat's Derby hand and the Derby deck: the cards neither in the seat's hand nor discarded."""
     gone = {*view.hand, *view.derby_discard}
     hidden = [card for card in range(DERBY_CARDS) if card not in gone]
-    rng.shuffle(hidden)
+    hidden = chance.shuffled(hidden)
     hands: list[Cards] = []
     for player in view.seats:
         if player.seat == own:

@@ -8,9 +8,9 @@ seen by anyone (it surfaces only when the card above it is taken), so there is n
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 
+from domain.chance import Chance
 from domain.spin_some.cards import DECK
 from domain.spin_some.commands import Command
 from domain.spin_some.state import SpinState
@@ -30,9 +30,8 @@ def unseen_cards(view: SpinView) -> list[int]:
     return [card for card in DECK if card not in seen]
 
 
-def sample(view: SpinView, rng: random.Random) -> SpinState:
-    unseen = unseen_cards(view)
-    rng.shuffle(unseen)
+def sample(view: SpinView, chance: Chance) -> SpinState:
+    unseen = chance.shuffled(unseen_cards(view))
     piles: list[tuple[int, ...]] = []
     at = 0
     for basket in view.baskets:

@@ -10,9 +10,9 @@ search treats their picks as simultaneous with the seat's own instead of drawing
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 
+from domain.chance import Chance
 from domain.sushi_go.cards import ALL_CARDS, KIND
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.state import Cards, SushiGoState
@@ -42,13 +42,13 @@ def unseen_cards(view: SushiGoView) -> list[int]:
     return [card for card in ALL_CARDS if card not in seen]
 
 
-def sample(view: SushiGoView, rng: random.Random) -> SushiGoState:
+def sample(view: SushiGoView, chance: Chance) -> SushiGoState:
     own = seat(view)
     players = view.players
     known_hands, discard_pile = remembered(view)
     unseen = unseen_cards(view)
     hidden = [other for other, hand in enumerate(known_hands) if hand is None]
-    dealt = rng.sample(unseen, view.hand_size * len(hidden))
+    dealt = chance.sample(unseen, view.hand_size * len(hidden))
     hands = list(known_hands)
     for index, other in enumerate(hidden):
         hands[other] = tuple(dealt[index * view.hand_size : (index + 1) * view.hand_size])

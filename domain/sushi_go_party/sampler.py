@@ -14,11 +14,11 @@ alone is awaited, so a sample never has to invent the options of another seat's 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Hashable
 
 import msgspec
 
+from domain.chance import Chance
 from domain.sushi_go_party.cards import SLUG
 from domain.sushi_go_party.commands import Chopsticks, Command, Copy, Flip, Give, MenuPick, Pick
 from domain.sushi_go_party.options import menu_cards
@@ -31,7 +31,7 @@ def seat(view: PartyView) -> int:
     return view.seat
 
 
-def sample(view: PartyView, rng: random.Random) -> PartyState:
+def sample(view: PartyView, chance: Chance) -> PartyState:
     own = seat(view)
     players = view.players
     memory = _Memory(view)
@@ -51,11 +51,11 @@ def sample(view: PartyView, rng: random.Random) -> PartyState:
     for fridge in view.fridges:
         seen.update([card for card, _ in fridge])
     unseen_desserts = [card for card in desserts if card not in seen]
-    pile = rng.sample(unseen_desserts, view.dessert_pile_size)
+    pile = chance.sample(unseen_desserts, view.dessert_pile_size)
     in_pile = set(pile)
     pool = [card for card in main if card not in seen]
     pool.extend([card for card in unseen_desserts if card not in in_pile])
-    rng.shuffle(pool)
+    pool = chance.shuffled(pool)
     hands: list[Cards] = []
     at = 0
     for hand in memory.known_hands:

@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from domain.chance import Chance
 from domain.engine import Game
 from tests.unit.bot_games import new_table, step
 
@@ -38,7 +39,7 @@ def without_awaiting(view: Any) -> dict[str, Any]:
 def check_sample(game: Game, sampler: ModuleType, state: Any, seat: int, seed: int) -> Any:
     """Sample the seat's view of `state`; check what holds for every game; return the sample."""
     view = game.view(state, seat)
-    sample = sampler.sample(view, random.Random(seed))
+    sample = sampler.sample(view, Chance(seed))
     assert sampler.seat(view) == seat
     again = game.view(sample, seat)
     # Other seats' hidden picks are left unmade: they are awaited again, the rest is the view itself.
@@ -47,7 +48,5 @@ def check_sample(game: Game, sampler: ModuleType, state: Any, seat: int, seed: i
     assert (seat in game.awaiting(sample)) == (seat in game.awaiting(state))
     assert list(game.legal_commands(sample, seat)) == list(game.legal_commands(state, seat))
     # The sample depends on the view alone: the same view and generator give the same state.
-    assert (
-        sampler.sample(msgspec.json.decode(msgspec.json.encode(view), type=type(view)), random.Random(seed)) == sample
-    )
+    assert sampler.sample(msgspec.json.decode(msgspec.json.encode(view), type=type(view)), Chance(seed)) == sample
     return sample

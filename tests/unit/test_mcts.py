@@ -124,7 +124,7 @@ def test_simultaneous_picks_are_searched_side_by_side() -> None:
     moves = mcts.group_moves(commands, sushi_go_sampler.move_key)
     chance = Chance(5)
     for _ in range(30):
-        sample = sushi_go_sampler.sample(view, chance.rng)
+        sample = sushi_go_sampler.sample(view, chance)
         search._iterate(root, sample, 0, (moves, next(iter(moves))), GreedyBot(), chance)
     assert set(root.arms) == {0, 1, 2}
     assert all(len(joint) == 3 for joint in root.children)

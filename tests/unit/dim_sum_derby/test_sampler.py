@@ -3,13 +3,13 @@ hands, the yen and Derby decks) and keeps everything it can."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from itertools import permutations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.chance import Chance
 from domain.dim_sum_derby import sampler
 from domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, YEN_DECKS
 from domain.dim_sum_derby.commands import Arrange, PlayDerby
@@ -41,7 +41,7 @@ def test_samples_show_each_seat_its_view_and_conserve_every_deck(seed: int, play
 def test_what_the_seat_cannot_see_differs_between_samples() -> None:
     state = next(positions(GAME, 4, 3))
     view = GAME.view(state, 0)
-    samples = [sampler.sample(view, random.Random(seed)) for seed in range(200)]
+    samples = [sampler.sample(view, Chance(seed)) for seed in range(200)]
     assert len({(s.carts, s.yen[1:], s.yen_decks, s.derby_deck) for s in samples}) == 200
     # Tops stay where they are; every hidden yen card of the steam cart shows up at seat 1 at times.
     assert {tuple(cart[0] for cart in s.carts) for s in samples} == {tuple(cart[0] for cart in state.carts)}
@@ -55,7 +55,7 @@ def test_cards_the_seat_is_arranging_stay_on_top_in_its_order() -> None:
     assert state.peek == top
     for seat in range(3):
         view = GAME.view(state, seat)
-        sample = sampler.sample(view, random.Random(seat))
+        sample = sampler.sample(view, Chance(seat))
         check_conserved(sample)
         assert sample.peek == sample.carts[0][:3] and GAME.view(sample, seat) == view
         if seat == 0:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.chance import Chance
 from domain.spin_some import sampler
 from domain.spin_some.cards import DECK
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
@@ -38,7 +38,7 @@ def test_the_cards_below_the_tops_differ_between_samples_and_are_dealt_uniformly
     state = next(positions(GAME, 3, 4))
     view = GAME.view(state, 0)
     draws = 300
-    samples = [sampler.sample(view, random.Random(seed)) for seed in range(draws)]
+    samples = [sampler.sample(view, Chance(seed)) for seed in range(draws)]
     assert len({below_tops(sample) for sample in samples}) == draws
     # Every unseen card is as likely to sit right below the top of basket 0.
     unseen = sampler.unseen_cards(view)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.chance import Chance
 from domain.sushi_go import sampler
 from domain.sushi_go.cards import ALL_CARDS, CHOPSTICKS_IDS
 from domain.sushi_go.game import SUSHI_GO as GAME
@@ -62,7 +62,7 @@ def test_unseen_cards_are_dealt_uniformly_and_differ_between_samples() -> None:
     in_next_hand = Counter[int]()
     hidden = set()
     for seed in range(draws):
-        sample = sampler.sample(view, random.Random(seed))
+        sample = sampler.sample(view, Chance(seed))
         in_next_hand.update(sample.hands[1])
         hidden.add(hidden_zones(sample, 0))
     assert len(hidden) == draws
@@ -78,8 +78,8 @@ def test_with_two_players_nothing_is_left_to_deal_after_the_first_turn() -> None
     for state in positions(GAME, 2, seed=4):
         if state.turn >= 2:
             view = GAME.view(state, 0)
-            samples = {sampler.sample(view, random.Random(seed)).hands for seed in range(5)}
+            samples = {sampler.sample(view, Chance(seed)).hands for seed in range(5)}
             assert samples == {state.hands}
-            assert len({sampler.sample(view, random.Random(seed)).deck for seed in range(5)}) == 1
+            assert len({sampler.sample(view, Chance(seed)).deck for seed in range(5)}) == 1
             return
     raise AssertionError("no second turn")

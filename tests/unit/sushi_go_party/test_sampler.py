@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from domain.chance import Chance
 from domain.sushi_go_party import sampler
 from domain.sushi_go_party.cards import DESSERT_SLUGS, SLUG
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
@@ -78,7 +78,7 @@ def test_hidden_cards_differ_between_samples_and_are_dealt_uniformly() -> None:
     assert state.menu is not None and state.round == 1 and state.turn == 1
     view = GAME.view(state, 0)
     draws = 300
-    samples = [sampler.sample(view, random.Random(seed)) for seed in range(draws)]
+    samples = [sampler.sample(view, Chance(seed)) for seed in range(draws)]
     assert len({(sample.deck, sample.dessert_pile, sample.hands[1:]) for sample in samples}) == draws
     # The dessert pile takes only desserts, and every unseen pudding is as likely to sit in it.
     in_pile = Counter(card for sample in samples for card in sample.dessert_pile)
