@@ -5,8 +5,9 @@ checkpoint past them, commit. A crash anywhere rolls the whole batch back, check
 after a restart the same events are applied again, once: nothing is lost and nothing counted twice.
 
 Between batches the runner waits for a notice that streams grew (when it has a Notifier) or for the
-poll interval to pass, whichever comes first; polling also picks up events that a still-open
-transaction was holding back when the notice came.
+poll interval to pass, whichever comes first. On PostgreSQL a notice can come before its events are
+readable (the log is read only below the oldest open transaction, so that no event is skipped): when
+a notice brought nothing to read, the runner looks again soon, backing off towards the poll interval.
 """
 
 from __future__ import annotations
@@ -38,6 +39,9 @@ LAG_SECONDS = Gauge("kaiten_projection_lag_seconds", "Age of the oldest event no
 #: After a catch-up the runner lets notices gather this long before the next: under a steady stream
 #: of appends a batch then carries many events instead of one, for that much more lag.
 SETTLE_SECONDS = 0.05
+
+#: The first wait before reading again when a notice's events were held back; it doubles each time.
+HELD_BACK_SECONDS = 0.05
 
 #: How often the lag gauges are refreshed (each refresh costs two queries).
 LAG_EVERY_SECONDS = 1.0
@@ -129,11 +133,15 @@ class ProjectionRunner:
         wake = asyncio.Event()
         failures = 0
         lag_measured_at = -LAG_EVERY_SECONDS
+        # A notice came and nothing has been read since: its events may still be held back.
+        noticed = False
+        held_back = HELD_BACK_SECONDS
         async with self._wakeups(wake):
             while True:
+                noticed = noticed or wake.is_set()
                 wake.clear()
                 try:
-                    await self.catch_up()
+                    read = await self.catch_up()
                     if time.monotonic() - lag_measured_at >= LAG_EVERY_SECONDS:
                         lag = await self.lag()
                         lag_measured_at = time.monotonic()
@@ -146,7 +154,11 @@ class ProjectionRunner:
                     delay = min(MAX_BACKOFF_SECONDS, self.poll_seconds * 2**failures)
                 else:
                     failures = 0
-                    delay = self.poll_seconds
+                    if read or not noticed:
+                        noticed, held_back, delay = False, HELD_BACK_SECONDS, self.poll_seconds
+                    else:
+                        delay, held_back = held_back, min(self.poll_seconds, held_back * 2)
+                        noticed = held_back < self.poll_seconds
                     await asyncio.sleep(SETTLE_SECONDS)
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(wake.wait(), delay)

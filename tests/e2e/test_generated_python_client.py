@@ -25,6 +25,7 @@ import pytest
 
 from api.bootstrap import Services
 from domain.catalog import GAMES
+from tests.projecting import settle_all
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 MAX_COMMANDS = 2000
@@ -98,8 +99,7 @@ class Api:
 
 
 async def project(services: Services) -> None:
-    for runner in services.projection_runners:
-        await runner.catch_up()
+    await settle_all(services.projection_runners)
 
 
 async def play_to_the_end(api: Api, game: str, seed: int) -> tuple[UUID, dict[int, Any]]:

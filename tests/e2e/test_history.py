@@ -25,6 +25,7 @@ from domain.catalog import GAMES
 from services.codec import codec_for
 from tests.e2e.play import all_events
 from tests.integration.projections.games import bot_games, people_game
+from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 
@@ -44,8 +45,7 @@ async def services(empty_database_url: str) -> AsyncIterator[Services]:
 
 
 async def project(services: Services) -> None:
-    for runner in services.projection_runners:
-        await runner.catch_up()
+    await settle_all(services.projection_runners)
 
 
 async def get(client: Client, url: str) -> Any:

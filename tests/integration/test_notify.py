@@ -95,8 +95,10 @@ async def test_a_committed_append_is_announced_with_its_last_version_and_is_read
 
 async def test_appends_that_fail_announce_nothing(notified: Notified) -> None:
     failing, later = new_stream(), new_stream()
-    await notified.store.append(failing, 0, [event("GameCreated")], idempotency_key="once")
     async with notified.notifier.subscribe() as notices:
+        # Heard before going on, so that no notice of it can be on its way while the others fail.
+        await notified.store.append(failing, 0, [event("GameCreated")], idempotency_key="once")
+        assert await next_notice(notices, {failing, later}) == AppendNotice(failing, 1)
         with pytest.raises(ConcurrencyConflict):
             await notified.store.append(failing, 0, [event("GameCreated")])
         # The events go in (on PostgreSQL with their NOTIFY) before the key is refused: it all rolls back.

@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import Projection, ProjectionRunner
+from tests.projecting import settle_all
 
 
 async def snapshot(engine: AsyncEngine, projection: Projection) -> dict[str, list[tuple[Any, ...]]]:
@@ -26,5 +27,4 @@ def runners(engine: AsyncEngine, batch_size: int = 2000) -> list[ProjectionRunne
 
 
 async def catch_up(engine: AsyncEngine, batch_size: int = 2000) -> None:
-    for runner in runners(engine, batch_size):
-        await runner.catch_up()
+    await settle_all(runners(engine, batch_size))

@@ -18,6 +18,7 @@ from adapters.sql_store import SqlEventStore
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.stalling_runner import MID_BATCH
 from tests.integration.projections.tables import snapshot
+from tests.projecting import settle
 
 ROOT = Path(__file__).resolve().parents[3]
 BATCH = 40
@@ -53,7 +54,7 @@ async def test_a_runner_killed_mid_batch_loses_and_doubles_nothing(fresh_engine:
     for projection in build_projections(fresh_engine.dialect.name):
         for batches_before in KILLS:
             await kill_mid_batch(url, projection.name, batches_before)
-        await ProjectionRunner(fresh_engine, projection, batch_size=BATCH).catch_up()
+        await settle(ProjectionRunner(fresh_engine, projection, batch_size=BATCH))
         after_crashes = await snapshot(fresh_engine, projection)
         await rebuild(fresh_engine, projection)
         assert after_crashes == await snapshot(fresh_engine, projection)

@@ -23,6 +23,7 @@ from adapters.sql_store import SqlEventStore
 from services.ports import AppendNotice
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.tables import snapshot
+from tests.projecting import settle
 
 #: Small batches, so that games straddle batches.
 BATCH = 7
@@ -56,14 +57,14 @@ async def test_catch_up_applies_the_log_and_resumes_after_its_checkpoint(fresh_e
     await bot_games(games, 10)
     runner = ProjectionRunner(fresh_engine, HistoryProjection(fresh_engine.dialect.name), batch_size=BATCH)
 
-    first = await runner.catch_up()
+    first = await settle(runner)
     assert first == await count(fresh_engine, events)
     assert await count(fresh_engine, match_history) == 10
     assert (await runner.lag()).events == 0
 
     await bot_games(games, 5, seed=100)
     assert (await runner.lag()).events == await count(fresh_engine, events) - first
-    assert await runner.catch_up() == await count(fresh_engine, events) - first
+    assert await settle(runner) == await count(fresh_engine, events) - first
     assert await count(fresh_engine, match_history) == 15
     async with fresh_engine.connect() as connection:
         applied = (await connection.execute(sa.select(projection_checkpoints.c.events))).scalar_one()
@@ -81,7 +82,7 @@ async def test_a_batch_that_fails_midway_leaves_nothing_and_is_applied_again(fre
             with pytest.raises(Broken):
                 await failing.run_batch()
             assert await snapshot(fresh_engine, projection) == before
-        await runner.catch_up()
+        await settle(runner)
         incremental = await snapshot(fresh_engine, projection)
         await rebuild(fresh_engine, projection)
         assert incremental == await snapshot(fresh_engine, projection)
@@ -146,5 +147,30 @@ async def test_lag_is_the_events_not_applied_yet_and_the_age_of_the_oldest(fresh
     lag = await runner.lag()
     assert lag.events == await count(fresh_engine, events)
     assert lag.seconds > 0
-    await runner.catch_up()
+    await settle(runner)
     assert await runner.lag() == type(lag)(events=0, seconds=0.0)
+
+
+@pytest.mark.postgres
+async def test_events_held_back_by_an_open_transaction_are_read_soon_after_it_ends(
+    fresh_postgres_engine: AsyncEngine,
+) -> None:
+    """A notice can come before its events are readable (PostgreSQL reads the log only below the
+    oldest open transaction): the runner looks again soon, not at its next poll."""
+    fresh_engine = fresh_postgres_engine
+    games = games_service(SqlEventStore(fresh_engine))
+    notifier = LocalNotifier()
+    runner = ProjectionRunner(
+        fresh_engine, HistoryProjection(fresh_engine.dialect.name), notifier=notifier, poll_seconds=3600
+    )
+    async with notifier.running(), running([runner]), fresh_engine.connect() as holder:
+        # An open transaction with an id: every event committed after it stays below the horizon.
+        await holder.execute(sa.text("SELECT pg_current_xact_id()"))
+        [game_id] = await bot_games(games, 1)
+        notifier.publish(AppendNotice(stream_id=game_id, version=1))
+        await asyncio.sleep(0.3)
+        assert await count(fresh_engine, match_history) == 0
+        await holder.rollback()
+        async with asyncio.timeout(10):
+            while await count(fresh_engine, match_history) < 1:
+                await asyncio.sleep(0.01)
