@@ -68,7 +68,9 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
         # A serving process that builds its own services also runs the catch-up projections.
-        running = bootstrap(configured.database_url, run_projections=True) if services is None else services
+        running = services
+        if running is None:
+            running = bootstrap(configured.database_url, run_projections=True, cached_tables=configured.table_cache)
         app.state.services = running
         await running.start()
         try:

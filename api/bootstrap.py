@@ -22,6 +22,7 @@ from services.history import HistoryQueries
 from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
+from services.table_cache import DEFAULT_CACHED_TABLES
 
 
 @dataclass
@@ -66,9 +67,15 @@ class Services:
 
 
 def bootstrap(
-    database_url: str, *, run_projections: bool = False, clock: Clock | None = None, ids: IdSource | None = None
+    database_url: str,
+    *,
+    run_projections: bool = False,
+    clock: Clock | None = None,
+    ids: IdSource | None = None,
+    cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections.
+    """Services over that database; `run_projections` makes `start` run the catch-up projections;
+    `cached_tables` bounds the games whose tables this process keeps in memory.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     notifier: RunningNotifier
@@ -79,7 +86,7 @@ def bootstrap(
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
+        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, cached_tables),
         history=HistoryQueries(SqlReadModels(engine)),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
@@ -108,11 +115,12 @@ def _services(
     clock: Clock | None,
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
+    cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
     return Services(
-        games=Games(store, clock, ids),
+        games=Games(store, clock, ids, cached_tables),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,

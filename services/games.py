@@ -1,8 +1,11 @@
 """The game use cases: create, seat, act, and the reads of one game.
 
-Every write is load → decide → append at the loaded version. A concurrent writer makes the append
-conflict; the use case then reloads and decides again (bounded), unless the client pinned the version
-with If-Match, in which case the conflict is its answer.
+Every write decides on the table this process holds (services/table_cache.py) and appends at its
+version. When another writer (a request here, or another process) moved the game on, the append
+conflicts; the use case then reads the events it missed and decides again (bounded), unless the client
+pinned the version with If-Match, in which case the conflict is its answer. A refusal decided on a
+table that may be behind is checked the same way: the missed events are read, and the command is
+refused only if the game is where the table said.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -22,8 +26,7 @@ from domain.lobby import Decision, Table
 from services.codec import GameCodec, codec_for
 from services.commands import Act, CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
-from services.loading import LoadedGame, check_game_id, hash_token, load_game
-from services.logs import imported_from
+from services.loading import hash_token
 from services.ports import (
     Clock,
     ConcurrencyConflict,
@@ -34,6 +37,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.table_cache import DEFAULT_CACHED_TABLES, CachedTable, Tables, created_table, token_hashes_of
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -62,10 +66,13 @@ MAX_EVENTS_PAGE = 1000
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Clock, ids: IdSource) -> None:
+    def __init__(
+        self, store: EventStore, clock: Clock, ids: IdSource, cached_tables: int = DEFAULT_CACHED_TABLES
+    ) -> None:
         self.store = store
         self.clock = clock
         self.ids = ids
+        self.tables = Tables(store, cached_tables)
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -89,8 +96,9 @@ class Games:
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
         now = self.clock.now()
-        summary = summary_of(game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now)
+        summary = summary_of(game_id, game, bots.table, len(new_events), token_hashes_of(new_events), now, now)
         stored = await self.store.append(game_id, 0, new_events, summary)
+        self.tables.remember(created_table(game_id, bots.table, stored))
         view = table_view(
             game,
             game_id,
@@ -109,7 +117,7 @@ class Games:
         return created
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
-        def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
+        def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
             seated, table, token = self._seat(loaded.codec, loaded.table, command.seat, loaded.version)
             moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
@@ -123,12 +131,15 @@ class Games:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
         request_hash = fingerprint(body)
 
-        async def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+        async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
             assert seat is not None
             if idempotency_key is not None:
                 first = await self.store.read_idempotent(loaded.game_id, idempotency_key)
                 if first:
+                    # Shown as the game now stands, which is at least where the first answer left it.
+                    if loaded.version < first[-1].version:
+                        loaded = await self.tables.refreshed(loaded)
                     outcome = self._first_answer(loaded, first, seat, request_hash)
                     return Planned([], loaded.table, lambda _stored: outcome)
             if if_match is not None and if_match != loaded.version:
@@ -154,13 +165,13 @@ class Games:
     # --- reads --------------------------------------------------------------------------------
 
     async def view(self, game_id: str, token: str | None) -> TableView:
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         return self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
 
     async def legal_commands(self, game_id: str, token: str | None) -> LegalCommands:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         assert seat is not None
         commands: Sequence[Any] = ()
@@ -174,59 +185,69 @@ class Games:
     async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
-        window = slice(after, after + limit)
-        views = event_views(loaded.game, loaded.table, seat, loaded.stored[window], loaded.events[window])
+        # Only the page is read; it is shown as the table now stands (what the seat may see now).
+        stored = await self.store.read(loaded.game_id, after=after, limit=limit) if after < loaded.version else []
+        stored = [item for item in stored if item.version <= loaded.version]
+        events = [loaded.codec.decode_stored(item) for item in stored]
+        views = event_views(loaded.game, loaded.table, seat, stored, events)
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
     async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
-        past = lobby.replay(loaded.game, loaded.events[:at])
-        if seat is not None and seat >= len(past.seats):
+        past = await self.tables.replay(loaded, at)
+        if seat is not None and seat >= len(past.table.seats):
             seat = None
-        return self._table_view(loaded, past, seat, at)
+        return self._table_view(loaded, past.table, seat, at, updated_at=past.recorded_at)
 
     # --- helpers ------------------------------------------------------------------------------
 
     async def _write(
         self,
         game_id: str,
-        attempt: Callable[[LoadedGame], Planned[T] | Awaitable[Planned[T]]],
+        attempt: Callable[[CachedTable], Planned[T] | Awaitable[Planned[T]]],
         idempotency_key: str | None = None,
         pinned: bool = False,
     ) -> T:
-        game_id = check_game_id(game_id)
+        loaded, fresh = await self.tables.known(game_id)
         for _ in range(MAX_ATTEMPTS):
-            loaded = await load_game(self.store, game_id)
-            planned = attempt(loaded)
-            if not isinstance(planned, Planned):
-                planned = await planned
+            try:
+                planned = attempt(loaded)
+                if not isinstance(planned, Planned):
+                    planned = await planned
+            except (RuleViolation, ServiceError):
+                # Decided on a table that may be behind: refuse only if the game is where it said.
+                if fresh:
+                    raise
+                behind, loaded, fresh = loaded, await self.tables.refreshed(loaded), True
+                if loaded.version == behind.version:
+                    raise
+                continue
             if not planned.events:
                 return planned.answer([])
             version = loaded.version + len(planned.events)
-            hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
+            hashes = {**loaded.token_hashes, **token_hashes_of(planned.events)}
             summary = summary_of(
-                game_id,
-                loaded.game,
-                planned.table,
-                version,
-                hashes,
-                loaded.stored[0].recorded_at,
-                self.clock.now(),
+                loaded.game_id, loaded.game, planned.table, version, hashes, loaded.created_at, self.clock.now()
             )
             try:
-                stored = await self.store.append(game_id, loaded.version, planned.events, summary, idempotency_key)
+                stored = await self.store.append(
+                    loaded.game_id, loaded.version, planned.events, summary, idempotency_key
+                )
             except ConcurrencyConflict:
                 if pinned:
                     raise _version_conflict(None) from None
+                loaded, fresh = await self.tables.refreshed(loaded), True
                 continue
             except DuplicateIdempotencyKey:
+                loaded, fresh = await self.tables.refreshed(loaded), True
                 continue
+            self.tables.remember(loaded.appended(planned.table, stored, [event.metadata for event in planned.events]))
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
@@ -269,12 +290,8 @@ class Games:
     def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
         return [self._new_event(codec, event, metadata) for event in events]
 
-    @staticmethod
-    def _hashes(new_events: Sequence[NewEvent]) -> dict[str, str]:
-        return {str(e.metadata["seat"]): e.metadata["token_hash"] for e in new_events if "token_hash" in e.metadata}
-
     def _first_answer(
-        self, loaded: LoadedGame, first: Sequence[StoredEvent], seat: int, request_hash: str
+        self, loaded: CachedTable, first: Sequence[StoredEvent], seat: int, request_hash: str
     ) -> CommandOutcome:
         if first[0].metadata.get("seat") != seat or first[0].metadata.get("request_hash") != request_hash:
             raise ServiceError(
@@ -290,19 +307,25 @@ class Games:
         )
         return outcome
 
-    def _table_view(self, loaded: LoadedGame, table: Table[Any], seat: int | None, version: int) -> TableView:
+    def _table_view(
+        self,
+        loaded: CachedTable,
+        table: Table[Any],
+        seat: int | None,
+        version: int,
+        updated_at: datetime | None = None,
+    ) -> TableView:
         view = table_view(
             loaded.game,
             loaded.game_id,
             table,
             seat,
             version,
-            created_at=loaded.stored[0].recorded_at,
-            updated_at=loaded.stored[version - 1].recorded_at,
+            created_at=loaded.created_at,
+            updated_at=loaded.updated_at if updated_at is None else updated_at,
             public=loaded.table.status == "finished",
         )
-        imported, origin = imported_from(loaded.stored)
-        return msgspec.structs.replace(view, imported_from=origin) if imported else view
+        return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
 
 
 def fingerprint(body: bytes) -> str:
