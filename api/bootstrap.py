@@ -119,10 +119,11 @@ def _services(
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
+    games = Games(store, clock, ids, cached_tables)
     return Services(
-        games=Games(store, clock, ids, cached_tables),
+        games=games,
         streams=EventStreams(store, notifier),
-        tickets=Ticketing(store, tickets, clock, ids),
+        tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,
         engine=engine,
     )

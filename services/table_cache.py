@@ -11,7 +11,6 @@ across any number of serving processes without coordination, and droppable at an
 from __future__ import annotations
 
 import bisect
-import hmac
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -20,10 +19,9 @@ from typing import Any, Generic, TypeVar
 
 from domain.engine import AnyGame
 from domain.lobby import Table, evolve_table, rules_of
-from services.caller import caller_seat
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError
-from services.loading import check_game_id, hash_token
+from services.loading import check_game_id, seat_holding
 from services.logs import imported_from
 from services.ports import EventStore, NewEvent, StoredEvent
 
@@ -90,18 +88,7 @@ class CachedTable:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a bearer token belongs to; None for a spectator (no token)."""
-        if token is None:
-            return None
-        presented = hash_token(token)
-        found: int | None = None
-        # Compare against every seat so the time taken does not depend on which one matched.
-        for seat, token_hash in self.token_hashes.items():
-            if hmac.compare_digest(presented, token_hash):
-                found = int(seat)
-        if found is None:
-            raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
-        caller_seat.set(found)
-        return found
+        return seat_holding(self.token_hashes, token)
 
     def after(self, stored: Sequence[StoredEvent]) -> CachedTable:
         """This table with the next stored events folded in."""
