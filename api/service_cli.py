@@ -21,7 +21,9 @@ T = TypeVar("T")
 OPENAPI_PATH = Path("openapi/openapi.json")
 ASGI_APP = "api.asgi:app"
 SERVERS = ("uvicorn", "granian")
-#: Picked by bench/api.py's figures (bench/README.md).
+#: Picked with bench/api.py's figures (bench/README.md): granian serves somewhat more, but it runs
+#: the app in a child process even with one worker, so a SIGKILL of `kaiten serve` (a process
+#: manager's last resort) leaves that worker serving, orphaned; uvicorn's single process dies whole.
 DEFAULT_SERVER = "uvicorn"
 
 #: On shutdown uvicorn waits for open responses before the app's own shutdown, which is what ends the
@@ -38,7 +40,7 @@ def add_commands(commands: Any) -> None:
         "--server",
         choices=SERVERS,
         default=DEFAULT_SERVER,
-        help=f"the HTTP server (default {DEFAULT_SERVER}, the faster in bench/api.py)",
+        help=f"the HTTP server (default {DEFAULT_SERVER}; see bench/README.md for how they compare)",
     )
     serve.set_defaults(run=run_serve)
 
