@@ -235,6 +235,9 @@ async def main() -> None:
             kind: servers.enter_context(serving("api.asgi:app", port, url, kind.server, kind.root))
             for kind, port in ports.items()
         }
+        # Reads first: after the command load, the catch-up projections of every server would still
+        # be working through its events, in the same processes.
+        read_latencies = await reads(ports, long_plan, args.reads)
         await load(args.clients, 1, ping_client(8701))  # warm up
         for port in ports.values():
             await load(args.clients, 1, command_client(port, bodies))
@@ -250,7 +253,6 @@ async def main() -> None:
                 rate, latencies = await load(args.clients, window, command_client(port, bodies))
                 rates[kind] += rate / args.rounds
                 command_latencies[kind] += latencies
-        read_latencies = await reads(ports, long_plan, args.reads)
 
         print(f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, PostgreSQL")
         print(summary("minimal INSERT uvicorn", ping_rate, ping_latencies))
