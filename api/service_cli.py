@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from adapters.migrate import upgrade_sync
+from api.parent_death import WORKER_OF
 from api.settings import Settings
 from services.errors import ServiceError
 
@@ -21,10 +23,8 @@ T = TypeVar("T")
 OPENAPI_PATH = Path("openapi/openapi.json")
 ASGI_APP = "api.asgi:app"
 SERVERS = ("uvicorn", "granian")
-#: Picked with bench/api.py's figures (bench/README.md): granian serves somewhat more, but it runs
-#: the app in a child process even with one worker, so a SIGKILL of `kaiten serve` (a process
-#: manager's last resort) leaves that worker serving, orphaned; uvicorn's single process dies whole.
-DEFAULT_SERVER = "uvicorn"
+#: Picked by bench/api.py's figures (bench/README.md).
+DEFAULT_SERVER = "granian"
 
 #: On shutdown uvicorn waits for open responses before the app's own shutdown, which is what ends the
 #: event streams (they never finish by themselves): past this many seconds it cancels what is left.
@@ -96,6 +96,8 @@ def _serve_with_granian(host: str, port: int, workers: int) -> None:
     from granian.constants import Interfaces
     from granian.log import LogLevels
 
+    # granian serves from child processes: they must not outlive this one (api/parent_death.py).
+    os.environ[WORKER_OF] = str(os.getpid())
     Granian(
         ASGI_APP,
         address=host,
