@@ -7,12 +7,13 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
+from api.settings import Settings, SettingsError
 from domain.engine import RuleViolation
 from services.commands import Act, CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.ports import StoredEvent
-from services.table_cache import REPLAY_POINT_EVERY, Lru
+from services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY, Lru
 
 
 class CountingStore(InMemoryEventStore):
@@ -181,3 +182,15 @@ async def test_a_process_keeps_at_most_its_setting_of_tables(store):
     for _ in range(5):
         await two_humans(games)
     assert len(games.tables) == 3
+
+
+def test_the_setting_bounds_the_cache_and_refuses_what_is_no_number(monkeypatch):
+    monkeypatch.setenv("KAITEN_TABLE_CACHE", "25")
+    assert Settings.from_env().table_cache == 25
+    monkeypatch.setenv("KAITEN_TABLE_CACHE", "0")
+    assert Settings.from_env().table_cache == 0
+    monkeypatch.delenv("KAITEN_TABLE_CACHE")
+    assert Settings.from_env().table_cache == DEFAULT_CACHED_TABLES
+    monkeypatch.setenv("KAITEN_TABLE_CACHE", "lots")
+    with pytest.raises(SettingsError, match="KAITEN_TABLE_CACHE"):
+        Settings.from_env()
