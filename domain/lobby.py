@@ -18,7 +18,7 @@ from typing import Annotated, Any, Generic, Literal
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S
+from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S
 
 Status = Literal["open", "active", "finished"]
 
@@ -244,12 +244,13 @@ def next_bot_seat(game: Game[S, C, E, Any], table: Table[S]) -> int | None:
     return None
 
 
-def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance) -> C:
-    """Ask the seat's bot, which sees only that seat's view and legal commands."""
+def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance, bot: Bot | None = None) -> C:
+    """Ask the seat's bot (or `bot` in its place: a bot from outside the game, such as a peer's search
+    in a tournament), which sees only that seat's view and legal commands."""
     bot_name = table.seats[seat].bot
     assert bot_name is not None
     game = rules_of(game, table)
-    bot = game.bots[bot_name]()
+    bot = bot or game.bots[bot_name]()
     state = state_of(table)
     command: C = bot.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
     return command
