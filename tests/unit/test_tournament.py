@@ -152,3 +152,11 @@ def test_a_registry_seats_bots_from_outside_the_game() -> None:
     with pytest.raises(RuleViolation) as raised:
         run_tournament("spin-some-for-dim-sum", 2, ["peer:second"], 1, peers=Peers())
     assert raised.value.code == "unknown-bot" and "peer:first" in str(raised.value)
+
+
+def test_cli_says_how_to_get_the_peers_when_they_are_missing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournament_cli, "peers_for", lambda game, bots: None)
+    code, _out, err = run_cli(capsys, "--bots", "openspiel:ismcts,greedy", "--games", "1")
+    assert code == 2 and "no bot 'openspiel:ismcts'" in err and "[rl]" in err
