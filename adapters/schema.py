@@ -153,6 +153,18 @@ stream_tickets = sa.Table(
     sa.Index(None, "expires_at"),
 )
 
+#: Each game's next deadline (a turn's clock running out, or abandonment for want of a move), written
+#: by the append that sets it, in the same transaction; the scheduler of any serving process claims
+#: the due ones. `version` is the game's version when it was set.
+deadlines = sa.Table(
+    "deadlines",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("due_at", UtcDateTime, nullable=False),
+    sa.Index(None, "due_at"),
+)
+
 
 # --- Catch-up projections (adapters/projections): disposable, rebuilt from the log ----------------
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
+from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
@@ -19,7 +21,8 @@ from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.ports import Clock, Deadlines, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 
@@ -38,6 +41,9 @@ class Services:
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
     projection_runners: list[ProjectionRunner] = field(default_factory=list)
     run_projections: bool = False
+    #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
+    scheduler: Scheduler | None = None
+    run_scheduler: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -46,6 +52,8 @@ class Services:
         await self._background.enter_async_context(self.notifier.running())
         if self.run_projections:
             await self._background.enter_async_context(running(self.projection_runners))
+        if self.run_scheduler and self.scheduler is not None:
+            await self._background.enter_async_context(self.scheduler.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -66,10 +74,18 @@ class Services:
 
 
 def bootstrap(
-    database_url: str, *, run_projections: bool = False, clock: Clock | None = None, ids: IdSource | None = None
+    database_url: str,
+    *,
+    run_projections: bool = False,
+    run_scheduler: bool = False,
+    clock: Clock | None = None,
+    ids: IdSource | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections.
-    The clock and the source of ids are the system's unless others are given (tests)."""
+    """Services over that database; `run_projections` makes `start` run the catch-up projections and
+    `run_scheduler` the deadlines' scheduler (a serving process runs both). The clock and the source
+    of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
@@ -78,14 +94,19 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
+    deadlines = SqlDeadlines(engine)
+    services = _services(
+        store, notifier, SqlStreamTickets(engine), clock, ids, engine, deadlines, abandon_after, scheduler_interval
+    )
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
+        services,
         history=HistoryQueries(SqlReadModels(engine)),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
+        run_scheduler=run_scheduler,
     )
 
 
@@ -95,10 +116,15 @@ def bootstrap_with_store(
     *,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
 ) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
-    through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids)
+    through `notifier`, which the store must publish to. With the store's `deadlines`, the services
+    have a scheduler (which tests run step by step)."""
+    return _services(
+        store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids, None, deadlines, abandon_after
+    )
 
 
 def _services(
@@ -108,11 +134,16 @@ def _services(
     clock: Clock | None,
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
+    games = Games(store, clock, ids, abandon_after)
     return Services(
-        games=Games(store, clock, ids),
+        games=games,
+        scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,
