@@ -14,7 +14,7 @@ from adapters.database import create_engine
 from adapters.deadlines import InMemoryDeadlines, SqlDeadlines
 from adapters.memory_store import InMemoryEventStore
 from adapters.sql_store import SqlEventStore
-from services.ports import Deadlines, EventStore
+from services.ports import ConcurrencyConflict, Deadlines, EventStore
 from tests.integration.test_event_store_contract import START, event, summary
 
 LEASE = timedelta(seconds=30)
@@ -63,7 +63,7 @@ async def test_a_refused_append_leaves_the_deadline_alone(stores: tuple[EventSto
     game = str(uuid.uuid4())
     due = LATER + timedelta(hours=1)
     await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
-    with pytest.raises(Exception):  # noqa: B017, PT011 (the store's own conflict type)
+    with pytest.raises(ConcurrencyConflict):
         await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=None))
     assert game in await deadlines.claim(due, LEASE, 100)
 
