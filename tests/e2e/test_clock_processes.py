@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -46,7 +45,10 @@ async def test_two_serving_processes_fire_a_deadline_once(postgres_url: str, tmp
     with started(postgres_url, tmp_path, 2) as servers:
         await ready(servers)
         one, two = servers
-        async with httpx.AsyncClient(base_url=one.url) as through_one, httpx.AsyncClient(base_url=two.url) as through_two:
+        async with (
+            httpx.AsyncClient(base_url=one.url) as through_one,
+            httpx.AsyncClient(base_url=two.url) as through_two,
+        ):
             game = await clocked_game(through_one)
             due = datetime.fromisoformat(game["awaiting_until"]["0"])
             # Past the first deadline, well before the second (another turn later).
