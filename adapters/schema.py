@@ -224,6 +224,8 @@ player_stats = sa.Table(
     sa.Column("best_score", sa.Integer, nullable=False),
     #: Games that changed the rating (those with another rated player at the table).
     sa.Column("rated_games", sa.Integer, nullable=False),
+    #: Finished games the player left before the end (resigned: ranked last).
+    sa.Column("resigned", sa.Integer, nullable=False, server_default=sa.text("0")),
     # The openskill (Plackett-Luce) rating and its conservative value mu - 3 sigma.
     sa.Column("mu", sa.Double, nullable=False),
     sa.Column("sigma", sa.Double, nullable=False),

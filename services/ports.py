@@ -227,6 +227,8 @@ class PlayerGameRecord(msgspec.Struct, frozen=True):
     sigma: float
     #: The conservative rating mu - 3 sigma, by which leaderboards rank.
     rating: float
+    #: The finished games the player left before the end (resigned).
+    resigned: int = 0
 
 
 class SeatRecord(msgspec.Struct, frozen=True):

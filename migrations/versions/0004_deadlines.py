@@ -1,4 +1,5 @@
-"""Deadlines: when the scheduler must next look at each game (a turn's clock, or abandonment).
+"""Deadlines: when the scheduler must next look at each game (a turn's clock, or abandonment); and
+how many finished games each player left before the end.
 
 Revision ID: 0004
 Revises: 0003
@@ -29,7 +30,9 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", name="pk_deadlines"),
     )
     op.create_index("ix_deadlines_due_at", "deadlines", ["due_at"])
+    op.add_column("player_stats", sa.Column("resigned", sa.Integer, nullable=False, server_default=sa.text("0")))
 
 
 def downgrade() -> None:
+    op.drop_column("player_stats", "resigned")
     op.drop_table("deadlines")

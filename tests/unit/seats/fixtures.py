@@ -59,3 +59,10 @@ def server(abandon_after: timedelta | None = None) -> Server:
 
 
 PEOPLE = [NewSeat(name="Ann", player_id="ann"), NewSeat(name="Bo", player_id="bo")]
+
+
+async def play_out(s: Server, game_id: str, tokens: dict[str, str]) -> None:
+    """The people who still hold these seats play their first legal command until the game ends."""
+    while (view := await s.games.view(game_id, None)).status == "active":
+        seat = next(seat for seat in view.awaiting if str(seat) in tokens)
+        await s.move(game_id, tokens[str(seat)])
