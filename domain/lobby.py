@@ -320,12 +320,18 @@ def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance
     if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     events, after = _apply(table, game.decide(state, seat, command, chance))
-    result = game.result(state_of(after))
+    result = table_result(game, after)
     if result is not None:
-        finished = GameFinished(result=leavers_last(result, after), seed=table.seed, salt=table.salt)
+        finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
         events.append(finished)
         after = evolve_table(game, after, finished)
     return Decision(events=tuple(events), table=after)
+
+
+def table_result(game: Game[S, C, E, Any], table: Table[S]) -> Result | None:
+    """The game's result once it is over, with the seats whose people resigned ranked last."""
+    result = rules_of(game, table).result(state_of(table))
+    return None if result is None else leavers_last(result, table)
 
 
 def leavers_last(result: Result, table: Table[Any]) -> Result:

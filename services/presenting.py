@@ -96,7 +96,10 @@ def summary_of(
         status=table.status,
         version=version,
         players=table.players,
-        options=to_json_object(table.options),
+        options={
+            **to_json_object(table.options),
+            **({} if table.clock is None else {"clock": to_json_object(table.clock)}),
+        },
         seats=[msgspec.to_builtins(seat) for seat in table.seats],
         awaiting=list(lobby.awaiting(game, table)),
         result=result_of(table),

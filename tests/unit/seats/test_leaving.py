@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import msgspec
 import pytest
 
+from adapters.system import SecureIds
 from domain.engine import NotNow, Result, SeatScore
 from domain.lobby import Seat, Table, leavers_last
 from services.commands import Act, CreateGame, NewSeat, Resign
 from services.errors import ServiceError
+from services.logs import export_log, import_log
 from tests.unit.seats.fixtures import PEOPLE, play_out, server
 
 THREE = [*PEOPLE, NewSeat(name="Cy", player_id="cy")]
@@ -101,3 +104,17 @@ def test_leavers_rank_last_and_never_win() -> None:
     assert leavers_last(result(30, 30, 10), table({0}, 3)).winners == (1,)
     assert leavers_last(result(30, 20, 10), table({0, 1}, 3)).ranking == (2, 0, 1)
     assert leavers_last(result(30, 20, 10), table(set(), 3)) == result(30, 20, 10)
+
+
+async def test_a_game_with_a_leaver_and_a_timeout_exports_and_imports_as_it_was() -> None:
+    s = server()
+    game = await s.create({"turn_seconds": 30}, THREE)
+    await s.games.resign(Resign(game.id, game.tokens["0"]))
+    s.clock.advance(31)
+    await s.scheduler.run_once()
+    await play_out(s, game.id, {"1": game.tokens["1"], "2": game.tokens["2"]})
+    document = msgspec.to_builtins(await export_log(s.store, game.id))
+    assert "TurnTimedOut" in {event["type"] for event in document["events"]}
+    imported = await import_log(s.store, s.clock, SecureIds(), document)
+    original = await s.games.view(game.id, None)
+    assert imported.result == original.result and imported.seats == original.seats
