@@ -103,7 +103,7 @@ class Games:
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
         now = self.clock.now()
-        _, clocks = self._clocks_after(codec, None, None, new_events, now)
+        clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
         wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
         summary = summary_of(
             game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now, wake_at=wake
@@ -293,7 +293,7 @@ class Games:
             version = loaded.version + len(planned.events)
             hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
             now = self.clock.now()
-            after, clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, now)
+            clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
             summary = summary_of(
                 game_id,
                 loaded.game,
@@ -302,7 +302,7 @@ class Games:
                 hashes,
                 loaded.stored[0].recorded_at,
                 now,
-                wake_at=wake_at(loaded.game, after, clocks, now, self.abandon_after),
+                wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
             try:
                 stored = await self.store.append(game_id, loaded.version, planned.events, summary, idempotency_key)
@@ -348,11 +348,14 @@ class Games:
         table: Table[Any] | None,
         clocks: Clocks | None,
         new_events: Sequence[NewEvent],
+        after: Table[Any],
         now: datetime,
-    ) -> tuple[Table[Any], Clocks | None]:
-        """The table and its clocks once these events are appended at `now`."""
+    ) -> Clocks | None:
+        """The clocks once these events, which lead from `table` to `after`, are appended at `now`."""
+        if after.clock is None:
+            return None
         decoded = (codec.decode_event(event.type, event.schema_version, event.data) for event in new_events)
-        return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))
+        return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))[1]
 
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
