@@ -6,6 +6,8 @@ from datetime import timedelta
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from adapters.system import SecureIds
 from domain.engine import NotNow, Result, SeatScore
@@ -118,3 +120,20 @@ async def test_a_game_with_a_leaver_and_a_timeout_exports_and_imports_as_it_was(
     imported = await import_log(s.store, s.clock, SecureIds(), document)
     original = await s.games.view(game.id, None)
     assert imported.result == original.result and imported.seats == original.seats
+
+
+@given(
+    totals=st.lists(st.integers(0, 60), min_size=2, max_size=8),
+    left=st.sets(st.integers(0, 7)),
+)
+def test_leavers_always_rank_below_every_stayer_who_keeps_their_order(totals: list[int], left: set[int]) -> None:
+    left = {seat for seat in left if seat < len(totals)}
+    before = result(*totals)
+    after = leavers_last(before, table(left, len(totals)))
+    assert sorted(after.ranking) == list(range(len(totals)))
+    stayed = [seat for seat in after.ranking if seat not in left]
+    assert list(after.ranking) == stayed + [seat for seat in before.ranking if seat in left]
+    assert stayed == [seat for seat in before.ranking if seat not in left]
+    if stayed:
+        assert after.winners and not set(after.winners) & left
+        assert after.winners[0] in stayed
