@@ -68,7 +68,11 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
         # A serving process that builds its own services also runs the catch-up projections.
-        running = bootstrap(configured.database_url, run_projections=True) if services is None else services
+        running = (
+            bootstrap(configured.database_url, read_database_url=configured.read_database_url, run_projections=True)
+            if services is None
+            else services
+        )
         app.state.services = running
         await running.start()
         try:

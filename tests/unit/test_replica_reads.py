@@ -1,0 +1,155 @@
+"""Which copy a read of one game comes from, with a replica that holds the primary's log up to a version.
+
+The replica here is a second in-memory store that is handed the primary's events when the test says:
+a lag is a replica that has not been handed the latest ones yet. tests/e2e/test_read_replica.py runs
+the same routing against a real PostgreSQL streaming replica.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+import pytest
+
+from adapters.memory_store import InMemoryEventStore
+from adapters.system import SecureIds, SystemClock
+from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.errors import ServiceError
+from services.games import Games
+from services.logs import export_log
+from services.ports import NewEvent, StoredEvent
+
+
+class CountingStore(InMemoryEventStore):
+    """Counts the reads of whole streams, to tell which copy answered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        self.reads += 1
+        return await super().read(stream_id, after, limit)
+
+
+@pytest.fixture
+def primary() -> CountingStore:
+    return CountingStore()
+
+
+@pytest.fixture
+def replica() -> CountingStore:
+    return CountingStore()
+
+
+@pytest.fixture
+def games(primary: CountingStore, replica: CountingStore) -> Games:
+    return Games(primary, SystemClock(), SecureIds(), replica)
+
+
+async def replicate(primary: CountingStore, replica: CountingStore, game_id: str, upto: int | None = None) -> None:
+    """Hand the replica the primary's events of that game it lacks, up to version `upto` (all: None)."""
+    have = len(await InMemoryEventStore.read(replica, game_id))
+    stored: Sequence[StoredEvent] = await InMemoryEventStore.read(primary, game_id, after=have)
+    missing = [item for item in stored if upto is None or item.version <= upto]
+    if missing:
+        new = [NewEvent(e.type, e.data, e.metadata, e.schema_version) for e in missing]
+        await replica.append(game_id, have, new)
+
+
+async def two_seats(games: Games):
+    return await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(name="b")]))
+
+
+async def play(games: Games, game_id: str, token: str, commands: int) -> int:
+    """Send that seat's first legal command `commands` times (the other seat's turn too, as needed)."""
+    version = 0
+    for _ in range(commands):
+        legal = await games.legal_commands(game_id, token)
+        outcome = await games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))
+        version = outcome.version
+    return version
+
+
+async def test_a_running_game_read_without_a_seen_version_comes_from_the_primary(games, primary, replica):
+    game = await two_seats(games)
+    await replicate(primary, replica, game.id)
+    replica.reads = primary.reads = 0
+    view = await games.view(game.id, None)
+    assert view.version == game.version
+    # The replica was asked, and found too old to say the caller has seen everything.
+    assert primary.reads == 1
+
+
+async def test_a_replica_that_reached_the_seen_version_answers_though_the_primary_is_ahead(games, primary, replica):
+    game = await two_seats(games)
+    token = game.tokens["0"]
+    await replicate(primary, replica, game.id)
+    primary_version = await play(games, game.id, game.tokens["1"], 1)
+    assert primary_version > game.version
+    primary.reads = 0
+    lagging = await games.view(game.id, token, seen=game.version)
+    assert lagging.version == game.version and primary.reads == 0
+    # Having seen the newer version, the caller gets it from the primary: never a step back.
+    assert (await games.view(game.id, token, seen=primary_version)).version == primary_version
+    legal = await games.legal_commands(game.id, token, seen=game.version)
+    assert legal.version == game.version
+
+
+async def test_a_game_the_replica_does_not_hold_yet_is_read_from_the_primary(games, primary, replica):
+    game = await two_seats(games)
+    assert (await games.view(game.id, None, seen=1)).version == game.version
+    page = await games.events(game.id, None, after=0, limit=10)
+    assert page.last_version == game.version
+
+
+async def test_a_token_the_replica_has_not_seen_taken_is_checked_on_the_primary(games, primary, replica):
+    game = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a")]))
+    await replicate(primary, replica, game.id)
+    seat = await games.take_seat(TakeSeat(game.id, NewSeat(name="b")))
+    assert seat.token is not None
+    view = await games.view(game.id, seat.token, seen=1)
+    assert view.viewer.seat == 1 and view.version > game.version
+
+
+async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(games, primary, replica):
+    game = await two_seats(games)
+    await replicate(primary, replica, game.id, upto=2)
+    primary.reads = 0
+    page = await games.events(game.id, None, after=1, limit=10)
+    assert page.last_version == 2 and [event.version for event in page.events] == [2]
+    assert (await games.replay(game.id, None, at=2)).version == 2
+    assert primary.reads == 0
+    # Past what the replica holds, the primary answers, and a replay within the log is no error.
+    assert (await games.events(game.id, None, after=3, limit=10)).last_version == game.version
+    assert (await games.replay(game.id, None, at=game.version)).version == game.version
+    assert primary.reads == 2
+
+
+async def test_a_finished_game_is_read_from_the_replica_alone(games, primary, replica):
+    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    assert created.status == "finished"
+    await replicate(primary, replica, created.id)
+    primary.reads = 0
+    assert (await games.view(created.id, None)).status == "finished"
+    assert (await export_log(games.store, created.id, games.replica)).id == created.id
+    assert primary.reads == 0
+
+
+async def test_a_game_finished_on_the_primary_only_is_exported_from_the_primary(games, primary, replica):
+    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    await replicate(primary, replica, created.id, upto=created.version - 1)
+    exported = await export_log(games.store, created.id, games.replica)
+    assert len(exported.events) == created.version
+
+
+async def test_refusals_still_come_from_the_primary(games, primary, replica):
+    game = await two_seats(games)
+    await replicate(primary, replica, game.id)
+    with pytest.raises(ServiceError) as refused:
+        await games.view(game.id, "not-a-token", seen=1)
+    assert refused.value.code == "invalid-token"
+    with pytest.raises(ServiceError) as refused:
+        await games.view("6a1f1f6e-1c7b-4a57-9b8b-2f0f5a0c6f10", None)
+    assert refused.value.code == "game-not-found"
