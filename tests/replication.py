@@ -38,7 +38,7 @@ def postgres_bin() -> Path | None:
     return found[-1].parent if found else None
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -113,7 +113,8 @@ class _Runner:
     @contextmanager
     def started(self, server: Server) -> Iterator[Server]:
         log = server.data / "server.log"
-        options = f"{SERVER_OPTIONS} -c port={server.port} -c unix_socket_directories={server.data}"
+        # The socket goes beside the data folder, which pg_basebackup copies.
+        options = f"{SERVER_OPTIONS} -c port={server.port} -c unix_socket_directories={server.data.parent}"
         data = str(server.data)
         self.run("pg_ctl", "start", "-w", "-t", str(START_SECONDS), "-D", data, "-l", str(log), "-o", options)
         try:
@@ -128,14 +129,14 @@ def streaming_pair(bin_dir: Path) -> Iterator[Pair]:
     runner = _Runner(bin_dir)
     root = Path(tempfile.mkdtemp(prefix="kaiten-replication-"))
     runner.own(root)
-    primary = Server(root / "primary", _free_port())
-    replica = Server(root / "replica", _free_port())
+    primary = Server(root / "primary", free_port())
+    replica = Server(root / "replica", free_port())
     try:
         with ExitStack() as stack:
             runner.run("initdb", "--no-sync", "--auth=trust", "-U", "postgres", "-D", str(primary.data))
             stack.enter_context(runner.started(primary))
             runner.run(
-                "pg_basebackup", "-R", "--no-sync", "--checkpoint=fast", "-h", "127.0.0.1", "-p",
+                "pg_basebackup", "-R", "--no-sync", "--checkpoint=fast", "--no-manifest", "-h", "127.0.0.1", "-p",
                 str(primary.port), "-U", "postgres", "-D", str(replica.data),
             )  # fmt: skip
             stack.enter_context(runner.started(replica))
