@@ -14,12 +14,13 @@ from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
+from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.ports import Clock, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 
@@ -54,8 +55,11 @@ class Services:
         self._background = AsyncExitStack()
 
     async def is_ready(self) -> bool:
+        """The primary alone: while a read replica is down, its reads go to the primary."""
+        if self.engine is None:
+            return True
         try:
-            return all([await is_migrated(engine) for engine in self._engines()])
+            return await is_migrated(self.engine)
         except (OSError, SQLAlchemyError):
             return False
 
@@ -91,11 +95,16 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
-    replica = None if read_engine is None else SqlEventStore(read_engine)
+    replica: EventStore | None = None
+    read_models: ReadModels = SqlReadModels(engine)
+    if read_engine is not None:
+        health = Replica()
+        replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
+        read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
     return replace(
         _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, replica),
         read_engine=read_engine,
-        history=HistoryQueries(SqlReadModels(read_engine or engine)),
+        history=HistoryQueries(read_models),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
