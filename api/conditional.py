@@ -23,9 +23,10 @@ MinVersion = Annotated[
     QueryParameter(
         ge=1,
         description=(
-            "The newest version of this game the caller has seen (e.g. the `version` of its last command's "
-            "answer): the answer is at least that new. With a read replica configured, a read that names "
-            "what it has seen (here, by If-None-Match, or by `after`) may be answered by the replica."
+            "The newest version of this game the caller has seen (e.g. the `version` its last command "
+            "answered): the answer is at least that new once the game has reached it. A read that names a "
+            "version it has seen (here, in If-None-Match, or an events page's `after`) may be answered by a "
+            "read replica that has replayed it; one that names none is answered by the primary."
         ),
     ),
 ]
