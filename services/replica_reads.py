@@ -7,7 +7,9 @@ a read when what it holds is as new as the caller needs:
   it names with `min_version`, an entity tag it sends with If-None-Match, the `after` of an events
   page, the `at` of a replay). Then the caller never sees the game go back, and never misses its own
   command, whose answer told it the version.
-A running game read with no such version (the first look at a table, or the table right after a
+A read with no such version first asks the replica for the game's summary row (one row, written in the
+same transaction as the events): only a game finished there is then read from it. A running game read
+with no such version (the first look at a table, or the table right after a
 command whose version the caller did not pass on) comes from the primary, as does anything the replica
 cannot answer yet: a game it does not hold, a seat token it has not seen taken. Commands, and the reads
 they make, always use the primary.
@@ -16,7 +18,7 @@ they make, always use the primary.
 from __future__ import annotations
 
 from services.errors import ServiceError
-from services.loading import LoadedGame, hash_token, load_game
+from services.loading import LoadedGame, check_game_id, hash_token, load_game
 from services.ports import EventStore
 
 #: A game in this status has its whole log: nothing is appended after GameFinished.
@@ -34,7 +36,7 @@ async def load_for_reading(
     primary: EventStore, replica: EventStore | None, game_id: str, *, seen: int | None, token: str | None
 ) -> LoadedGame:
     """The game from the replica when its copy is fresh enough for this caller, else from the primary."""
-    if replica is not None:
+    if replica is not None and (seen is not None or await finished_on(replica, game_id)):
         try:
             copy = await load_game(replica, game_id)
         except ServiceError as error:
@@ -45,3 +47,9 @@ async def load_for_reading(
             if fresh_enough(copy, seen, token):
                 return copy
     return await load_game(primary, game_id)
+
+
+async def finished_on(replica: EventStore, game_id: str) -> bool:
+    """Whether the replica holds the game finished, by its summary row (no log read)."""
+    summary = await replica.summary(check_game_id(game_id))
+    return summary is not None and summary.status == FINAL_STATUS
