@@ -14,6 +14,7 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
+from api.conditional import seen_version
 from services.commands import Act, CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
 from services.games import Games
@@ -155,3 +156,21 @@ async def test_refusals_still_come_from_the_primary(games, primary, replica):
     with pytest.raises(ServiceError) as refused:
         await games.view("6a1f1f6e-1c7b-4a57-9b8b-2f0f5a0c6f10", None)
     assert refused.value.code == "game-not-found"
+
+
+@pytest.mark.parametrize(
+    ("if_none_match", "min_version", "seen"),
+    [
+        (None, None, None),
+        ("*", None, None),
+        ('"7"', None, 7),
+        ('W/"3", "12", "x"', None, 12),
+        ('"4"', 9, 9),
+        ('"11"', 9, 11),
+        (None, 2, 2),
+    ],
+)
+def test_the_version_a_caller_has_seen_is_the_newest_it_names(
+    if_none_match: str | None, min_version: int | None, seen: int | None
+) -> None:
+    assert seen_version(if_none_match, min_version) == seen
