@@ -25,6 +25,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from adapters.migrate import upgrade_sync
 from api.app import create_app
 from api.bootstrap import Services, bootstrap
+from api.cli import main
 from api.settings import Settings, SettingsError
 from tests.projecting import settle_all
 from tests.replication import Pair, free_port, postgres_bin, streaming_pair
@@ -234,6 +235,15 @@ def test_a_replica_with_sqlite_is_refused_at_start_up(
         Settings.from_env()
     with pytest.raises(ValueError, match="read replica"):
         bootstrap(primary, read_database_url=replica)
+
+
+def test_the_command_line_names_the_setting_it_cannot_start_with(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///kaiten.sqlite3")
+    monkeypatch.setenv("KAITEN_READ_DATABASE_URL", "postgresql+psycopg://replica/kaiten")
+    assert main(["migrate"]) == 2
+    assert "KAITEN_READ_DATABASE_URL" in capsys.readouterr().err
 
 
 def test_without_a_replica_url_everything_uses_the_primary(monkeypatch: pytest.MonkeyPatch) -> None:
