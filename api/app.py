@@ -55,10 +55,11 @@ so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO
 
 **Read replicas.** With `KAITEN_READ_DATABASE_URL` (a PostgreSQL streaming replica of the primary), the
 match history, statistics and leaderboards, and the reads of one game that need not be the newest,
-come from the replica: a finished game, or a running game the replica has replayed up to the version
-the caller says it has seen (`min_version`, an entity tag in `If-None-Match`, an events page's `after`,
-a replay's `at`). A read that names no version, like `getTable` right after a command, comes from the
-primary: pass the command's `version` as `min_version` to let a replica answer once it has it.
+come from the replica: a game the serving process has seen finished, or a game the replica has
+replayed up to the version the caller says it has seen (`min_version`, an entity tag in
+`If-None-Match`, an events page's `after`, a replay's `at`). Any other read, like `getTable` right
+after a command, comes from the primary: pass the command's `version` as `min_version` to let a
+replica answer once it has it.
 """
 
 

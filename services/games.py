@@ -36,7 +36,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
-from services.replica_reads import load_for_reading
+from services.replica_reads import ReplicaReads
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -67,8 +67,8 @@ MAX_EVENTS_PAGE = 1000
 class Games:
     def __init__(self, store: EventStore, clock: Clock, ids: IdSource, replica: EventStore | None = None) -> None:
         self.store = store
-        #: A copy of the store that may lag (a PostgreSQL read replica), for reads that allow it.
-        self.replica = replica
+        #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
+        self.reads = ReplicaReads(store, replica)
         self.clock = clock
         self.ids = ids
 
@@ -203,7 +203,7 @@ class Games:
     # --- helpers ------------------------------------------------------------------------------
 
     async def _read(self, game_id: str, token: str | None, seen: int | None) -> LoadedGame:
-        return await load_for_reading(self.store, self.replica, game_id, seen=seen, token=token)
+        return await self.reads.load(game_id, seen=seen, token=token)
 
     async def _write(
         self,

@@ -20,6 +20,7 @@ from services.errors import ServiceError
 from services.games import Games
 from services.logs import export_log
 from services.ports import NewEvent, StoredEvent
+from services.replica_reads import ReplicaReads
 
 
 class CountingStore(InMemoryEventStore):
@@ -130,20 +131,51 @@ async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(ga
     assert primary.reads == 2
 
 
-async def test_a_finished_game_is_read_from_the_replica_alone(games, primary, replica):
+async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primary, replica):
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
     assert created.status == "finished"
     await replicate(primary, replica, created.id)
+    primary.reads = replica.reads = 0
+    # Not known finished yet: the primary answers, as for any game read with no version named.
+    assert (await games.view(created.id, None)).status == "finished"
+    assert (primary.reads, replica.reads) == (1, 0)
+    assert (await games.view(created.id, None)).status == "finished"
+    assert (await export_log(games.store, created.id, games.reads)).id == created.id
+    assert (await games.events(created.id, None, after=0, limit=5)).last_version == created.version
+    assert (primary.reads, replica.reads) == (1, 3)
+
+
+async def test_a_game_the_replica_answered_finished_is_known_finished(games, primary, replica):
+    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    await replicate(primary, replica, created.id)
+    await games.replay(created.id, None, at=2)
     primary.reads = 0
     assert (await games.view(created.id, None)).status == "finished"
-    assert (await export_log(games.store, created.id, games.replica)).id == created.id
     assert primary.reads == 0
+
+
+async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(primary, replica):
+    reads = ReplicaReads(primary, replica, remembered=2)
+    games = Games(primary, SystemClock(), SecureIds(), replica)
+    bots = [NewSeat(bot="random"), NewSeat(bot="random")]
+    ids = [(await games.create(CreateGame("sushi-go", 2, None, seed, bots))).id for seed in range(3)]
+    for game_id in ids:
+        await replicate(primary, replica, game_id)
+        await reads.load(game_id)
+    assert [reads.known_finished(game_id) for game_id in ids] == [False, True, True]
+    # A game not finished is never remembered, and without a replica nothing is.
+    running = await two_seats(games)
+    await reads.load(running.id)
+    assert not reads.known_finished(running.id)
+    alone = ReplicaReads(primary, None)
+    await alone.load(ids[0])
+    assert not alone.known_finished(ids[0])
 
 
 async def test_a_game_finished_on_the_primary_only_is_exported_from_the_primary(games, primary, replica):
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
     await replicate(primary, replica, created.id, upto=created.version - 1)
-    exported = await export_log(games.store, created.id, games.replica)
+    exported = await export_log(games.store, created.id, games.reads)
     assert len(exported.events) == created.version
 
 
