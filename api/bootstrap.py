@@ -137,7 +137,7 @@ def _services(
     clock = clock or SystemClock()
     ids = ids or SecureIds()
     return Services(
-        games=Games(store, clock, ids, replica),
+        games=Games(store, clock, ids, replica=replica),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,

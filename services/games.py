@@ -65,7 +65,7 @@ MAX_EVENTS_PAGE = 1000
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Clock, ids: IdSource, replica: EventStore | None = None) -> None:
+    def __init__(self, store: EventStore, clock: Clock, ids: IdSource, *, replica: EventStore | None = None) -> None:
         self.store = store
         #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
         self.reads = ReplicaReads(store, replica)

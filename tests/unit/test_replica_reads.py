@@ -47,7 +47,7 @@ def replica() -> CountingStore:
 
 @pytest.fixture
 def games(primary: CountingStore, replica: CountingStore) -> Games:
-    return Games(primary, SystemClock(), SecureIds(), replica)
+    return Games(primary, SystemClock(), SecureIds(), replica=replica)
 
 
 async def replicate(primary: CountingStore, replica: CountingStore, game_id: str, upto: int | None = None) -> None:
@@ -156,7 +156,7 @@ async def test_a_game_the_replica_answered_finished_is_known_finished(games, pri
 
 async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(primary, replica):
     reads = ReplicaReads(primary, replica, remembered=2)
-    games = Games(primary, SystemClock(), SecureIds(), replica)
+    games = Games(primary, SystemClock(), SecureIds(), replica=replica)
     bots = [NewSeat(bot="random"), NewSeat(bot="random")]
     ids = [(await games.create(CreateGame("sushi-go", 2, None, seed, bots))).id for seed in range(3)]
     for game_id in ids:
