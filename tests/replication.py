@@ -33,9 +33,19 @@ CATCH_UP_SECONDS = 30.0
 
 
 def postgres_bin() -> Path | None:
-    """The newest installed PostgreSQL's binaries, if any."""
+    """The newest installed PostgreSQL's binaries, if any (and a `postgres` user to run them when root)."""
     found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_basebackup"), key=lambda p: int(p.parent.parent.name))
-    return found[-1].parent if found else None
+    if not found or (os.geteuid() == 0 and not _has_user("postgres")):
+        return None
+    return found[-1].parent
+
+
+def _has_user(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+    except KeyError:
+        return False
+    return True
 
 
 def free_port() -> int:

@@ -41,7 +41,10 @@ def pair() -> Iterator[Pair]:
     """A migrated primary and its replica, for this module."""
     bin_dir = postgres_bin()
     if bin_dir is None:
-        reason = "no PostgreSQL binaries under /usr/lib/postgresql/*/bin to run a primary and a replica"
+        reason = (
+            "no PostgreSQL binaries under /usr/lib/postgresql/*/bin (or, as root, no postgres user to run "
+            "them) for a primary and a replica"
+        )
         if os.environ.get("KAITEN_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"KAITEN_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
         pytest.skip(reason)
