@@ -16,12 +16,13 @@ from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
+from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, Deadlines, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
 from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
@@ -36,6 +37,8 @@ class Services:
     #: Tells this process (and on PostgreSQL every process) of committed appends.
     notifier: RunningNotifier
     engine: AsyncEngine | None = None
+    #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
+    read_engine: AsyncEngine | None = None
     #: Match history and statistics, from the catch-up projections' read models (None without a database).
     history: HistoryQueries | None = None
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
@@ -60,6 +63,7 @@ class Services:
         self._background = AsyncExitStack()
 
     async def is_ready(self) -> bool:
+        """The primary alone: while a read replica is down, its reads go to the primary."""
         if self.engine is None:
             return True
         try:
@@ -69,13 +73,17 @@ class Services:
 
     async def close(self) -> None:
         await self.stop()
-        if self.engine is not None:
-            await self.engine.dispose()
+        for engine in self._engines():
+            await engine.dispose()
+
+    def _engines(self) -> list[AsyncEngine]:
+        return [engine for engine in (self.engine, self.read_engine) if engine is not None]
 
 
 def bootstrap(
     database_url: str,
     *,
+    read_database_url: str | None = None,
     run_projections: bool = False,
     run_scheduler: bool = False,
     clock: Clock | None = None,
@@ -84,9 +92,14 @@ def bootstrap(
     scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
-    `run_scheduler` the deadlines' scheduler (a serving process runs both). The clock and the source
-    of ids are the system's unless others are given (tests)."""
+    `run_scheduler` the deadlines' scheduler (a serving process runs both).
+    With `read_database_url` (a PostgreSQL read replica of it) the history, the statistics and the
+    reads of one game that may lag (services/replica_reads.py) go to the replica.
+    The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
+    read_engine = None if read_database_url is None else create_engine(read_database_url)
+    if read_engine is not None and {engine.dialect.name, read_engine.dialect.name} != {"postgresql"}:
+        raise ValueError("a read replica needs PostgreSQL, for the primary and the replica")
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
         notifier = PostgresNotifier(database_url)
@@ -94,13 +107,28 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
-    deadlines = SqlDeadlines(engine)
+    replica: EventStore | None = None
+    read_models: ReadModels = SqlReadModels(engine)
+    if read_engine is not None:
+        health = Replica()
+        replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
+        read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
     services = _services(
-        store, notifier, SqlStreamTickets(engine), clock, ids, engine, deadlines, abandon_after, scheduler_interval
+        store,
+        notifier,
+        SqlStreamTickets(engine),
+        clock,
+        ids,
+        engine,
+        replica=replica,
+        deadlines=SqlDeadlines(engine),
+        abandon_after=abandon_after,
+        scheduler_interval=scheduler_interval,
     )
     return replace(
         services,
-        history=HistoryQueries(SqlReadModels(engine)),
+        read_engine=read_engine,
+        history=HistoryQueries(read_models),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
@@ -123,7 +151,13 @@ def bootstrap_with_store(
     through `notifier`, which the store must publish to. With the store's `deadlines`, the services
     have a scheduler (which tests run step by step)."""
     return _services(
-        store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids, None, deadlines, abandon_after
+        store,
+        notifier or LocalNotifier(),
+        InMemoryStreamTickets(),
+        clock,
+        ids,
+        deadlines=deadlines,
+        abandon_after=abandon_after,
     )
 
 
@@ -134,13 +168,14 @@ def _services(
     clock: Clock | None,
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
+    replica: EventStore | None = None,
     deadlines: Deadlines | None = None,
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
-    games = Games(store, clock, ids, abandon_after)
+    games = Games(store, clock, ids, abandon_after, replica=replica)
     return Services(
         games=games,
         scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
