@@ -68,13 +68,17 @@ def fold_clocked(
     game: AnyGame, table: Table[Any] | None, clocks: Clocks | None, timed_events: Iterable[tuple[Any, datetime]]
 ) -> tuple[Table[Any], Clocks | None]:
     """The table and its clocks after these events, each recorded at its time (no clocks: no clock)."""
+    timed = None if clocks is None or table is None else timed_seats(game, table)
     for event, at in timed_events:
         table = lobby.evolve_table(game, table, event)
         if table.clock is None:
             continue
         if clocks is None:
             clocks = start_clocks(table.clock, table.players)
-        clocks = tick(table.clock, clocks, timed_seats(game, table), at)
+        now_timed = timed_seats(game, table)
+        # Most events leave the timed seats as they were, which leaves every clock as it was.
+        if now_timed != timed:
+            clocks, timed = tick(table.clock, clocks, now_timed, at), now_timed
     if table is None:
         raise ValueError("an empty log has no table")
     return table, clocks
