@@ -69,6 +69,9 @@ async def test_a_leaver_ranks_last_and_only_their_loss_is_counted(client: Client
     alone = await create(client, "sushi-go", 2, seats=[{"name": "dee", "player_id": "dee"}, {"bot": "greedy"}])
     left = await client.post(f"/v1/games/{alone['id']}/resign", headers=bearer(alone["tokens"]["0"]))
     assert [event["type"] for event in left.json()["events"]] == ["SeatResigned", "GameAbandoned"]
+    # Abandoned is over: a stream that has every event has nothing left to follow.
+    ended = await client.get(f"/v1/games/{alone['id']}/events/stream?after={left.json()['version']}")
+    assert ended.status_code == 204
 
     await settle_all(services.projection_runners)
     abandoned = (await client.get("/v1/games?status=abandoned")).json()["items"]
