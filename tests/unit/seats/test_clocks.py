@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from api.settings import SettingsError, parse_duration
 from domain.clock import ClockOptions
 from domain.engine import RuleViolation
 from services.clocks import SeatClock, deadline, start_clocks, tick
@@ -145,3 +146,14 @@ async def test_a_bad_clock_is_refused(clock: object) -> None:
     with pytest.raises(RuleViolation) as refused:
         await s.create(clock, PEOPLE)  # type: ignore[arg-type]
     assert refused.value.code == "invalid-options"
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("90", 90), ("90s", 90), ("15m", 900), ("12h", 43200), ("1.5d", 129600)])
+def test_durations_of_the_settings_read_with_their_unit(text: str, seconds: float) -> None:
+    assert parse_duration("KAITEN_ABANDON_AFTER", text) == timedelta(seconds=seconds)
+
+
+@pytest.mark.parametrize("text", ["", "0", "-5m", "soon", "5w"])
+def test_a_duration_that_is_not_one_is_refused_by_name(text: str) -> None:
+    with pytest.raises(SettingsError, match="KAITEN_ABANDON_AFTER"):
+        parse_duration("KAITEN_ABANDON_AFTER", text)
