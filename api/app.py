@@ -75,9 +75,17 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
-        # A serving process that builds its own services also runs the catch-up projections.
+        # A serving process that builds its own services also runs the catch-up projections and the
+        # deadlines' scheduler.
         running = (
-            bootstrap(configured.database_url, read_database_url=configured.read_database_url, run_projections=True)
+            bootstrap(
+                configured.database_url,
+                read_database_url=configured.read_database_url,
+                run_projections=True,
+                run_scheduler=True,
+                abandon_after=configured.abandon_after,
+                scheduler_interval=configured.scheduler_interval,
+            )
             if services is None
             else services
         )

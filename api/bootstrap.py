@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
+from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
@@ -20,7 +22,8 @@ from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 
@@ -41,6 +44,9 @@ class Services:
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
     projection_runners: list[ProjectionRunner] = field(default_factory=list)
     run_projections: bool = False
+    #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
+    scheduler: Scheduler | None = None
+    run_scheduler: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -49,6 +55,8 @@ class Services:
         await self._background.enter_async_context(self.notifier.running())
         if self.run_projections:
             await self._background.enter_async_context(running(self.projection_runners))
+        if self.run_scheduler and self.scheduler is not None:
+            await self._background.enter_async_context(self.scheduler.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -77,10 +85,14 @@ def bootstrap(
     *,
     read_database_url: str | None = None,
     run_projections: bool = False,
+    run_scheduler: bool = False,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections.
+    """Services over that database; `run_projections` makes `start` run the catch-up projections and
+    `run_scheduler` the deadlines' scheduler (a serving process runs both).
     With `read_database_url` (a PostgreSQL read replica of it) the history, the statistics and the
     reads of one game that may lag (services/replica_reads.py) go to the replica.
     The clock and the source of ids are the system's unless others are given (tests)."""
@@ -101,8 +113,20 @@ def bootstrap(
         health = Replica()
         replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
         read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
+    services = _services(
+        store,
+        notifier,
+        SqlStreamTickets(engine),
+        clock,
+        ids,
+        engine,
+        replica=replica,
+        deadlines=SqlDeadlines(engine),
+        abandon_after=abandon_after,
+        scheduler_interval=scheduler_interval,
+    )
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, replica),
+        services,
         read_engine=read_engine,
         history=HistoryQueries(read_models),
         projection_runners=[
@@ -110,6 +134,7 @@ def bootstrap(
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
+        run_scheduler=run_scheduler,
     )
 
 
@@ -119,10 +144,21 @@ def bootstrap_with_store(
     *,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
 ) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
-    through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids)
+    through `notifier`, which the store must publish to. With the store's `deadlines`, the services
+    have a scheduler (which tests run step by step)."""
+    return _services(
+        store,
+        notifier or LocalNotifier(),
+        InMemoryStreamTickets(),
+        clock,
+        ids,
+        deadlines=deadlines,
+        abandon_after=abandon_after,
+    )
 
 
 def _services(
@@ -133,11 +169,16 @@ def _services(
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
     replica: EventStore | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
+    games = Games(store, clock, ids, abandon_after, replica=replica)
     return Services(
-        games=Games(store, clock, ids, replica=replica),
+        games=games,
+        scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,
