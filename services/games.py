@@ -3,6 +3,8 @@
 Every write is load → decide → append at the loaded version. A concurrent writer makes the append
 conflict; the use case then reloads and decides again (bounded), unless the client pinned the version
 with If-Match, in which case the conflict is its answer.
+
+Reads may come from a read replica when its copy is fresh enough for the caller (services/replica_reads.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -17,10 +20,11 @@ import msgspec
 from domain import lobby
 from domain.catalog import get_game
 from domain.chance import Chance
-from domain.engine import RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
+from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
 from services.logs import imported_from
@@ -34,6 +38,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.replica_reads import ReplicaReads
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -57,15 +62,37 @@ class Planned(Generic[T]):
     answer: Callable[[Sequence[StoredEvent]], T]
 
 
+@dataclass(frozen=True, slots=True)
+class Woken:
+    """What looking at a game's deadline did: fired something (appended), or found nothing due at
+    `version` and when to look again."""
+
+    fired: bool
+    version: int
+    wake_at: datetime | None
+
+
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Clock, ids: IdSource) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Clock,
+        ids: IdSource,
+        abandon_after: timedelta | None = None,
+        *,
+        replica: EventStore | None = None,
+    ) -> None:
         self.store = store
+        #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
+        self.reads = ReplicaReads(store, replica)
         self.clock = clock
         self.ids = ids
+        #: A game nobody moved in for this long is abandoned (None: never).
+        self.abandon_after = abandon_after
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -89,7 +116,11 @@ class Games:
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
         now = self.clock.now()
-        summary = summary_of(game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now)
+        clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
+        wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
+        summary = summary_of(
+            game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now, wake_at=wake
+        )
         stored = await self.store.append(game_id, 0, new_events, summary)
         view = table_view(
             game,
@@ -99,8 +130,9 @@ class Games:
             len(stored),
             created_at=stored[0].recorded_at,
             updated_at=stored[-1].recorded_at,
-            public=bots.table.status == "finished",
+            public=lobby.is_over(bots.table),
         )
+        view = _with_deadlines(view, game, bots.table, clocks)
         created: CreatedGame = views_of(game.id).created(
             **msgspec.structs.asdict(view),
             tokens=tokens,
@@ -133,34 +165,98 @@ class Games:
                     return Planned([], loaded.table, lambda _stored: outcome)
             if if_match is not None and if_match != loaded.version:
                 raise _version_conflict(loaded.version)
+            if loaded.table.seats[seat].resigned:
+                raise ServiceError("conflict", "seat-resigned", f"seat {seat} resigned; a bot plays it now")
             command = loaded.codec.decode_command(body)
             chance = Chance(loaded.table.seed, loaded.version)
             decision = lobby.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
-            new_events = self._new_events(loaded.codec, decision.events, metadata)
-            moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
-            new_events.extend(moved)
-
-            def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-                events = (*decision.events, *bots.events)
-                views = event_views(loaded.game, bots.table, seat, stored, events)
-                outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
-                return outcome
-
-            return Planned(new_events, bots.table, answer)
+            return self._outcome(loaded, seat, decision, metadata)
 
         return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
-    # --- reads --------------------------------------------------------------------------------
-
-    async def view(self, game_id: str, token: str | None) -> TableView:
-        loaded = await load_game(self.store, game_id)
-        return self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
-
-    async def legal_commands(self, game_id: str, token: str | None) -> LegalCommands:
+    async def resign(self, command: Resign) -> CommandOutcome:
+        """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
+        abandoned when nobody is left)."""
+        token = command.token
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        loaded = await load_game(self.store, game_id)
+
+        def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            decision = lobby.resign(loaded.game, loaded.table, seat)
+            return self._outcome(loaded, seat, decision, {"seat": seat, "command_id": self.ids.command_id()})
+
+        return await self._write(command.game_id, attempt)
+
+    async def wake(self, game_id: str) -> Woken:
+        """Fire what is due in the game at the clock's time: the turns whose time ran out (each
+        `TurnTimedOut` and the move made for it), or abandonment after too long without a move. The
+        append's version guard makes a deadline fire once, however many processes look at it."""
+        now = self.clock.now()
+
+        def attempt(loaded: LoadedGame) -> Planned[Woken]:
+            decision = self._due(loaded, now)
+            if decision is None:
+                last_move = loaded.stored[-1].recorded_at
+                wake = wake_at(loaded.game, loaded.table, loaded.clocks, last_move, self.abandon_after)
+                woken = Woken(fired=False, version=loaded.version, wake_at=wake)
+                return Planned([], loaded.table, lambda _stored: woken)
+            events, table = decision
+            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events))
+            return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
+
+        return await self._write(game_id, attempt)
+
+    def _due(self, loaded: LoadedGame, now: datetime) -> tuple[list[NewEvent], Table[Any]] | None:
+        """The events of what is due at `now` and the table after them; None when nothing is."""
+        table, codec = loaded.table, loaded.codec
+        if lobby.is_over(table):
+            return None
+        if self.abandon_after is not None and now - loaded.stored[-1].recorded_at >= self.abandon_after:
+            abandoned = lobby.abandon(loaded.game, table)
+            return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
+        events: list[NewEvent] = []
+        for seat, due in sorted(deadlines(loaded.game, table, loaded.clocks).items()):
+            if due > now or seat not in lobby.awaiting(loaded.game, table):
+                continue
+            at = loaded.version + len(events)
+            decision = lobby.time_out(
+                loaded.game, table, seat, rfc3339(now), Chance(table.seed, at), Chance(table.seed, at, "bot", seat)
+            )
+            events.extend(self._new_events(codec, decision.events, {"seat": seat, "timed_out": True}))
+            table = decision.table
+        return (events, table) if events else None
+
+    def _outcome(
+        self, loaded: LoadedGame, seat: int, decision: Decision[Any], metadata: dict[str, Any]
+    ) -> Planned[CommandOutcome]:
+        """A seat's decision, the bots' moves after it, and the answer: the events as the seat sees them."""
+        new_events = self._new_events(loaded.codec, decision.events, metadata)
+        moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
+        new_events.extend(moved)
+
+        def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
+            events = (*decision.events, *bots.events)
+            views = event_views(loaded.game, bots.table, seat, stored, events)
+            outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
+            return outcome
+
+        return Planned(new_events, bots.table, answer)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def view(self, game_id: str, token: str | None, seen: int | None = None) -> TableView:
+        """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
+        loaded = await self._read(game_id, token, seen)
+        view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
+        return _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
+
+    async def legal_commands(self, game_id: str, token: str | None, seen: int | None = None) -> LegalCommands:
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+        loaded = await self._read(game_id, token, seen)
         seat = loaded.seat_of(token)
         assert seat is not None
         commands: Sequence[Any] = ()
@@ -171,10 +267,13 @@ class Games:
         )
         return legal
 
-    async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
+    async def events(
+        self, game_id: str, token: str | None, after: int, limit: int, seen: int | None = None
+    ) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
-        loaded = await load_game(self.store, game_id)
+        # Asking for the events after a version says the caller has seen it.
+        loaded = await self._read(game_id, token, max(after, seen or 0))
         seat = loaded.seat_of(token)
         window = slice(after, after + limit)
         views = event_views(loaded.game, loaded.table, seat, loaded.stored[window], loaded.events[window])
@@ -182,7 +281,7 @@ class Games:
         return page
 
     async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
-        loaded = await load_game(self.store, game_id)
+        loaded = await self._read(game_id, token, at)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
@@ -192,6 +291,9 @@ class Games:
         return self._table_view(loaded, past, seat, at)
 
     # --- helpers ------------------------------------------------------------------------------
+
+    async def _read(self, game_id: str, token: str | None, seen: int | None) -> LoadedGame:
+        return await self.reads.load(game_id, seen=seen, token=token)
 
     async def _write(
         self,
@@ -210,6 +312,8 @@ class Games:
                 return planned.answer([])
             version = loaded.version + len(planned.events)
             hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
+            now = self.clock.now()
+            clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
             summary = summary_of(
                 game_id,
                 loaded.game,
@@ -217,7 +321,8 @@ class Games:
                 version,
                 hashes,
                 loaded.stored[0].recorded_at,
-                self.clock.now(),
+                now,
+                wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
             try:
                 stored = await self.store.append(game_id, loaded.version, planned.events, summary, idempotency_key)
@@ -256,6 +361,21 @@ class Games:
         """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
         bots = lobby.run_bots(codec.game, table, version)
         return self._new_events(codec, bots.events, {"bot": True}), bots
+
+    @staticmethod
+    def _clocks_after(
+        codec: GameCodec,
+        table: Table[Any] | None,
+        clocks: Clocks | None,
+        new_events: Sequence[NewEvent],
+        after: Table[Any],
+        now: datetime,
+    ) -> Clocks | None:
+        """The clocks once these events, which lead from `table` to `after`, are appended at `now`."""
+        if after.clock is None:
+            return None
+        decoded = (codec.decode_event(event.type, event.schema_version, event.data) for event in new_events)
+        return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))[1]
 
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
@@ -299,10 +419,23 @@ class Games:
             version,
             created_at=loaded.stored[0].recorded_at,
             updated_at=loaded.stored[version - 1].recorded_at,
-            public=loaded.table.status == "finished",
+            public=lobby.is_over(loaded.table),
         )
         imported, origin = imported_from(loaded.stored)
         return msgspec.structs.replace(view, imported_from=origin) if imported else view
+
+
+def _with_deadlines(view: TableView, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> TableView:
+    """The view with when each awaited seat's time runs out, for a game with a clock."""
+    if table.clock is None:
+        return view
+    until = {str(seat): due for seat, due in deadlines(game, table, clocks).items()}
+    return msgspec.structs.replace(view, awaiting_until=until)
+
+
+def rfc3339(moment: datetime) -> str:
+    """A time as the API writes every time: RFC 3339 in UTC."""
+    return msgspec.json.encode(moment.astimezone(UTC)).decode().strip('"')
 
 
 def fingerprint(body: bytes) -> str:

@@ -25,7 +25,7 @@ import msgspec
 from domain.catalog import get_game
 from domain.chance import Chance
 from domain.engine import AnyGame, RuleViolation, victory_shares
-from domain.lobby import Table, bot_command, rules_of
+from domain.lobby import Table, bot_choice, bot_command, rules_of
 from services.ports import BotRegistry
 from services.simulation import check_bots, game_seeds, play_game
 from services.standings import GameRecord, Standing, standings
@@ -59,10 +59,11 @@ class _Stopwatch:
     def ask(self, game: AnyGame, table: Table[Any], seat: int, chance: Chance) -> Any:
         started = self.clock()
         name = self.seat_bots[seat]
-        peer = None
-        if self.peers is not None and name not in game.bots:
-            peer = self.peers.bot(rules_of(game, table), name)
-        command = bot_command(game, table, seat, chance, peer)
+        peer = None if self.peers is None or name in game.bots else self.peers.bot(rules_of(game, table), name)
+        if peer is None:
+            command = bot_command(game, table, seat, chance)
+        else:
+            command = bot_choice(game, table, seat, chance, peer)
         self.seconds[seat] += self.clock() - started
         self.decisions[seat] += 1
         return command
