@@ -19,7 +19,7 @@ import msgspec
 
 from domain.chance import Chance
 from domain.clock import ClockOptions
-from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S
+from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S
 
 Status = Literal["open", "active", "finished", "abandoned"]
 
@@ -411,8 +411,13 @@ def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Ch
     """Ask the seat's bot (or the bot named), which sees only that seat's view and legal commands."""
     bot_name = bot or table.seats[seat].player
     assert bot_name is not None
+    return bot_choice(game, table, seat, chance, rules_of(game, table).bots[bot_name]())
+
+
+def bot_choice(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance, player: Bot) -> C:
+    """Ask this bot (a game's own, or one from outside it such as a peer's search in a tournament) for
+    the seat's command; it sees only that seat's view and legal commands."""
     game = rules_of(game, table)
-    player = game.bots[bot_name]()
     state = state_of(table)
     command: C = player.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
     return command

@@ -9,6 +9,8 @@ from typing import Any, Protocol
 
 import msgspec
 
+from domain.engine import AnyGame, Bot
+
 
 class ConcurrencyConflict(Exception):
     """Another writer appended to the stream first: the expected version is stale."""
@@ -269,3 +271,14 @@ class ReadModels(Protocol):
 
     async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
         """The rated players of that game, best rating first (player_id breaks ties)."""
+
+
+class BotRegistry(Protocol):
+    """Bots beyond a game's own (`Game.bots`): other libraries' searches, wired in by the API."""
+
+    def bot(self, game: AnyGame, name: str) -> Bot | None:
+        """The named bot, built for one decision of this game as a game's bots are; None when this
+        registry has no such bot for the game."""
+
+    def names(self) -> Sequence[str]:
+        """The bot names it knows, as a person would type them (for error messages)."""
