@@ -18,9 +18,10 @@ from typing import Annotated, Any, Generic, Literal
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S
+from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S, reads_view
 
 Status = Literal["open", "active", "finished"]
+_replace = msgspec.structs.replace
 
 
 class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -214,22 +215,23 @@ def take_seat(
 
 def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance: Chance) -> Decision[S]:
     game = rules_of(game, table)
-    if table.status == "open":
+    status = table.status
+    if status == "open":
         raise NotNow("game-not-started", "the game starts when every seat is taken")
-    if table.status == "finished":
+    if status == "finished":
         raise NotNow("game-finished", "the game is over")
     if not 0 <= seat < table.players:
         raise RuleViolation("invalid-seat", f"there is no seat {seat}")
     state = state_of(table)
     if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
-    events, after = _apply(table, game.decide(state, seat, command, chance))
-    result = game.result(state_of(after))
-    if result is not None:
-        finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
-        events.append(finished)
-        after = evolve_table(game, after, finished)
-    return Decision(events=tuple(events), table=after)
+    decided = game.decide(state, seat, command, chance)
+    after = _replace(table, state=decided.state)
+    result = game.result(decided.state)
+    if result is None:
+        return Decision(events=decided.events, table=after)
+    finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
+    return Decision(events=(*decided.events, finished), table=evolve_table(game, after, finished))
 
 
 def awaiting(game: Game[S, C, E, Any], table: Table[S]) -> tuple[int, ...]:
@@ -245,13 +247,15 @@ def next_bot_seat(game: Game[S, C, E, Any], table: Table[S]) -> int | None:
 
 
 def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance) -> C:
-    """Ask the seat's bot, which sees only that seat's view and legal commands."""
+    """Ask the seat's bot, which sees only that seat's view and legal commands (a bot that reads no
+    view, see `domain.engine.reads_view`, is handed None: no view is built for it)."""
     bot_name = table.seats[seat].bot
     assert bot_name is not None
     game = rules_of(game, table)
     bot = game.bots[bot_name]()
     state = state_of(table)
-    command: C = bot.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
+    view = game.view(state, seat) if reads_view(bot) else None
+    command: C = bot.choose(view, game.legal_commands(state, seat), chance)
     return command
 
 
@@ -290,15 +294,22 @@ def run_bots(
     `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
     each bot's decisions).
     """
+    # The rules version and the seats are the table's for the whole game: looked up once.
+    game = rules_of(game, table)
+    seats = table.seats
     events: list[Any] = []
     for _ in range(max_decisions):
-        seat = next_bot_seat(game, table)
+        if table.status != "active":
+            break
+        seat = next((seat for seat in game.awaiting(state_of(table)) if seats[seat].bot is not None), None)
         if seat is None:
-            return Decision(events=tuple(events), table=table)
+            break
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
         command = ask(game, table, seat, chance)
         decision = act(game, table, seat, command, Chance(table.seed, at))
         events.extend(decision.events)
         table = decision.table
-    raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    else:
+        raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    return Decision(events=tuple(events), table=table)
