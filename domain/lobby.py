@@ -301,8 +301,10 @@ def run_bots(
     for _ in range(max_decisions):
         if table.status != "active":
             break
-        seat = next((seat for seat in game.awaiting(state_of(table)) if seats[seat].bot is not None), None)
-        if seat is None:
+        for seat in game.awaiting(state_of(table)):
+            if seats[seat].bot is not None:
+                break
+        else:
             break
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
