@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+import numpy as np
+
+from adapters.environments.features import Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -81,22 +83,13 @@ class SushiGoSpec:
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        out = Features(self.observation_size(players))
-        out.set(0, view.round)
-        out.set(1, view.turn)
-        out.set(2, view.hand_size)
+        head = [0.0] * (3 + KINDS)
+        head[0] = view.round
+        head[1] = view.turn
+        head[2] = view.hand_size
         for card in view.hand:
-            out.count(3 + KIND[card])
-        for offset in range(players if view.tableaus else 0):
-            other = (seat + offset) % players
-            base = 3 + KINDS + SEAT_FEATURES * offset
-            tableau = view.tableaus[other]
-            for card in tableau:
-                out.count(base + KIND[card])
-            out.set(base + KINDS, uncovered_wasabi(tableau))
-            out.set(base + KINDS + 1, len(view.puddings[other]))
-            out.set(base + KINDS + 2, view.totals[other])
-        return out.vector()
+            head[3 + KIND[card]] += 1.0
+        return np.concatenate((np.array(head, dtype=np.float32), _SEATS.rotated(view, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -116,6 +109,48 @@ class SushiGoSpec:
             )
         lines.append(scores_line(SUSHI_GO.result(state)))
         return "\n".join(line for line in lines if line)
+
+
+class _SeatBlocks:
+    """Every seat's block of the observation (its tableau per kind, uncovered wasabi, puddings kept,
+    total), seats in turn from an observer. Blocks change only when the tableaus, puddings or totals
+    do (at a reveal), which makes them new tuples: while the view holds the same ones, every observer
+    reuses the blocks, and each observer its rotation of them."""
+
+    __slots__ = ("_blocks", "_key", "_rotated")
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] = ()
+        self._blocks: list[list[float]] = []
+        self._rotated: dict[int, Vector] = {}
+
+    def rotated(self, view: SushiGoView, seat: int, players: int) -> Vector:
+        key = self._key
+        if not key or key[0] is not view.tableaus or key[1] is not view.puddings or key[2] is not view.totals:
+            # Holding the tuples themselves (not their ids) makes `is` an exact test of equal contents.
+            self._key = (view.tableaus, view.puddings, view.totals)
+            self._blocks = [_seat_block(view, other) for other in range(len(view.tableaus))]
+            self._rotated = {}
+        rotated = self._rotated.get(seat)
+        if rotated is None:
+            blocks = self._blocks
+            values = [value for offset in range(len(blocks)) for value in blocks[(seat + offset) % players]]
+            rotated = self._rotated[seat] = np.array(values or [0.0] * (SEAT_FEATURES * players), dtype=np.float32)
+        return rotated
+
+
+def _seat_block(view: SushiGoView, seat: int) -> list[float]:
+    tableau = view.tableaus[seat]
+    block = [0.0] * SEAT_FEATURES
+    for card in tableau:
+        block[KIND[card]] += 1.0
+    block[KINDS] = uncovered_wasabi(tableau)
+    block[KINDS + 1] = len(view.puddings[seat])
+    block[KINDS + 2] = view.totals[seat]
+    return block
+
+
+_SEATS = _SeatBlocks()
 
 
 def _slug(card: int) -> str:
