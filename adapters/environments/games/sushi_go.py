@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import Vector
+from adapters.environments.features import SeatBlocks, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -89,7 +89,7 @@ class SushiGoSpec:
         head[2] = view.hand_size
         for card in view.hand:
             head[3 + KIND[card]] += 1.0
-        return np.concatenate((np.array(head, dtype=np.float32), _SEATS.rotated(view, seat, players)))
+        return _SEATS.after(np.array(head, dtype=np.float32), view, seat, players)
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -111,37 +111,11 @@ class SushiGoSpec:
         return "\n".join(line for line in lines if line)
 
 
-class _SeatBlocks:
-    """Every seat's block of the observation (its tableau per kind, uncovered wasabi, puddings kept,
-    total), seats in turn from an observer. Blocks change only when the tableaus, puddings or totals
-    do (at a reveal), which makes them new tuples: while the view holds the same ones, every observer
-    reuses the blocks, and each observer its rotation of them."""
-
-    __slots__ = ("_blocks", "_key", "_rotated")
-
-    def __init__(self) -> None:
-        self._key: tuple[Any, ...] = ()
-        self._blocks: list[list[float]] = []
-        self._rotated: dict[int, Vector] = {}
-
-    def rotated(self, view: SushiGoView, seat: int, players: int) -> Vector:
-        key = self._key
-        if not key or key[0] is not view.tableaus or key[1] is not view.puddings or key[2] is not view.totals:
-            # Holding the tuples themselves (not their ids) makes `is` an exact test of equal contents.
-            self._key = (view.tableaus, view.puddings, view.totals)
-            self._blocks = [_seat_block(view, other) for other in range(len(view.tableaus))]
-            self._rotated = {}
-        rotated = self._rotated.get(seat)
-        if rotated is None:
-            blocks = self._blocks
-            values = [value for offset in range(len(blocks)) for value in blocks[(seat + offset) % players]]
-            rotated = self._rotated[seat] = np.array(values or [0.0] * (SEAT_FEATURES * players), dtype=np.float32)
-        return rotated
-
-
 def _seat_block(view: SushiGoView, seat: int) -> list[float]:
-    tableau = view.tableaus[seat]
     block = [0.0] * SEAT_FEATURES
+    if not view.tableaus:
+        return block
+    tableau = view.tableaus[seat]
     for card in tableau:
         block[KIND[card]] += 1.0
     block[KINDS] = uncovered_wasabi(tableau)
@@ -150,7 +124,8 @@ def _seat_block(view: SushiGoView, seat: int) -> list[float]:
     return block
 
 
-_SEATS = _SeatBlocks()
+#: Seat blocks change only at a reveal: encoded once for every observer (see `SeatBlocks`).
+_SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "puddings", "totals"), _seat_block)
 
 
 def _slug(card: int) -> str:

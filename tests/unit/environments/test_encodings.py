@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
+import msgspec
 import numpy as np
 import pytest
 
+from adapters.environments.games import get_spec
+from adapters.environments.games import sushi_go_party as party
 from adapters.environments.pettingzoo_env import env
 from domain.sushi_go.cards import KIND, NIGIRI_POINTS, WASABI
 from domain.sushi_go.view import SushiGoView
@@ -54,3 +57,42 @@ def test_sushi_go_observations_encode_each_seats_view(players: int) -> None:
                 table.step(None)
                 continue
             table.step(int(choice(observation["action_mask"].nonzero()[0])))
+
+
+def fresh_observation(game: str, view: object, seat: int, players: int) -> np.ndarray:
+    """The observation of a copy of the view made of new objects, which no cache has seen."""
+    copy = msgspec.json.decode(msgspec.json.encode(view), type=type(view))
+    assert copy == view and copy.tableaus is not view.tableaus  # type: ignore[attr-defined]
+    return get_spec(game).observe(copy, seat, players)
+
+
+@pytest.mark.parametrize(("game", "players"), [("sushi-go", 3), ("sushi-go-party", 2), ("sushi-go-party", 8)])
+def test_cached_seat_blocks_give_what_a_fresh_encoding_gives(game: str, players: int) -> None:
+    table = env(game, players)
+    choice = random.Random(players).choice
+    table.reset(seed=players)
+    for _agent in table.agent_iter():
+        observation, _, terminated, truncated, _ = table.last()
+        match = table.match
+        assert match is not None
+        for other in range(players):
+            cached = table.observe(f"player_{other}")["observation"]
+            assert np.array_equal(cached, fresh_observation(game, match.view(other), other, players))
+        if game == "sushi-go-party":
+            view = match.view(0)
+            for offset in range(players):
+                other = offset % players
+                scalars = party.SEATS_AT + offset * party.SEAT_FEATURES + party.SEAT_FEATURES - 3
+                expected = [view.totals[other], view.uramaki_icons[other], view.uramaki_points[other]]
+                assert list(observation_of(table, 0)[scalars : scalars + 3]) == expected
+                cards = observation_of(table, 0)[scalars - party.SEAT_FEATURES + 3 : scalars]
+                assert cards.sum() == len(view.tableaus[other]) + len(view.fridges[other])
+        if terminated or truncated:
+            table.step(None)
+            continue
+        table.step(int(choice(observation["action_mask"].nonzero()[0])))
+
+
+def observation_of(table: object, seat: int) -> np.ndarray:
+    observation: np.ndarray = table.observe(f"player_{seat}")["observation"]  # type: ignore[attr-defined]
+    return observation
