@@ -225,6 +225,11 @@ def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance
     state = state_of(table)
     if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
+    return _played(game, table, state, seat, command, chance)
+
+
+def _played(game: Game[S, C, E, Any], table: Table[S], state: S, seat: int, command: C, chance: Chance) -> Decision[S]:
+    """`act` once the table is known to await this seat (`game` is the table's rules version)."""
     decided = game.decide(state, seat, command, chance)
     after = _replace(table, state=decided.state)
     result = game.result(decided.state)
@@ -301,7 +306,8 @@ def run_bots(
     for _ in range(max_decisions):
         if table.status != "active":
             break
-        for seat in game.awaiting(state_of(table)):
+        state = state_of(table)
+        for seat in game.awaiting(state):
             if seats[seat].bot is not None:
                 break
         else:
@@ -309,7 +315,7 @@ def run_bots(
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
         command = ask(game, table, seat, chance)
-        decision = act(game, table, seat, command, Chance(table.seed, at))
+        decision = _played(game, table, state, seat, command, Chance(table.seed, at))
         events.extend(decision.events)
         table = decision.table
     else:
