@@ -19,9 +19,10 @@ import msgspec
 
 from domain.chance import Chance
 from domain.clock import ClockOptions
-from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S
+from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S, reads_view
 
 Status = Literal["open", "active", "finished", "abandoned"]
+_replace = msgspec.structs.replace
 
 #: The bot that plays for a seat whose time ran out, or whose person resigned.
 STAND_IN_BOT = "greedy"
@@ -319,13 +320,18 @@ def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance
     state = state_of(table)
     if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
-    events, after = _apply(table, game.decide(state, seat, command, chance))
-    result = table_result(game, after)
-    if result is not None:
-        finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
-        events.append(finished)
-        after = evolve_table(game, after, finished)
-    return Decision(events=tuple(events), table=after)
+    return _played(game, table, state, seat, command, chance)
+
+
+def _played(game: Game[S, C, E, Any], table: Table[S], state: S, seat: int, command: C, chance: Chance) -> Decision[S]:
+    """`act` once the table is known to await this seat (`game` is the table's rules version)."""
+    decided = game.decide(state, seat, command, chance)
+    after = _replace(table, state=decided.state)
+    result = game.result(decided.state)
+    if result is None:
+        return Decision(events=decided.events, table=after)
+    finished = GameFinished(result=leavers_last(result, after), seed=table.seed, salt=table.salt)
+    return Decision(events=(*decided.events, finished), table=evolve_table(game, after, finished))
 
 
 def table_result(game: Game[S, C, E, Any], table: Table[S]) -> Result | None:
@@ -416,10 +422,12 @@ def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Ch
 
 def bot_choice(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance, player: Bot) -> C:
     """Ask this bot (a game's own, or one from outside it such as a peer's search in a tournament) for
-    the seat's command; it sees only that seat's view and legal commands."""
+    the seat's command; it sees only that seat's view and legal commands (a bot that reads no view,
+    see `domain.engine.reads_view`, is handed None: no view is built for it)."""
     game = rules_of(game, table)
     state = state_of(table)
-    command: C = player.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
+    view = game.view(state, seat) if reads_view(player) else None
+    command: C = player.choose(view, game.legal_commands(state, seat), chance)
     return command
 
 
@@ -458,15 +466,25 @@ def run_bots(
     `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
     each bot's decisions).
     """
+    # The rules version and the seats are the table's for the whole game: looked up once.
+    game = rules_of(game, table)
+    seats = table.seats
     events: list[Any] = []
     for _ in range(max_decisions):
-        seat = next_bot_seat(game, table)
-        if seat is None:
-            return Decision(events=tuple(events), table=table)
+        if table.status != "active":
+            break
+        state = state_of(table)
+        for seat in game.awaiting(state):
+            if seats[seat].player is not None:
+                break
+        else:
+            break
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
         command = ask(game, table, seat, chance)
-        decision = act(game, table, seat, command, Chance(table.seed, at))
+        decision = _played(game, table, state, seat, command, Chance(table.seed, at))
         events.extend(decision.events)
         table = decision.table
-    raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    else:
+        raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    return Decision(events=tuple(events), table=table)
