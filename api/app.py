@@ -52,6 +52,14 @@ client: its seat token when it sends one, else its address. Each serving process
 so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
 `ERROR`; default `INFO`) sets the level of the JSON log lines; each request writes one, with its
 `X-Request-ID` (kept when the client sends one, else made), and every response carries that header.
+
+**Read replicas.** With `KAITEN_READ_DATABASE_URL` (a PostgreSQL streaming replica of the primary), the
+match history, statistics and leaderboards, and the reads of one game that need not be the newest,
+come from the replica: a game the serving process has seen finished, or a game the replica has
+replayed up to the version the caller says it has seen (`min_version`, an entity tag in
+`If-None-Match`, an events page's `after`, a replay's `at`). Any other read, like `getTable` right
+after a command, comes from the primary: pass the command's `version` as `min_version` to let a
+replica answer once it has it.
 """
 
 
@@ -67,10 +75,21 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
-        # A serving process that builds its own services also runs the catch-up projections.
-        running = services
-        if running is None:
-            running = bootstrap(configured.database_url, run_projections=True, cached_tables=configured.table_cache)
+        # A serving process that builds its own services also runs the catch-up projections and the
+        # deadlines' scheduler.
+        running = (
+            bootstrap(
+                configured.database_url,
+                read_database_url=configured.read_database_url,
+                run_projections=True,
+                run_scheduler=True,
+                abandon_after=configured.abandon_after,
+                scheduler_interval=configured.scheduler_interval,
+                cached_tables=configured.table_cache,
+            )
+            if services is None
+            else services
+        )
         app.state.services = running
         await running.start()
         try:

@@ -4,22 +4,26 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
+from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
+from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 from services.table_cache import DEFAULT_CACHED_TABLES
@@ -34,11 +38,16 @@ class Services:
     #: Tells this process (and on PostgreSQL every process) of committed appends.
     notifier: RunningNotifier
     engine: AsyncEngine | None = None
+    #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
+    read_engine: AsyncEngine | None = None
     #: Match history and statistics, from the catch-up projections' read models (None without a database).
     history: HistoryQueries | None = None
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
     projection_runners: list[ProjectionRunner] = field(default_factory=list)
     run_projections: bool = False
+    #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
+    scheduler: Scheduler | None = None
+    run_scheduler: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -47,12 +56,15 @@ class Services:
         await self._background.enter_async_context(self.notifier.running())
         if self.run_projections:
             await self._background.enter_async_context(running(self.projection_runners))
+        if self.run_scheduler and self.scheduler is not None:
+            await self._background.enter_async_context(self.scheduler.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
         self._background = AsyncExitStack()
 
     async def is_ready(self) -> bool:
+        """The primary alone: while a read replica is down, its reads go to the primary."""
         if self.engine is None:
             return True
         try:
@@ -62,22 +74,35 @@ class Services:
 
     async def close(self) -> None:
         await self.stop()
-        if self.engine is not None:
-            await self.engine.dispose()
+        for engine in self._engines():
+            await engine.dispose()
+
+    def _engines(self) -> list[AsyncEngine]:
+        return [engine for engine in (self.engine, self.read_engine) if engine is not None]
 
 
 def bootstrap(
     database_url: str,
     *,
+    read_database_url: str | None = None,
     run_projections: bool = False,
+    run_scheduler: bool = False,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
     cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections;
-    `cached_tables` bounds the games whose tables this process keeps in memory.
+    """Services over that database; `run_projections` makes `start` run the catch-up projections and
+    `run_scheduler` the deadlines' scheduler (a serving process runs both); `cached_tables` bounds the
+    games whose tables this process keeps in memory.
+    With `read_database_url` (a PostgreSQL read replica of it) the history, the statistics and the
+    reads of one game that may lag (services/replica_reads.py) go to the replica.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
+    read_engine = None if read_database_url is None else create_engine(read_database_url)
+    if read_engine is not None and {engine.dialect.name, read_engine.dialect.name} != {"postgresql"}:
+        raise ValueError("a read replica needs PostgreSQL, for the primary and the replica")
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
         notifier = PostgresNotifier(database_url)
@@ -85,14 +110,35 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
+    replica: EventStore | None = None
+    read_models: ReadModels = SqlReadModels(engine)
+    if read_engine is not None:
+        health = Replica()
+        replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
+        read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
+    services = _services(
+        store,
+        notifier,
+        SqlStreamTickets(engine),
+        clock,
+        ids,
+        engine,
+        replica=replica,
+        deadlines=SqlDeadlines(engine),
+        abandon_after=abandon_after,
+        scheduler_interval=scheduler_interval,
+        cached_tables=cached_tables,
+    )
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, cached_tables),
-        history=HistoryQueries(SqlReadModels(engine)),
+        services,
+        read_engine=read_engine,
+        history=HistoryQueries(read_models),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
+        run_scheduler=run_scheduler,
     )
 
 
@@ -102,10 +148,21 @@ def bootstrap_with_store(
     *,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
 ) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
-    through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids)
+    through `notifier`, which the store must publish to. With the store's `deadlines`, the services
+    have a scheduler (which tests run step by step)."""
+    return _services(
+        store,
+        notifier or LocalNotifier(),
+        InMemoryStreamTickets(),
+        clock,
+        ids,
+        deadlines=deadlines,
+        abandon_after=abandon_after,
+    )
 
 
 def _services(
@@ -115,13 +172,18 @@ def _services(
     clock: Clock | None,
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
+    replica: EventStore | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
     cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
-    games = Games(store, clock, ids, cached_tables)
+    games = Games(store, clock, ids, abandon_after, replica=replica, cached_tables=cached_tables)
     return Services(
         games=games,
+        scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,

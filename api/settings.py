@@ -5,7 +5,10 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal, cast
+
+from sqlalchemy.engine import make_url
 
 from services.table_cache import DEFAULT_CACHED_TABLES
 
@@ -36,9 +39,34 @@ def parse_rate_limit(value: str) -> RateLimit:
     return RateLimit(requests=int(match.group(1)), per=cast(RateUnit, match.group(2)))
 
 
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(name: str, value: str) -> timedelta:
+    """`90`, `90s`, `15m`, `12h` or `30d`: a positive duration."""
+    match = _DURATION.match(value)
+    if match is None or float(match.group(1)) <= 0:
+        raise SettingsError(f"{name} must be a positive duration like 90s, 15m, 12h or 30d, not {value!r}")
+    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
+
+
+def check_read_replica(database_url: str, read_database_url: str) -> str:
+    """A read replica is a PostgreSQL standby of a PostgreSQL primary: SQLite has no replicas."""
+    for name, url in (("DATABASE_URL", database_url), ("KAITEN_READ_DATABASE_URL", read_database_url)):
+        if make_url(url).get_backend_name() not in ("postgres", "postgresql"):
+            raise SettingsError(
+                f"KAITEN_READ_DATABASE_URL names a read replica of a PostgreSQL primary, but {name} is not "
+                "PostgreSQL: unset KAITEN_READ_DATABASE_URL, or use postgresql+psycopg:// URLs for both"
+            )
+    return read_database_url
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
+    #: A read replica of that database (PostgreSQL streaming replication), for reads that may lag.
+    read_database_url: str | None = None
     #: Requests per client and period, counted by each serving process on its own (None: no limit).
     rate_limit: RateLimit | None = None
     log_level: str = "INFO"
@@ -46,6 +74,10 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     #: Games whose tables each serving process keeps in memory (least recently used go first).
     table_cache: int = DEFAULT_CACHED_TABLES
+    #: A game nobody moved in for this long is abandoned (None: never).
+    abandon_after: timedelta | None = None
+    #: How often each serving process looks for due deadlines.
+    scheduler_interval: timedelta = timedelta(seconds=1)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -57,8 +89,17 @@ class Settings:
         table_cache = os.environ.get("KAITEN_TABLE_CACHE") or str(DEFAULT_CACHED_TABLES)
         if not table_cache.strip().isdigit():
             raise SettingsError(f"KAITEN_TABLE_CACHE must be a number of games (0: none), not {table_cache!r}")
+        database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+        read_database_url = os.environ.get("KAITEN_READ_DATABASE_URL")
+        abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
+        interval = os.environ.get("KAITEN_SCHEDULER_INTERVAL")
         return cls(
-            database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            database_url=database_url,
+            read_database_url=check_read_replica(database_url, read_database_url) if read_database_url else None,
+            abandon_after=parse_duration("KAITEN_ABANDON_AFTER", abandon_after) if abandon_after else None,
+            scheduler_interval=(
+                parse_duration("KAITEN_SCHEDULER_INTERVAL", interval) if interval else timedelta(seconds=1)
+            ),
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),

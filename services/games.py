@@ -1,11 +1,15 @@
-"""The game use cases: create, seat, act, and the reads of one game.
+"""The game use cases: create, seat, act, resign, wake, and the reads of one game.
 
 Every write decides on the table this process holds (services/table_cache.py) and appends at its
 version. When another writer (a request here, or another process) moved the game on, the append
 conflicts; the use case then reads the events it missed and decides again (bounded), unless the client
 pinned the version with If-Match, in which case the conflict is its answer. A refusal decided on a
 table that may be behind is checked the same way: the missed events are read, and the command is
-refused only if the game is where the table said.
+refused only if the game is where the table said. Writes, and the reads they make, use the primary.
+
+Reads use the cached table: a game that is over as it is, a running game with the events after it read
+from the primary. A game not cached, and the windows of events pages and replays, may come from a read
+replica when its copy is fresh enough for the caller (services/replica_reads.py).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -21,10 +25,11 @@ import msgspec
 from domain import lobby
 from domain.catalog import get_game
 from domain.chance import Chance
-from domain.engine import RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
+from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
 from services.loading import hash_token
 from services.ports import (
@@ -37,6 +42,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.replica_reads import ReplicaReads
 from services.table_cache import DEFAULT_CACHED_TABLES, CachedTable, Tables, created_table, token_hashes_of
 from services.views import (
     CommandOutcome,
@@ -61,18 +67,40 @@ class Planned(Generic[T]):
     answer: Callable[[Sequence[StoredEvent]], T]
 
 
+@dataclass(frozen=True, slots=True)
+class Woken:
+    """What looking at a game's deadline did: fired something (appended), or found nothing due at
+    `version` and when to look again."""
+
+    fired: bool
+    version: int
+    wake_at: datetime | None
+
+
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
 
 class Games:
     def __init__(
-        self, store: EventStore, clock: Clock, ids: IdSource, cached_tables: int = DEFAULT_CACHED_TABLES
+        self,
+        store: EventStore,
+        clock: Clock,
+        ids: IdSource,
+        abandon_after: timedelta | None = None,
+        *,
+        replica: EventStore | None = None,
+        cached_tables: int = DEFAULT_CACHED_TABLES,
     ) -> None:
         self.store = store
+        #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
+        self.reads = ReplicaReads(store, replica)
+        #: The tables this process keeps, at most `cached_tables` games.
+        self.tables = Tables(store, cached_tables, self.reads)
         self.clock = clock
         self.ids = ids
-        self.tables = Tables(store, cached_tables)
+        #: A game nobody moved in for this long is abandoned (None: never).
+        self.abandon_after = abandon_after
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -96,9 +124,14 @@ class Games:
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
         now = self.clock.now()
-        summary = summary_of(game_id, game, bots.table, len(new_events), token_hashes_of(new_events), now, now)
+        clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
+        wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
+        summary = summary_of(
+            game_id, game, bots.table, len(new_events), token_hashes_of(new_events), now, now, wake_at=wake
+        )
         stored = await self.store.append(game_id, 0, new_events, summary)
-        self.tables.remember(created_table(game_id, bots.table, stored))
+        clocks = self._clocks_recorded(codec, None, None, new_events, bots.table, stored, now, clocks)
+        self.tables.remember(created_table(game_id, bots.table, stored, clocks))
         view = table_view(
             game,
             game_id,
@@ -107,8 +140,9 @@ class Games:
             len(stored),
             created_at=stored[0].recorded_at,
             updated_at=stored[-1].recorded_at,
-            public=bots.table.status == "finished",
+            public=lobby.is_over(bots.table),
         )
+        view = _with_deadlines(view, game, bots.table, clocks)
         created: CreatedGame = views_of(game.id).created(
             **msgspec.structs.asdict(view),
             tokens=tokens,
@@ -144,34 +178,98 @@ class Games:
                     return Planned([], loaded.table, lambda _stored: outcome)
             if if_match is not None and if_match != loaded.version:
                 raise _version_conflict(loaded.version)
+            if loaded.table.seats[seat].resigned:
+                raise ServiceError("conflict", "seat-resigned", f"seat {seat} resigned; a bot plays it now")
             command = loaded.codec.decode_command(body)
             chance = Chance(loaded.table.seed, loaded.version)
             decision = lobby.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
-            new_events = self._new_events(loaded.codec, decision.events, metadata)
-            moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
-            new_events.extend(moved)
-
-            def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-                events = (*decision.events, *bots.events)
-                views = event_views(loaded.game, bots.table, seat, stored, events)
-                outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
-                return outcome
-
-            return Planned(new_events, bots.table, answer)
+            return self._outcome(loaded, seat, decision, metadata)
 
         return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
-    # --- reads --------------------------------------------------------------------------------
-
-    async def view(self, game_id: str, token: str | None) -> TableView:
-        loaded = await self.tables.current(game_id)
-        return self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
-
-    async def legal_commands(self, game_id: str, token: str | None) -> LegalCommands:
+    async def resign(self, command: Resign) -> CommandOutcome:
+        """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
+        abandoned when nobody is left)."""
+        token = command.token
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        loaded = await self.tables.current(game_id)
+
+        def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            decision = lobby.resign(loaded.game, loaded.table, seat)
+            return self._outcome(loaded, seat, decision, {"seat": seat, "command_id": self.ids.command_id()})
+
+        return await self._write(command.game_id, attempt)
+
+    async def wake(self, game_id: str) -> Woken:
+        """Fire what is due in the game at the clock's time: the turns whose time ran out (each
+        `TurnTimedOut` and the move made for it), or abandonment after too long without a move. The
+        append's version guard makes a deadline fire once, however many processes look at it."""
+        now = self.clock.now()
+
+        def attempt(loaded: CachedTable) -> Planned[Woken]:
+            decision = self._due(loaded, now)
+            if decision is None:
+                wake = wake_at(loaded.game, loaded.table, loaded.clocks, loaded.updated_at, self.abandon_after)
+                woken = Woken(fired=False, version=loaded.version, wake_at=wake)
+                return Planned([], loaded.table, lambda _stored: woken)
+            events, table = decision
+            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events))
+            return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
+
+        # Nothing due is answered for the game as it stands: the scheduler sets its next wake by it.
+        return await self._write(game_id, attempt, current=True)
+
+    def _due(self, loaded: CachedTable, now: datetime) -> tuple[list[NewEvent], Table[Any]] | None:
+        """The events of what is due at `now` and the table after them; None when nothing is."""
+        table, codec = loaded.table, loaded.codec
+        if lobby.is_over(table):
+            return None
+        if self.abandon_after is not None and now - loaded.updated_at >= self.abandon_after:
+            abandoned = lobby.abandon(loaded.game, table)
+            return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
+        events: list[NewEvent] = []
+        for seat, due in sorted(deadlines(loaded.game, table, loaded.clocks).items()):
+            if due > now or seat not in lobby.awaiting(loaded.game, table):
+                continue
+            at = loaded.version + len(events)
+            decision = lobby.time_out(
+                loaded.game, table, seat, rfc3339(now), Chance(table.seed, at), Chance(table.seed, at, "bot", seat)
+            )
+            events.extend(self._new_events(codec, decision.events, {"seat": seat, "timed_out": True}))
+            table = decision.table
+        return (events, table) if events else None
+
+    def _outcome(
+        self, loaded: CachedTable, seat: int, decision: Decision[Any], metadata: dict[str, Any]
+    ) -> Planned[CommandOutcome]:
+        """A seat's decision, the bots' moves after it, and the answer: the events as the seat sees them."""
+        new_events = self._new_events(loaded.codec, decision.events, metadata)
+        moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
+        new_events.extend(moved)
+
+        def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
+            events = (*decision.events, *bots.events)
+            views = event_views(loaded.game, bots.table, seat, stored, events)
+            outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
+            return outcome
+
+        return Planned(new_events, bots.table, answer)
+
+    # --- reads --------------------------------------------------------------------------------
+
+    async def view(self, game_id: str, token: str | None, seen: int | None = None) -> TableView:
+        """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
+        loaded = await self._read(game_id, token, seen)
+        view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
+        return _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
+
+    async def legal_commands(self, game_id: str, token: str | None, seen: int | None = None) -> LegalCommands:
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+        loaded = await self._read(game_id, token, seen)
         seat = loaded.seat_of(token)
         assert seat is not None
         commands: Sequence[Any] = ()
@@ -182,21 +280,24 @@ class Games:
         )
         return legal
 
-    async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
+    async def events(
+        self, game_id: str, token: str | None, after: int, limit: int, seen: int | None = None
+    ) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
-        loaded = await self.tables.current(game_id)
+        # Asking for the events after a version says the caller has seen it.
+        loaded = await self._read(game_id, token, max(after, seen or 0))
         seat = loaded.seat_of(token)
         # Only the page is read; it is shown as the table now stands (what the seat may see now).
-        stored = await self.store.read(loaded.game_id, after=after, limit=limit) if after < loaded.version else []
-        stored = [item for item in stored if item.version <= loaded.version]
+        count = min(limit, loaded.version - after)
+        stored = await self.reads.window(loaded.game_id, after, count) if count > 0 else []
         events = [loaded.codec.decode_stored(item) for item in stored]
         views = event_views(loaded.game, loaded.table, seat, stored, events)
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
     async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
-        loaded = await self.tables.current(game_id)
+        loaded = await self._read(game_id, token, at)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
@@ -207,14 +308,21 @@ class Games:
 
     # --- helpers ------------------------------------------------------------------------------
 
+    async def _read(self, game_id: str, token: str | None, seen: int | None) -> CachedTable:
+        return await self.tables.readable(game_id, seen, token)
+
     async def _write(
         self,
         game_id: str,
         attempt: Callable[[CachedTable], Planned[T] | Awaitable[Planned[T]]],
         idempotency_key: str | None = None,
         pinned: bool = False,
+        current: bool = False,
     ) -> T:
+        """`current`: decide on the game as it stands, not on a cached table that may be behind."""
         loaded, fresh = await self.tables.known(game_id)
+        if current and not fresh:
+            loaded, fresh = await self.tables.refreshed(loaded), True
         for _ in range(MAX_ATTEMPTS):
             try:
                 planned = attempt(loaded)
@@ -232,8 +340,17 @@ class Games:
                 return planned.answer([])
             version = loaded.version + len(planned.events)
             hashes = {**loaded.token_hashes, **token_hashes_of(planned.events)}
+            now = self.clock.now()
+            clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
             summary = summary_of(
-                loaded.game_id, loaded.game, planned.table, version, hashes, loaded.created_at, self.clock.now()
+                loaded.game_id,
+                loaded.game,
+                planned.table,
+                version,
+                hashes,
+                loaded.created_at,
+                now,
+                wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
             try:
                 stored = await self.store.append(
@@ -247,7 +364,11 @@ class Games:
             except DuplicateIdempotencyKey:
                 loaded, fresh = await self.tables.refreshed(loaded), True
                 continue
-            self.tables.remember(loaded.appended(planned.table, stored, [event.metadata for event in planned.events]))
+            clocks = self._clocks_recorded(
+                loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, stored, now, clocks
+            )
+            metadata = [event.metadata for event in planned.events]
+            self.tables.remember(loaded.appended(planned.table, clocks, stored, metadata))
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
@@ -277,6 +398,40 @@ class Games:
         """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
         bots = lobby.run_bots(codec.game, table, version)
         return self._new_events(codec, bots.events, {"bot": True}), bots
+
+    @staticmethod
+    def _clocks_after(
+        codec: GameCodec,
+        table: Table[Any] | None,
+        clocks: Clocks | None,
+        new_events: Sequence[NewEvent],
+        after: Table[Any],
+        now: datetime,
+    ) -> Clocks | None:
+        """The clocks once these events, which lead from `table` to `after`, are appended at `now`."""
+        if after.clock is None:
+            return None
+        decoded = (codec.decode_event(event.type, event.schema_version, event.data) for event in new_events)
+        return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))[1]
+
+    @classmethod
+    def _clocks_recorded(
+        cls,
+        codec: GameCodec,
+        table: Table[Any] | None,
+        clocks: Clocks | None,
+        new_events: Sequence[NewEvent],
+        after: Table[Any],
+        stored: Sequence[StoredEvent],
+        now: datetime,
+        at_now: Clocks | None,
+    ) -> Clocks | None:
+        """The clocks as a fold of the log works them out: from the time the store recorded the events
+        (`at_now`, worked out at `now` for the wake time, when the store recorded them then)."""
+        recorded = stored[-1].recorded_at
+        if at_now is None or recorded == now:
+            return at_now
+        return cls._clocks_after(codec, table, clocks, new_events, after, recorded)
 
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
@@ -323,9 +478,22 @@ class Games:
             version,
             created_at=loaded.created_at,
             updated_at=loaded.updated_at if updated_at is None else updated_at,
-            public=loaded.table.status == "finished",
+            public=lobby.is_over(loaded.table),
         )
         return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
+
+
+def _with_deadlines(view: TableView, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> TableView:
+    """The view with when each awaited seat's time runs out, for a game with a clock."""
+    if table.clock is None:
+        return view
+    until = {str(seat): due for seat, due in deadlines(game, table, clocks).items()}
+    return msgspec.structs.replace(view, awaiting_until=until)
+
+
+def rfc3339(moment: datetime) -> str:
+    """A time as the API writes every time: RFC 3339 in UTC."""
+    return msgspec.json.encode(moment.astimezone(UTC)).decode().strip('"')
 
 
 def fingerprint(body: bytes) -> str:

@@ -1,7 +1,10 @@
 """Tables kept in process memory, so that loading a game is one small query, not a fold of its log.
 
-A cached table is a game's table as of a version. Reading a game asks the store only for the events
-after that version and folds them in (usually there are none); a command is decided on the cached
+A cached table is a game's table (and its turn clocks) as of a version. Reading a running game asks
+the primary only for the events after that version and folds them in (usually there are none); a
+game that is over never grows again, so reading it asks nothing at all; a game not cached is loaded
+through the replica reads (services/replica_reads.py), from a read replica when its copy is fresh
+enough. A command is decided on the cached
 table and appended at its version, and the append's expected-version guard refuses it when another
 process moved the game on, whereupon the tail is read and the command decided again. Logs are never
 rewritten, so a cached table is never wrong, only possibly behind: that is what makes the cache safe
@@ -18,12 +21,13 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from domain.engine import AnyGame
-from domain.lobby import Table, evolve_table, rules_of
-from services.codec import GameCodec, codec_for, game_of_log
-from services.errors import ServiceError
-from services.loading import check_game_id, seat_holding
+from domain.lobby import Table, evolve_table, is_over, rules_of
+from services.clocks import Clocks, fold_clocked
+from services.codec import GameCodec, codec_for
+from services.loading import LoadedGame, check_game_id, load_game, seat_holding
 from services.logs import imported_from
 from services.ports import EventStore, NewEvent, StoredEvent
+from services.replica_reads import ReplicaReads
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -80,6 +84,8 @@ class CachedTable:
     #: Whether the game was imported from a log, and from which game.
     imported: bool = False
     imported_from: str | None = None
+    #: The seats' turn clocks (None: the game has no clock).
+    clocks: Clocks | None = None
 
     @property
     def game(self) -> AnyGame:
@@ -94,15 +100,18 @@ class CachedTable:
         """This table with the next stored events folded in."""
         if not stored:
             return self
-        table = self.table
-        for item in stored:
-            table = evolve_table(self.codec.game, table, self.codec.decode_stored(item))
-        return self.appended(table, stored, [item.metadata for item in stored])
+        timed = ((self.codec.decode_stored(item), item.recorded_at) for item in stored)
+        table, clocks = fold_clocked(self.codec.game, self.table, self.clocks, timed)
+        return self.appended(table, clocks, stored, [item.metadata for item in stored])
 
     def appended(
-        self, table: Table[Any], stored: Sequence[StoredEvent], metadata: Sequence[Mapping[str, Any]]
+        self,
+        table: Table[Any],
+        clocks: Clocks | None,
+        stored: Sequence[StoredEvent],
+        metadata: Sequence[Mapping[str, Any]],
     ) -> CachedTable:
-        """The table after events just stored, given the table they lead to (no fold needed)."""
+        """The table and clocks after events just stored, given what they lead to (no fold needed)."""
         hashes = new_token_hashes(metadata)
         return replace(
             self,
@@ -110,6 +119,7 @@ class CachedTable:
             version=stored[-1].version,
             token_hashes={**self.token_hashes, **hashes} if hashes else self.token_hashes,
             updated_at=stored[-1].recorded_at,
+            clocks=clocks,
         )
 
 
@@ -122,8 +132,8 @@ def token_hashes_of(new_events: Sequence[NewEvent]) -> dict[str, str]:
     return new_token_hashes([event.metadata for event in new_events])
 
 
-def created_table(game_id: str, table: Table[Any], stored: Sequence[StoredEvent]) -> CachedTable:
-    """The table of a whole log, `table` being that log folded."""
+def created_table(game_id: str, table: Table[Any], stored: Sequence[StoredEvent], clocks: Clocks | None) -> CachedTable:
+    """The table of a whole log, `table` and `clocks` being that log folded."""
     imported, origin = imported_from(stored)
     return CachedTable(
         game_id=game_id,
@@ -135,7 +145,12 @@ def created_table(game_id: str, table: Table[Any], stored: Sequence[StoredEvent]
         updated_at=stored[-1].recorded_at,
         imported=imported,
         imported_from=origin,
+        clocks=clocks,
     )
+
+
+def cached_from(loaded: LoadedGame) -> CachedTable:
+    return created_table(loaded.game_id, loaded.table, loaded.stored, loaded.clocks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +181,12 @@ class _ReplayPoints:
 class Tables:
     """The store's games as tables, through this process's cache."""
 
-    def __init__(self, store: EventStore, capacity: int = DEFAULT_CACHED_TABLES) -> None:
+    def __init__(
+        self, store: EventStore, capacity: int = DEFAULT_CACHED_TABLES, reads: ReplicaReads | None = None
+    ) -> None:
         self.store = store
+        #: Where reads load the games not cached, and read the windows of events pages and replays.
+        self.reads = reads or ReplicaReads(store, None)
         self._cache: Lru[str, CachedTable] = Lru(capacity)
         self._replay_points: Lru[str, _ReplayPoints] = Lru(REPLAYED_GAMES if capacity else 0)
 
@@ -180,7 +199,17 @@ class Tables:
         cached = self._cache.get(game_id)
         if cached is not None:
             return cached, False
-        return await self._load(game_id), True
+        return self.remember(cached_from(await load_game(self.store, game_id))), True
+
+    async def readable(self, game_id: str, seen: int | None = None, token: str | None = None) -> CachedTable:
+        """The table for a read by a caller that has seen version `seen`: a cached game that is over
+        as it is (no query), a cached running game with the primary's tail folded in, a game not cached
+        loaded through the replica reads (the replica when its copy is fresh enough) and kept."""
+        game_id = check_game_id(game_id)
+        cached = self._cache.get(game_id)
+        if cached is None:
+            return self.remember(cached_from(await self.reads.load(game_id, seen=seen, token=token)))
+        return cached if is_over(cached.table) else await self.refreshed(cached)
 
     async def current(self, game_id: str) -> CachedTable:
         """The table as of the latest event stored."""
@@ -209,7 +238,7 @@ class Tables:
         if start is not None and start.version == at:
             return start
         after = 0 if start is None else start.version
-        stored = await self.store.read(cached.game_id, after=after, limit=at - after)
+        stored = await self.reads.window(cached.game_id, after, at - after)
         codec = cached.codec
         table = None if start is None else start.table
         for item in stored:
@@ -218,14 +247,3 @@ class Tables:
                 points.keep(ReplayPoint(item.version, table, item.recorded_at))
         assert table is not None
         return ReplayPoint(at, table, stored[-1].recorded_at)
-
-    async def _load(self, game_id: str) -> CachedTable:
-        stored = await self.store.read(game_id)
-        if not stored:
-            raise ServiceError("not-found", "game-not-found", f"no game {game_id}")
-        codec = codec_for(game_of_log(stored[0].data))
-        table = None
-        for item in stored:
-            table = evolve_table(codec.game, table, codec.decode_stored(item))
-        assert table is not None
-        return self.remember(created_table(game_id, table, stored))
