@@ -80,9 +80,14 @@ class ReplicaReads:
         return True
 
     def _learn(self, loaded: LoadedGame) -> LoadedGame:
-        if is_over(loaded.table) and self.replica is not None:
-            self._finished[loaded.game_id] = None
-            self._finished.move_to_end(loaded.game_id)
+        if is_over(loaded.table):
+            self.learn_over(loaded.game_id)
+        return loaded
+
+    def learn_over(self, game_id: str) -> None:
+        """Remember that this game is over (the table cache tells of the games it sees over)."""
+        if self.replica is not None:
+            self._finished[game_id] = None
+            self._finished.move_to_end(game_id)
             while len(self._finished) > self._remembered:
                 self._finished.popitem(last=False)
-        return loaded

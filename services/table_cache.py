@@ -226,8 +226,12 @@ class Tables:
     def remember(self, cached: CachedTable) -> CachedTable:
         """Keep this table unless a later one of the same game is kept already."""
         kept = self._cache.get(cached.game_id)
-        if kept is None or kept.version < cached.version:
+        if self._cache.capacity and (kept is None or kept.version < cached.version):
             self._cache.put(cached.game_id, cached)
+            if is_over(cached.table):
+                # Its reads skip the replica reads' rule while cached, which must still learn it is
+                # over: an export, which reads the whole log, then reads it from a replica.
+                self.reads.learn_over(cached.game_id)
         return cached
 
     async def replay(self, cached: CachedTable, at: int) -> ReplayPoint:

@@ -223,6 +223,9 @@ async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary
     assert [event.version for event in (await caching.events(created.id, None, after=0, limit=3)).events] == [1, 2, 3]
     assert (await caching.replay(created.id, None, at=4)).version == 4
     assert (primary.reads, replica.reads) == (0, 2)
+    # The cache tells the replica reads the game is over: its export reads the replica's log.
+    assert len((await export_log(caching.store, created.id, caching.reads)).events) == created.version
+    assert (primary.reads, replica.reads) == (0, 3)
 
 
 async def test_a_cached_running_game_reads_its_newest_events_from_the_primary(caching, primary, replica):
