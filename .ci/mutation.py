@@ -68,6 +68,7 @@ def main(module: str) -> None:
     configuration._config = config
 
     from mutmut.__main__ import _run
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
     from mutmut.stats import status_by_exit_code
 
     # mutmut's progress spinner goes to mutants/mutmut.log (at the descriptor level: workers are forked).
@@ -90,7 +91,8 @@ def main(module: str) -> None:
     print(f"{module}: {killed}/{total} killed ({100 * killed / total:.0f}%), {dict(statuses)}")
     for name, code in sorted(meta["exit_code_by_key"].items()):
         if status_by_exit_code[code] not in KILLED:
-            print(f"  {status_by_exit_code[code]}: {name}")
+            changed = [line for line in get_diff_for_mutant(name, path=module).splitlines() if line[:2] in ("- ", "+ ")]
+            print(f"  {status_by_exit_code[code]}: {name}", *changed, sep="\n    ")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import Result, SeatScore
+from services import ratings
 from services.statistics import (
     FinishedGame,
     GameTotals,
@@ -82,3 +83,11 @@ def test_game_totals_add_every_seat_category_and_pick():
     assert totals.scores["sushi-go", 25] == 2
     assert totals.categories["sushi-go", "all"] == 100
     assert totals.cards["sushi-go", "tempura"] == 6
+
+
+def test_a_rating_follows_the_places_not_the_order_the_players_are_listed_in():
+    fresh = (ratings.NEW_MU, ratings.NEW_SIGMA)
+    (loser_mu, _), (winner_mu, _) = ratings.rate([(*fresh, 2), (*fresh, 1)])
+    assert winner_mu > ratings.NEW_MU > loser_mu
+    (first_mu, _), (second_mu, _) = ratings.rate([(*fresh, 1), (*fresh, 1)])
+    assert first_mu == second_mu, "equal places tie"
