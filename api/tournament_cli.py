@@ -6,12 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-import msgspec
-
-from api.progress import progress_bar
+from api.progress import report_run
 from domain.catalog import GAMES
-from domain.engine import RuleViolation
-from services.simulation import SimulationError
 from services.tournament import TournamentReport, run_tournament
 
 
@@ -40,21 +36,15 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         print("kaiten tournament: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
-    progress = progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
-    try:
-        report = run_tournament(args.game, args.players, bots, args.games, args.seed, jobs=args.jobs, progress=progress)
-    except (RuleViolation, SimulationError) as exc:
-        if progress is not None:
-            sys.stderr.write("\n")
-        print(f"kaiten tournament: {exc}", file=sys.stderr)
-        return 2
-    if progress is not None:
-        sys.stderr.write("\n")
-    if args.json:
-        sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
-    else:
-        sys.stdout.write(format_report(report, args.seed))
-    return 0
+    return report_run(
+        "tournament",
+        args.games,
+        lambda progress: run_tournament(
+            args.game, args.players, bots, args.games, args.seed, jobs=args.jobs, progress=progress
+        ),
+        lambda report: format_report(report, args.seed),
+        args.json,
+    )
 
 
 def format_report(report: TournamentReport, seed: int) -> str:
