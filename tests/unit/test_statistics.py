@@ -121,3 +121,19 @@ def test_a_finished_log_gives_who_sat_where_what_was_picked_and_the_result():
     assert set(game.picks) <= set(SUSHI_GO.decks["cards"])
     with pytest.raises(LookupError):
         finished_game(SUSHI_GO, [event for event in log if not isinstance(event, GameFinished)])
+
+
+def test_a_players_best_seat_counts_whichever_seat_it_is():
+    game = FinishedGame(
+        game="sushi-go",
+        result=result([30, 25, 10], winners=(0,)),
+        player_ids={0: "ann", 1: "bob", 2: "ann"},
+        picks={},
+    )
+    assert player_results(game)["ann"] == PlayerResult(place=1, total=30, won=True)
+
+
+def test_a_first_game_below_zero_is_the_best_score_so_far():
+    records: dict[tuple[str, str], PlayerRecord] = {}
+    add_to_players(records, [finished([-4, 2], winners=(1,), player_ids={0: "ann"})])
+    assert records["ann", "sushi-go"].best_score == -4
