@@ -45,7 +45,9 @@ TESTS: dict[str, list[str]] = {
     "domain/dim_sum_derby/evolve.py": _game_tests(
         "dim_sum_derby", "test_actions", "test_setup", "test_kitchen", "test_derby_cards", "test_end"
     ),
-    "domain/dim_sum_derby/legal.py": _game_tests("dim_sum_derby", "test_actions", "test_picks", "test_properties"),
+    "domain/dim_sum_derby/legal.py": _game_tests(
+        "dim_sum_derby", "test_actions", "test_derby_cards", "test_kitchen", "test_setup", "test_picks"
+    ),
     "services/ratings.py": ["tests/unit/test_statistics.py"],
     "services/statistics.py": ["tests/unit/test_statistics.py"],
     "services/standings.py": ["tests/unit/test_standings.py"],

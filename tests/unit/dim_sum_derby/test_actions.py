@@ -118,6 +118,11 @@ def test_eating_without_markers_is_refused() -> None:
     assert not any(isinstance(c, Eat) for c in GAME.legal_commands(state, 0))
 
 
+def test_the_last_marker_may_still_eat() -> None:
+    state = make_state(table=[(dish("congee"), ())], supply=(1, 10, 10), lost=(9, 0, 0))
+    assert Eat(dish=dish("congee")) in GAME.legal_commands(state, 0)
+
+
 def test_eating_a_full_dish_is_refused() -> None:
     # A full dish is scored at once, so it never waits on the table; the check still guards decide.
     state = make_state(table=[(dish("chicken-feet"), (1, 2))])

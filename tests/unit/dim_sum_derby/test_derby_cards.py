@@ -118,6 +118,13 @@ def test_double_helping_needs_two_markers() -> None:
     assert legal(state) == []
 
 
+def test_double_helping_is_legal_with_exactly_two_markers_on_a_dish_with_room_for_exactly_two() -> None:
+    card, state = holding(
+        "double-helping", table=[(HAR_GOW, (1,)), (CONGEE, (1, 2))], supply=(2, 9, 10), lost=(8, 0, 0)
+    )
+    assert legal(state) == [PlayDerby(card=card, dish=HAR_GOW), PlayDerby(card=card, dish=CONGEE)]
+
+
 def test_double_helping_with_the_last_two_markers_makes_you_full() -> None:
     card, state = holding("double-helping", table=[(CONGEE, ())], supply=(2, 10, 10), lost=(8, 0, 0))
     events, after = run(state, 0, PlayDerby(card=card, dish=CONGEE))
@@ -166,6 +173,11 @@ def test_switch_plates_onto_the_last_portion_scores_the_dish() -> None:
     assert types(events)[-1] == "DishScored" and after.portions[0] == (2, 0, 0, 0) and after.lost[2] == 1
 
 
+def test_switch_plates_may_take_the_last_portion_of_a_dish() -> None:
+    card, state = holding("switch-plates", table=[(CONGEE, (0,)), (HAR_GOW, (1, 2))])
+    assert legal(state) == [PlayDerby(card=card, dish=CONGEE, to=HAR_GOW)]
+
+
 def test_switch_plates_illegal_forms() -> None:
     card, state = holding("switch-plates", table=[(CONGEE, (1,)), (ROAST_DUCK, (0,)), (HAR_GOW, (1, 2, 2))])
     assert refused(state, PlayDerby(card=card, dish=CONGEE, to=ROAST_DUCK)) == "no-marker-on-dish"
@@ -197,6 +209,12 @@ def test_peek_shows_the_top_three_cards_and_waits_for_their_new_order() -> None:
     assert types(events)[-1] == "TurnPassed"  # peek was the last action
     assert GAME.view(after, 2).carts[0].top == dish("lo-mai-gai")
     check_conservation(after)
+
+
+def test_peek_at_an_empty_cart_is_not_offered() -> None:
+    card, state = holding("peek-in-the-kitchen", exact_carts=True)
+    assert state.carts == ((), (), (), ()) and legal(state) == []
+    assert refused(state, PlayDerby(card=card)) == "cart-empty"
 
 
 def test_peek_at_a_short_cart_shows_what_there_is() -> None:
