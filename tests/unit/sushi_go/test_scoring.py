@@ -131,6 +131,8 @@ def test_round_breakdown_counts_every_copy_of_nigiri_and_maki() -> None:
     assert (one["nigiri"], two["nigiri"], three["nigiri"]) == (1 + 2 + 3 + 3, 2, 4)
     # Icons: 4, 3 and 3: most takes 6, the two tied second split 3.
     assert (one["maki"], two["maki"], three["maki"]) == (6, 1, 1)
+    # Dumplings past five score as five.
+    assert [round_breakdowns([kinds(*["dumpling"] * n)])[0]["dumpling"] for n in (5, 6, 7)] == [15, 15, 15]
 
 
 def test_round_breakdown_of_card_ids_is_that_of_their_kinds() -> None:
