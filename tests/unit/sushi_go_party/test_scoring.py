@@ -75,6 +75,7 @@ def test_temaki_no_penalty_with_2_players_and_nothing_when_all_equal() -> None:
     assert most_fewest_points([2, 2, 1], 4, 3) == [4, 4, -4]
     breakdowns = score([{"cards": ["temaki", "temaki"]}, {"cards": ["temaki"]}, {"cards": []}])
     assert [b["temaki"] for b in breakdowns] == [4, 0, -4]
+    assert [b["temaki"] for b in score([{"cards": ["temaki"]}, {"cards": []}])] == [4, 0]
 
 
 def test_eel_example() -> None:
