@@ -182,6 +182,13 @@ def test_rotation_steps_must_be_one_to_five(steps: int) -> None:
     assert violation(make_state(SIX, tokens=(20, 4)), 0, Rotate(steps=steps)) == "invalid-steps"
 
 
+def test_rotation_steps_must_be_a_number_not_a_boolean() -> None:
+    # true equals 1 in Python (and so Rotate(steps=True) == Rotate(steps=1)); the rules take numbers only.
+    with pytest.raises(RuleViolation) as err:
+        GAME.decide(make_state(SIX, tokens=(20, 4)), 0, Rotate(steps=True), Chance(0))
+    assert err.value.code == "invalid-steps"
+
+
 def test_acting_out_of_turn_is_refused() -> None:
     state = make_state(SIX)
     assert violation(state, 1, Take()) == "not-your-turn"
