@@ -54,6 +54,13 @@ def test_playing_a_derby_card_costs_one_action_and_discards_it_face_up() -> None
     check_conservation(after)
 
 
+def test_playing_the_first_of_two_derby_cards_keeps_the_second() -> None:
+    first, second = derby("extra-hungry"), derby("lazy-susan")
+    _, after = run(make_state(hands=[(first, second), (), ()]), 0, PlayDerby(card=first))
+    assert after.hands[0] == (second,) and after.derby_discard == (first,)
+    check_conservation(after)
+
+
 def test_playing_a_card_you_do_not_hold_is_refused() -> None:
     state = make_state(hands=[(derby("lazy-susan"),), (derby("extra-hungry"),), ()])
     assert refused(state, PlayDerby(card=derby("extra-hungry"))) == "card-not-in-hand"
