@@ -162,6 +162,8 @@ def test_drawing_with_one_action_left_is_refused() -> None:
     assert refused(state, 0, DrawDerby()) == "not-enough-actions"
     assert DrawDerby() not in GAME.legal_commands(state, 0)
     assert DrawDerby() in GAME.legal_commands(make_state(actions_left=2), 0)
+    events, _ = run(make_state(actions_left=2), 0, DrawDerby())
+    assert events[0] == ActionTaken(seat=0, action="draw-derby", cost=2)
 
 
 def test_an_empty_derby_deck_is_reshuffled_from_its_discards() -> None:
