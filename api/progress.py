@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, TypeVar
+
+import msgspec
+
+from domain.engine import RuleViolation
+from services.simulation import SimulationError
+
+R = TypeVar("R")
 
 
 def progress_bar(total: int, stream: TextIO, width: int = 40) -> Callable[[int], None]:
@@ -18,3 +26,26 @@ def progress_bar(total: int, stream: TextIO, width: int = 40) -> Callable[[int],
         stream.flush()
 
     return update
+
+
+def report_run(
+    command: str,
+    games: int,
+    work: Callable[[Callable[[int], None] | None], R],
+    as_text: Callable[[R], str],
+    as_json: bool,
+) -> int:
+    """Run `work` with a progress bar on stderr (when a terminal shows it) and print its report, as one
+    JSON object or as text; a refused run prints why on stderr. The exit code: 0, or 2 when refused."""
+    progress = progress_bar(games, sys.stderr) if sys.stderr.isatty() else None
+    try:
+        report = work(progress)
+    except (RuleViolation, SimulationError) as exc:
+        if progress is not None:
+            sys.stderr.write("\n")
+        print(f"kaiten {command}: {exc}", file=sys.stderr)
+        return 2
+    if progress is not None:
+        sys.stderr.write("\n")
+    sys.stdout.write(msgspec.json.encode(report).decode() + "\n" if as_json else as_text(report))
+    return 0

@@ -6,12 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-import msgspec
-
-from api.progress import progress_bar
+from api.progress import report_run
 from domain.catalog import GAMES
-from domain.engine import RuleViolation
-from services.simulation import SimulationError, SimulationReport, simulate
+from services.simulation import SimulationReport, simulate
 
 
 def add_command(commands: Any) -> None:
@@ -34,21 +31,13 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         print("kaiten simulate: --games must be at least 1", file=sys.stderr)
         return 2
-    progress = progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
-    try:
-        report = simulate(args.game, args.players, args.games, bots, args.seed, progress=progress)
-    except (RuleViolation, SimulationError) as exc:
-        if progress is not None:
-            sys.stderr.write("\n")
-        print(f"kaiten simulate: {exc}", file=sys.stderr)
-        return 2
-    if progress is not None:
-        sys.stderr.write("\n")
-    if args.json:
-        sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
-    else:
-        sys.stdout.write(format_report(report))
-    return 0
+    return report_run(
+        "simulate",
+        args.games,
+        lambda progress: simulate(args.game, args.players, args.games, bots, args.seed, progress=progress),
+        format_report,
+        args.json,
+    )
 
 
 def format_report(report: SimulationReport) -> str:

@@ -6,13 +6,9 @@ import argparse
 import sys
 from typing import Any
 
-import msgspec
-
-from api.progress import progress_bar
+from api.progress import report_run
 from domain.catalog import GAMES, get_game
-from domain.engine import RuleViolation
 from services.ports import BotRegistry
-from services.simulation import SimulationError
 from services.tournament import TournamentReport, run_tournament
 
 #: Where the peers come from, and how to get them.
@@ -49,32 +45,30 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1 or args.jobs < 1:
         print("kaiten tournament: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
-    progress = progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
     peers = peers_for(args.game, bots)
-    try:
-        report = run_tournament(
+    code = report_run(
+        "tournament",
+        args.games,
+        lambda progress: run_tournament(
             args.game, args.players, bots, args.games, args.seed, jobs=args.jobs, progress=progress, peers=peers
-        )
-    except (RuleViolation, SimulationError) as exc:
-        if progress is not None:
-            sys.stderr.write("\n")
-        print(f"kaiten tournament: {exc}", file=sys.stderr)
-        if isinstance(exc, RuleViolation) and exc.code == "unknown-bot" and peers is None:
-            print(f"kaiten tournament: {PEERS_MISSING}", file=sys.stderr)
-        return 2
-    if progress is not None:
-        sys.stderr.write("\n")
-    if args.json:
-        sys.stdout.write(msgspec.json.encode(report).decode() + "\n")
-    else:
-        sys.stdout.write(format_report(report, args.seed))
-    return 0
+        ),
+        lambda report: format_report(report, args.seed),
+        args.json,
+    )
+    if code and peers is None and not own_bots(args.game, bots):
+        print(f"kaiten tournament: {PEERS_MISSING}", file=sys.stderr)
+    return code
+
+
+def own_bots(game_id: str, bots: list[str]) -> bool:
+    """Whether every bot named is one of the game's own (an unknown game: none is)."""
+    return game_id in GAMES and all(bot in get_game(game_id).bots for bot in bots)
 
 
 def peers_for(game_id: str, bots: list[str]) -> BotRegistry | None:
     """OpenSpiel's searches, when a bot is not one of the game's own and the [rl] extra is installed
     (OpenSpiel is slow to import: a tournament of kaiten's bots does without it)."""
-    if game_id in GAMES and all(bot in get_game(game_id).bots for bot in bots):
+    if own_bots(game_id, bots):
         return None
     try:
         from adapters.environments.openspiel_peers import OpenSpielPeers

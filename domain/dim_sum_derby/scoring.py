@@ -28,10 +28,10 @@ def scorer_of(state: DerbyState, dish: int, markers: Cards) -> int | None:
     return holder if holder is not None and holder in markers else None
 
 
-def breakdown(portions: Cards, end_of_game: bool = True) -> dict[str, int]:
-    """Scored portions per yen card (by cart type), minus 1 per yen card with none at the end."""
+def breakdown(portions: Cards) -> dict[str, int]:
+    """Scored portions per yen card (by cart type), minus 1 per yen card with none (at the end)."""
     out = {CART_SLUGS[cart]: portions[cart] for cart in range(CART_TYPES)}
-    out[UNSATISFIED] = -sum(1 for count in portions if count == 0) if end_of_game else 0
+    out[UNSATISFIED] = -sum(1 for count in portions if count == 0)
     return out
 
 

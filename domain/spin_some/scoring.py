@@ -8,6 +8,7 @@ from typing import Final
 import msgspec
 
 from domain.engine import RuleViolation, SeatScore, seat_score
+from domain.majority import most_and_fewest
 from domain.spin_some.cards import (
     CARD_KIND,
     CHIVE,
@@ -81,19 +82,13 @@ def bun_points(buns: Sequence[int], squishy_bun: int | None) -> list[int]:
     """Most buns +3 (tie: only the squishy-bun holder among them, else all); fewest -3 (all tied);
     nobody scores when every player has the same number."""
     points = [0] * len(buns)
-    if not buns:
-        return points
-    most, fewest = max(buns), min(buns)
-    if most == fewest:
-        return points
-    leaders = [seat for seat, n in enumerate(buns) if n == most]
+    leaders, fewest = most_and_fewest(buns)
     if len(leaders) > 1 and squishy_bun in leaders:
         leaders = [squishy_bun]
     for seat in leaders:
         points[seat] += BUN_POINTS
-    for seat, n in enumerate(buns):
-        if n == fewest:
-            points[seat] -= BUN_POINTS
+    for seat in fewest:
+        points[seat] -= BUN_POINTS
     return points
 
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from domain.engine import RuleViolation, SeatScore, seat_score
+from domain.majority import most_and_fewest
 from domain.sushi_go.cards import (
     CARD_TYPES,
     DUMPLING,
@@ -90,16 +91,10 @@ def pudding_points(counts: Sequence[int]) -> list[int]:
     """Most puddings +6, fewest (0 counts) -6, each split among the tied and rounded down (-6 over 4
     players is -1 each). Nobody scores when every count is equal; with 2 players there is no penalty."""
     points = [0] * len(counts)
-    if not counts:
-        return points
-    most, fewest = max(counts), min(counts)
-    if most == fewest:
-        return points
-    top = [seat for seat, count in enumerate(counts) if count == most]
+    top, bottom = most_and_fewest(counts)
     for seat in top:
         points[seat] = 6 // len(top)
     if len(counts) > 2:
-        bottom = [seat for seat, count in enumerate(counts) if count == fewest]
         for seat in bottom:
             points[seat] = -(6 // len(bottom))
     return points

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 import msgspec
 
 from domain.engine import RuleViolation, SeatScore, seat_score
+from domain.majority import most_and_fewest
 from domain.sushi_go_party.cards import (
     APPETIZERS,
     COLOUR,
@@ -109,15 +110,11 @@ def most_fewest_points(counts: Sequence[int], bonus: int, players_count: int) ->
     """Temaki (4) and pudding (6): most +bonus, fewest (0 counts) -bonus, ties get full points; no
     penalty with 2 players; nobody scores when every count is equal."""
     points = [0] * len(counts)
-    if not counts:
-        return points
-    most, fewest = max(counts), min(counts)
-    if most == fewest:
-        return points
-    for seat, count in enumerate(counts):
-        if count == most:
-            points[seat] = bonus
-        elif count == fewest and players_count != 2:
+    most, fewest = most_and_fewest(counts)
+    for seat in most:
+        points[seat] = bonus
+    if players_count != 2:
+        for seat in fewest:
             points[seat] = -bonus
     return points
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 
 import msgspec
@@ -12,6 +11,7 @@ from api import simulate_cli
 from domain.catalog import GAMES
 from domain.engine import RuleViolation
 from services.simulation import SimulationReport, game_seeds, simulate
+from tests.unit import cli
 
 
 def without_timing(report: SimulationReport) -> dict[str, object]:
@@ -71,12 +71,7 @@ def test_every_game_simulates(game_id: str) -> None:
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="kaiten")
-    simulate_cli.add_command(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["simulate", *argv])
-    code = args.run(args)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli.run_cli(simulate_cli, capsys, "simulate", *argv)
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,6 +32,19 @@ def test_wilson_interval_without_trials_says_nothing() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
 
 
+def test_wilson_interval_of_one_trial_is_an_interval() -> None:
+    assert wilson_interval(1, 1) == (pytest.approx(0.2065, abs=5e-4), 1.0)
+    assert wilson_interval(0, 1) == (0.0, pytest.approx(0.7935, abs=5e-4))
+
+
+def test_wilson_interval_at_a_rate_of_0_or_1_ends_exactly_there() -> None:
+    """Rounding puts the computed bound a hair off for some counts (16 and 40 above 1, 10 below)."""
+    for trials in (10, 16, 40):
+        assert wilson_interval(trials, trials)[1] == 1.0
+    for trials in (3, 6, 7):
+        assert wilson_interval(0, trials)[0] == 0.0
+
+
 #: Shared wins are multiples of 1 / winners, and a game of the family has at most 8 winners.
 SHARES = 840
 
@@ -82,3 +95,4 @@ def test_standings_count_a_shared_win_as_a_share_and_keep_the_bots_order() -> No
 def test_a_bot_that_never_played_stands_at_zero() -> None:
     (idle,) = standings([], ["idle"])
     assert idle.seats_played == 0 and idle.win_rate == 0.0 and idle.ci95 == (0.0, 1.0) and idle.ms_per_decision == 0
+    assert idle.mean_score == 0.0

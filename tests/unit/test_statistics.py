@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import msgspec
+import pytest
+
 from domain.engine import Result, SeatScore
+from domain.lobby import GameFinished, SeatTaken
+from domain.sushi_go.game import SUSHI_GO
+from services import ratings
 from services.statistics import (
     FinishedGame,
     GameTotals,
     PlayerRecord,
     PlayerResult,
     add_to_players,
+    finished_game,
     places,
     player_results,
 )
+from tests.unit.bot_games import play
 
 
 def result(totals: list[int], winners: tuple[int, ...]) -> Result:
@@ -82,3 +90,50 @@ def test_game_totals_add_every_seat_category_and_pick():
     assert totals.scores["sushi-go", 25] == 2
     assert totals.categories["sushi-go", "all"] == 100
     assert totals.cards["sushi-go", "tempura"] == 6
+
+
+def test_a_rating_follows_the_places_not_the_order_the_players_are_listed_in():
+    fresh = (ratings.NEW_MU, ratings.NEW_SIGMA)
+    (loser_mu, _), (winner_mu, _) = ratings.rate([(*fresh, 2), (*fresh, 1)])
+    assert winner_mu > ratings.NEW_MU > loser_mu
+    (first_mu, _), (second_mu, _) = ratings.rate([(*fresh, 1), (*fresh, 1)])
+    assert first_mu == second_mu, "equal places tie"
+
+
+def test_records_count_every_win_keep_the_best_score_and_every_rated_game():
+    records: dict[tuple[str, str], PlayerRecord] = {}
+    first = finished([40, 35], winners=(0,), player_ids={0: "ann", 1: "bob"})
+    second = finished([30, 10], winners=(0,), player_ids={0: "ann", 1: "bob"})
+    add_to_players(records, [first, second])
+    ann, bob = records["ann", "sushi-go"], records["bob", "sushi-go"]
+    assert (ann.player_id, ann.game) == ("ann", "sushi-go")
+    assert (ann.played, ann.wins, ann.best_score, ann.rated_games) == (2, 2, 40, 2)
+    assert (bob.played, bob.wins, bob.best_score, bob.rated_games) == (2, 0, 35, 2)
+
+
+def test_a_finished_log_gives_who_sat_where_what_was_picked_and_the_result():
+    table, log = play(SUSHI_GO, 5, ["random", "greedy"])
+    log = [msgspec.structs.replace(e, player_id="ann") if isinstance(e, SeatTaken) and e.seat == 0 else e for e in log]
+    game = finished_game(SUSHI_GO, log)
+    assert (game.game, game.result, game.player_ids) == ("sushi-go", table.result, {0: "ann"})
+    # Two seats pick a card each turn, ten turns a round, three rounds (chopsticks take one more).
+    assert sum(game.picks.values()) >= 2 * 10 * 3
+    assert set(game.picks) <= set(SUSHI_GO.decks["cards"])
+    with pytest.raises(LookupError):
+        finished_game(SUSHI_GO, [event for event in log if not isinstance(event, GameFinished)])
+
+
+def test_a_players_best_seat_counts_whichever_seat_it_is():
+    game = FinishedGame(
+        game="sushi-go",
+        result=result([30, 25, 10], winners=(0,)),
+        player_ids={0: "ann", 1: "bob", 2: "ann"},
+        picks={},
+    )
+    assert player_results(game)["ann"] == PlayerResult(place=1, total=30, won=True)
+
+
+def test_a_first_game_below_zero_is_the_best_score_so_far():
+    records: dict[tuple[str, str], PlayerRecord] = {}
+    add_to_players(records, [finished([-4, 2], winners=(1,), player_ids={0: "ann"})])
+    assert records["ann", "sushi-go"].best_score == -4

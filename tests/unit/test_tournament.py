@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from domain.engine import AnyGame, Bot, RuleViolation
 from services.commands import CreateGame, NewSeat
 from services.games import Games
 from services.tournament import TournamentReport, line_up, run_tournament
+from tests.unit import cli
 
 
 def without_timing(report: TournamentReport) -> list[dict[str, object]]:
@@ -77,12 +77,7 @@ def test_refusals(game: str, players: int, bots: list[str], code: str) -> None:
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    parser = argparse.ArgumentParser(prog="kaiten")
-    tournament_cli.add_command(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(["tournament", *argv])
-    code = args.run(args)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return cli.run_cli(tournament_cli, capsys, "tournament", *argv)
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:

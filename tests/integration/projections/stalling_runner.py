@@ -10,27 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Sequence
-
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from adapters.database import create_engine
-from adapters.projections.log import LogEvent
 from adapters.projections.registry import PROJECTIONS
-from adapters.projections.runner import Projection, ProjectionRunner
+from adapters.projections.runner import ProjectionRunner
+from tests.integration.projections.interrupted import Interrupted
 
 MID_BATCH = "mid-batch"
 
 
-class Stalls:
-    def __init__(self, inner: Projection) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.handles = inner.handles
-        self.tables = inner.tables
-
-    async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
-        await self.inner.apply(connection, events)
+class Stalls(Interrupted):
+    async def interrupt(self) -> None:
         print(MID_BATCH, flush=True)
         await asyncio.Event().wait()
 

@@ -5,23 +5,22 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Sequence
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
 from adapters.notify import LocalNotifier
 from adapters.projections.history import HistoryProjection
-from adapters.projections.log import LogEvent
 from adapters.projections.rebuild import rebuild
 from adapters.projections.registry import build_projections
-from adapters.projections.runner import Projection, ProjectionRunner, running
+from adapters.projections.runner import ProjectionRunner, running
 from adapters.schema import events, match_history, projection_checkpoints
 from adapters.sql_store import SqlEventStore
 from services.ports import AppendNotice
 from tests.integration.projections.games import bot_games, games_service
+from tests.integration.projections.interrupted import Interrupted
 from tests.integration.projections.tables import snapshot
 from tests.projecting import settle
 
@@ -33,17 +32,10 @@ class Broken(Exception):
     pass
 
 
-class BreaksMidBatch:
+class BreaksMidBatch(Interrupted):
     """A projection that fails after applying its batch, before the checkpoint moves: a crash's effect."""
 
-    def __init__(self, inner: Projection) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.handles = inner.handles
-        self.tables = inner.tables
-
-    async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
-        await self.inner.apply(connection, events)
+    async def interrupt(self) -> None:
         raise Broken
 
 

@@ -70,6 +70,8 @@ def test_serving_the_cart_in_front_of_you_depends_on_your_seat() -> None:
 def test_serving_to_a_full_table_is_refused() -> None:
     table = [(dish(slug), ()) for slug in ("har-gow", "siu-mai", "congee", "roast-duck", "tofu-fa")]
     assert refused(make_state(table=table), 0, Serve()) == "table-full"
+    assert Serve() not in GAME.legal_commands(make_state(table=table), 0)
+    assert Serve() in GAME.legal_commands(make_state(table=table[:-1]), 0)
 
 
 def test_serving_or_cycling_an_empty_cart_is_refused() -> None:
@@ -118,6 +120,11 @@ def test_eating_without_markers_is_refused() -> None:
     assert not any(isinstance(c, Eat) for c in GAME.legal_commands(state, 0))
 
 
+def test_the_last_marker_may_still_eat() -> None:
+    state = make_state(table=[(dish("congee"), ())], supply=(1, 10, 10), lost=(9, 0, 0))
+    assert Eat(dish=dish("congee")) in GAME.legal_commands(state, 0)
+
+
 def test_eating_a_full_dish_is_refused() -> None:
     # A full dish is scored at once, so it never waits on the table; the check still guards decide.
     state = make_state(table=[(dish("chicken-feet"), (1, 2))])
@@ -154,6 +161,9 @@ def test_drawing_with_one_action_left_is_refused() -> None:
     state = make_state(actions_left=1)
     assert refused(state, 0, DrawDerby()) == "not-enough-actions"
     assert DrawDerby() not in GAME.legal_commands(state, 0)
+    assert DrawDerby() in GAME.legal_commands(make_state(actions_left=2), 0)
+    events, _ = run(make_state(actions_left=2), 0, DrawDerby())
+    assert events[0] == ActionTaken(seat=0, action="draw-derby", cost=2)
 
 
 def test_an_empty_derby_deck_is_reshuffled_from_its_discards() -> None:

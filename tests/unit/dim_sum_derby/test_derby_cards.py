@@ -54,6 +54,13 @@ def test_playing_a_derby_card_costs_one_action_and_discards_it_face_up() -> None
     check_conservation(after)
 
 
+def test_playing_the_first_of_two_derby_cards_keeps_the_second() -> None:
+    first, second = derby("extra-hungry"), derby("lazy-susan")
+    _, after = run(make_state(hands=[(first, second), (), ()]), 0, PlayDerby(card=first))
+    assert after.hands[0] == (second,) and after.derby_discard == (first,)
+    check_conservation(after)
+
+
 def test_playing_a_card_you_do_not_hold_is_refused() -> None:
     state = make_state(hands=[(derby("lazy-susan"),), (derby("extra-hungry"),), ()])
     assert refused(state, PlayDerby(card=derby("extra-hungry"))) == "card-not-in-hand"
@@ -118,6 +125,13 @@ def test_double_helping_needs_two_markers() -> None:
     assert legal(state) == []
 
 
+def test_double_helping_is_legal_with_exactly_two_markers_on_a_dish_with_room_for_exactly_two() -> None:
+    card, state = holding(
+        "double-helping", table=[(HAR_GOW, (1,)), (CONGEE, (1, 2))], supply=(2, 9, 10), lost=(8, 0, 0)
+    )
+    assert legal(state) == [PlayDerby(card=card, dish=HAR_GOW), PlayDerby(card=card, dish=CONGEE)]
+
+
 def test_double_helping_with_the_last_two_markers_makes_you_full() -> None:
     card, state = holding("double-helping", table=[(CONGEE, ())], supply=(2, 10, 10), lost=(8, 0, 0))
     events, after = run(state, 0, PlayDerby(card=card, dish=CONGEE))
@@ -166,6 +180,11 @@ def test_switch_plates_onto_the_last_portion_scores_the_dish() -> None:
     assert types(events)[-1] == "DishScored" and after.portions[0] == (2, 0, 0, 0) and after.lost[2] == 1
 
 
+def test_switch_plates_may_take_the_last_portion_of_a_dish() -> None:
+    card, state = holding("switch-plates", table=[(CONGEE, (0,)), (HAR_GOW, (1, 2))])
+    assert legal(state) == [PlayDerby(card=card, dish=CONGEE, to=HAR_GOW)]
+
+
 def test_switch_plates_illegal_forms() -> None:
     card, state = holding("switch-plates", table=[(CONGEE, (1,)), (ROAST_DUCK, (0,)), (HAR_GOW, (1, 2, 2))])
     assert refused(state, PlayDerby(card=card, dish=CONGEE, to=ROAST_DUCK)) == "no-marker-on-dish"
@@ -209,6 +228,8 @@ def test_peek_at_an_empty_cart_is_refused() -> None:
     card, state = holding("peek-in-the-kitchen", exact_carts=True)
     assert refused(state, PlayDerby(card=card)) == "cart-empty"
     assert legal(state) == []
+    card, state = holding("peek-in-the-kitchen", tops=[(HAR_GOW,), (), (), ()], exact_carts=True)
+    assert legal(state) == [PlayDerby(card=card)]
 
 
 # --- extra-hungry -------------------------------------------------------------------------------

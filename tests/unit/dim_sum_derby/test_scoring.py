@@ -102,6 +102,13 @@ def test_ties_go_to_most_dessert_portions() -> None:
     assert result.winners == (1,) and result.ranking[0] == 1
 
 
+def test_dessert_portions_break_a_tie_before_any_number_of_main_dish_portions() -> None:
+    result = GAME.result(over([(2, 1, 3, 1), (2, 1, 1, 3)]))
+    assert result is not None
+    assert [s.total for s in result.scores] == [7, 7]
+    assert result.winners == (1,)
+
+
 def test_then_to_most_main_dish_portions() -> None:
     result = GAME.result(over([(3, 1, 1, 2), (1, 1, 3, 2), (3, 0, 0, 0)]))
     assert result is not None
@@ -134,6 +141,16 @@ def test_calculator_counts_portions_on_held_yen_cards_minus_unsatisfied() -> Non
     assert score(body) == [(1, {"steam-cart": 2, "side-dish": 0, "main-dish": 0, "dessert": 1, "unsatisfied": -2})]
 
 
+def test_calculator_counts_only_the_yen_cards_without_a_portion_as_unsatisfied() -> None:
+    body = {"players": [{"cards": ["har-gow", "spring-rolls", "cheung-fun"], "yen": YEN_0}]}
+    assert score(body) == [(2, {"steam-cart": 1, "side-dish": 1, "main-dish": 1, "dessert": 0, "unsatisfied": -1})]
+
+
+def test_calculator_seats_are_in_request_order() -> None:
+    request = msgspec.convert({"players": [{"yen": ["har-gow"]}, {"yen": ["siu-mai"]}]}, GAME.score_request_type)
+    assert [s.seat for s in GAME.score(request)] == [0, 1]
+
+
 def test_calculator_takes_desserts_as_more_portions_and_several_players() -> None:
     body = {
         "players": [
@@ -160,6 +177,7 @@ def test_calculator_skips_the_penalty_before_the_end() -> None:
         ({"players": [{"cards": [], "yen": ["not-a-dish"]}]}, "unknown-card"),
         ({"players": [{"cards": [], "yen": ["har-gow", "siu-mai"]}]}, "invalid-yen"),
         ({"players": [{"yen": ["har-gow"]}, {"yen": ["har-gow"]}]}, "invalid-yen"),
+        ({"players": [{"yen": ["har-gow"]}, {"yen": ["spring-rolls"]}, {"yen": ["har-gow"]}]}, "invalid-yen"),
     ],
 )
 def test_calculator_refuses_unknown_cards_and_impossible_yen_cards(body: dict[str, object], code: str) -> None:

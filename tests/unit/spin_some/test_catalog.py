@@ -6,6 +6,7 @@ from typing import Union
 
 import msgspec
 
+from domain.spin_some.events import BasketsFilled, DimSumTaken, TableRotated
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
 
 
@@ -53,6 +54,7 @@ def test_events_round_trip_through_json() -> None:
 
     _, events = play(4, ["random", "greedy", "random"])
     decoder = msgspec.json.Decoder(Union[GAME.event_types])  # type: ignore[valid-type]  # noqa: UP007
-    for event in events:
-        if type(event) in GAME.event_types:
-            assert decoder.decode(msgspec.json.encode(event)) == event
+    game_events = [event for event in events if type(event) in GAME.event_types]
+    assert {type(event) for event in game_events} >= {BasketsFilled, DimSumTaken, TableRotated}
+    for event in game_events:
+        assert decoder.decode(msgspec.json.encode(event)) == event

@@ -182,6 +182,13 @@ def test_rotation_steps_must_be_one_to_five(steps: int) -> None:
     assert violation(make_state(SIX, tokens=(20, 4)), 0, Rotate(steps=steps)) == "invalid-steps"
 
 
+def test_rotation_steps_must_be_a_number_not_a_boolean() -> None:
+    # true equals 1 in Python (and so Rotate(steps=True) == Rotate(steps=1)); the rules take numbers only.
+    with pytest.raises(RuleViolation) as err:
+        GAME.decide(make_state(SIX, tokens=(20, 4)), 0, Rotate(steps=True), Chance(0))
+    assert err.value.code == "invalid-steps"
+
+
 def test_acting_out_of_turn_is_refused() -> None:
     state = make_state(SIX)
     assert violation(state, 1, Take()) == "not-your-turn"
@@ -249,8 +256,10 @@ def test_spending_the_squishy_bun_rotates_for_free() -> None:
 def test_spending_the_squishy_bun_to_take_a_steamed_bun_takes_it_back() -> None:
     state = make_state([["egg-tart"], [], ["steamed-bun"]], bun=0)
     events, after = run(state, 0, ReturnBun(steps=2))
+    assert events[0] == SquishyBunReturned(seat=0)
     assert events[-1] == SquishyBunTaken(seat=0, from_seat=None)
-    assert after.bun == 0
+    # The bun went back to the table and came back with the steamed bun, now on seat 0's menu.
+    assert after.bun == 0 and after.menus[0] == (state.piles[2][-1],)
 
 
 def test_spending_a_squishy_bun_you_do_not_hold_is_refused() -> None:

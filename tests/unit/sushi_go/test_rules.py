@@ -13,7 +13,7 @@ from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
 from domain.sushi_go.cards import DEAL, IS_PUDDING, KIND, PUDDING
 from domain.sushi_go.commands import Pick
-from domain.sushi_go.decide import decide
+from domain.sushi_go.decide import _draw, decide
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
 from domain.sushi_go.evolve import final_result
 from domain.sushi_go.game import SUSHI_GO as GAME
@@ -254,6 +254,7 @@ def test_the_deck_running_out_reshuffles_the_discards_but_never_the_kept_pudding
     state, events = play_turn(state, [hands[0][:1], hands[1][:1]])
     dealt = events[-1]
     assert isinstance(dealt, HandsDealt) and dealt.reshuffled and dealt.hand_size == DEAL[2]
+    assert [len(hand or ()) for hand in dealt.hands] == [DEAL[2]] * 2
     cards = {card for hand in dealt.hands for card in hand or ()}
     assert set(few) <= cards  # the old deck is dealt first
     assert not any(KIND[card] == PUDDING and card in cards for card in (*kept[0], *kept[1]))
@@ -339,3 +340,25 @@ def test_table_violations_not_started_not_your_turn_finished() -> None:
     with pytest.raises(RuleViolation) as raised:
         decide(table.state, 0, Pick(cards=(0,)), Chance(3, len(log)))
     assert raised.value.code == "game-finished"
+
+
+def test_a_deck_of_exactly_the_cards_needed_is_dealt_without_reshuffling() -> None:
+    c = Cards()
+    state, hands = round_end_state(c, discards=c(*["sashimi"] * 12))
+    puddings = [card for card in state.deck if IS_PUDDING[card]]
+    deck = [card for card in state.deck if not IS_PUDDING[card]]
+    kept = 2 * DEAL[2] - len(puddings)
+    exact = (*deck[:kept], *puddings)
+    state = msgspec.structs.replace(state, deck=tuple(sorted(exact)), discards=(*state.discards, *deck[kept:]))
+    assert_conserved(state)
+    state, events = play_turn(state, [hands[0][:1], hands[1][:1]])
+    dealt = events[-1]
+    assert isinstance(dealt, HandsDealt) and not dealt.reshuffled
+    assert {card for hand in dealt.hands for card in hand or ()} == set(exact) and state.deck == ()
+
+
+def test_the_deck_is_drawn_by_a_partial_fisher_yates_shuffle() -> None:
+    """The shuffle is part of the record: a revealed seed must re-deal every finished game."""
+    draws = iter([0.0, 0.5, 0.99])
+    # Index 0 stays, index 1 swaps with 1 + int(0.5 * 5) = 3, index 2 with 2 + int(0.99 * 4) = 5.
+    assert _draw([10, 11, 12, 13, 14, 15], 3, draws.__next__) == [10, 13, 15]

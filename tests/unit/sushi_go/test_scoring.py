@@ -6,7 +6,7 @@ import msgspec
 import pytest
 
 from domain.engine import RuleViolation
-from domain.sushi_go.cards import SLUG_TO_KIND
+from domain.sushi_go.cards import DECK_SIZE, KIND, MAX_PLAYERS, SLUG_TO_KIND
 from domain.sushi_go.game import SUSHI_GO as GAME
 from domain.sushi_go.scoring import (
     ScoreRequest,
@@ -15,6 +15,7 @@ from domain.sushi_go.scoring import (
     nigiri_points,
     pudding_points,
     round_breakdowns,
+    round_breakdowns_of_cards,
     sashimi_points,
     tempura_points,
 )
@@ -119,6 +120,29 @@ def test_round_breakdown_has_every_category() -> None:
     assert two == {"maki": 3, "tempura": 0, "sashimi": 10, "dumpling": 0, "nigiri": 0, "pudding": 0}
 
 
+def test_round_breakdown_counts_every_copy_of_nigiri_and_maki() -> None:
+    [one, two, three] = round_breakdowns(
+        [
+            kinds("egg-nigiri", "salmon-nigiri", "squid-nigiri", "squid-nigiri", "maki-2", "maki-2"),
+            kinds("egg-nigiri", "egg-nigiri", "maki-1", "maki-1", "maki-1"),
+            kinds("salmon-nigiri", "salmon-nigiri", "maki-3"),
+        ]
+    )
+    assert (one["nigiri"], two["nigiri"], three["nigiri"]) == (1 + 2 + 3 + 3, 2, 4)
+    # Icons: 4, 3 and 3: most takes 6, the two tied second split 3.
+    assert (one["maki"], two["maki"], three["maki"]) == (6, 1, 1)
+    # Dumplings past five score as five.
+    assert [round_breakdowns([kinds(*["dumpling"] * n)])[0]["dumpling"] for n in (5, 6, 7)] == [15, 15, 15]
+
+
+def test_round_breakdown_of_card_ids_is_that_of_their_kinds() -> None:
+    first_card = {KIND[card]: card for card in reversed(range(DECK_SIZE))}
+    tableaus = [kinds("wasabi", "squid-nigiri", "maki-3", "tempura", "tempura"), kinds("maki-2", "dumpling")]
+    cards = [[first_card[kind] for kind in tableau] for tableau in tableaus]
+    assert round_breakdowns_of_cards(cards) == round_breakdowns(tableaus)
+    assert round_breakdowns_of_cards(cards)[0]["nigiri"] == 9
+
+
 # --- the scoring calculator -----------------------------------------------------------------------
 
 
@@ -163,4 +187,8 @@ def test_score_request_refuses_unknown_slugs() -> None:
 def test_score_request_needs_players() -> None:
     with pytest.raises(RuleViolation) as raised:
         score()
+    assert raised.value.code == "invalid-player-count"
+    assert score(*[["tempura", "tempura"]] * MAX_PLAYERS) == [5] * MAX_PLAYERS
+    with pytest.raises(RuleViolation) as raised:
+        score(*[["tempura"]] * (MAX_PLAYERS + 1))
     assert raised.value.code == "invalid-player-count"

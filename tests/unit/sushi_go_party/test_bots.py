@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from domain.chance import Chance
+from domain.sushi_go_party import commands
 from domain.sushi_go_party.bots import GreedyBot, RandomBot
 from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
@@ -79,10 +80,19 @@ def test_bots_answer_chopsticks_copy_menu_spoon_give_and_flip() -> None:
 
 
 def test_bots_choose_and_vote_on_menus() -> None:
-    for mode in ("first-player", "build", "vote"):
+    for mode, kind in (
+        ("first-player", commands.ChooseMenu),
+        ("build", commands.ChooseMenu),
+        ("vote", commands.ProposeMenu),
+    ):
         table, _ = new_table(1, ["greedy", "random", "greedy"], {"menu": mode})
         game = Game(table.state)
-        choices(game)
+        assert game.state.phase == "select"
+        assert all(isinstance(answer, kind) for answer in choices(game)), mode
+    # The proposer's menu is then put to the others' vote, and both bots answer it.
+    game.act(game.state.awaiting[0], choices(game)[0])
+    assert game.state.phase == "select"
+    assert {type(answer) for answer in choices(game)} == {commands.Vote}
 
 
 def test_greedy_beats_random() -> None:

@@ -17,6 +17,7 @@ from domain.sushi_go_party.scoring import (
     maki_points,
     most_fewest_points,
     onigiri_points,
+    round_breakdowns,
     tofu_points,
     uramaki_race,
     uramaki_round_end,
@@ -47,6 +48,11 @@ def test_maki_6_to_8_players_awards_6_4_2() -> None:
     assert maki_points([4, 3, 2, 1, 1, 0, 0, 0], 8) == [6, 4, 2, 0, 0, 0, 0, 0]
 
 
+def test_maki_counts_the_icons_of_every_copy() -> None:
+    breakdowns = score([{"cards": ["maki-2", "maki-2"]}, {"cards": ["maki-3"]}])
+    assert [b["maki"] for b in breakdowns] == [6, 3]
+
+
 def test_maki_needs_an_icon() -> None:
     assert maki_points([0, 0, 0], 3) == [0, 0, 0]
     assert maki_points([2, 0, 0], 3) == [6, 0, 0]
@@ -69,6 +75,7 @@ def test_temaki_no_penalty_with_2_players_and_nothing_when_all_equal() -> None:
     assert most_fewest_points([2, 2, 1], 4, 3) == [4, 4, -4]
     breakdowns = score([{"cards": ["temaki", "temaki"]}, {"cards": ["temaki"]}, {"cards": []}])
     assert [b["temaki"] for b in breakdowns] == [4, 0, -4]
+    assert [b["temaki"] for b in score([{"cards": ["temaki"]}, {"cards": []}])] == [4, 0]
 
 
 def test_eel_example() -> None:
@@ -100,6 +107,12 @@ def test_nigiri_and_wasabi_as_in_sushi_go() -> None:
     assert points(["salmon-nigiri"], "nigiri") == 2
 
 
+def test_a_nigiri_on_a_wasabi_flipped_face_down_is_not_tripled() -> None:
+    tableau = [(0, "face-down", -1), (1, "squid-nigiri", 0)]
+    assert round_breakdowns([tableau], 2, ["nigiri", "takeout-box"]) == [{"nigiri": 3, "takeout-box": 2}]
+    assert round_breakdowns([[(0, "wasabi", -1), (1, "squid-nigiri", 0)]], 2, ["nigiri"]) == [{"nigiri": 9}]
+
+
 def test_tempura_sashimi_dumpling() -> None:
     assert [points(["tempura"] * n, "tempura") for n in range(6)] == [0, 0, 5, 5, 10, 10]
     assert [points(["sashimi"] * n, "sashimi") for n in range(7)] == [0, 0, 0, 10, 10, 10, 20]
@@ -111,6 +124,7 @@ def test_onigiri_sets_of_different_shapes() -> None:
     assert onigiri_points([2, 1, 1, 1]) == 17
     assert onigiri_points([2, 1, 0, 0]) == 5
     assert onigiri_points([2, 2, 2, 0]) == 18
+    assert onigiri_points([2, 1]) == 5  # missing shapes count as none
     assert points(["onigiri-circle", "onigiri-square", "onigiri-circle"], "onigiri") == 5
 
 
@@ -142,6 +156,9 @@ def test_soy_sauce_most_colours_ties_and_several() -> None:
         end_of_game=False,
     )
     assert [b["soy-sauce"] for b in breakdowns] == [8, 4, 0]
+    # Most colours without a soy sauce scores nothing.
+    breakdowns = score([{"cards": ["soy-sauce", "tempura"]}, {"cards": ["tempura", "sashimi"]}])
+    assert [b["soy-sauce"] for b in breakdowns] == [4, 0]
 
 
 def test_fruit_per_kind() -> None:
@@ -167,6 +184,11 @@ def test_pudding_most_and_fewest_full_points() -> None:
     assert [b["pudding"] for b in breakdowns] == [6, 0, -6]
 
 
+def test_fruit_ignores_the_other_desserts_in_the_fridge() -> None:
+    fridges = [["pudding", "fruit-ww", "green-tea-ice-cream"], ["fruit-ww"]]
+    assert dessert_breakdowns(fridges, 3, ["fruit"]) == [{"fruit": 1 - 2 - 2}, {"fruit": 1 - 2 - 2}]
+
+
 def test_takeout_face_down_cards_score_2() -> None:
     assert points(["face-down", "face-down", "tempura"], "takeout-box") == 4
 
@@ -187,6 +209,14 @@ def test_uramaki_race_more_icons_wins_then_ties_share() -> None:
     assert uramaki_race([9, 0, 0], 0) == ([0, 0, 0], 0, [])
 
 
+def test_uramaki_round_end_adds_to_the_places_raced_for() -> None:
+    tableaus = [[], [(0, "uramaki-4", -1)], [(1, "uramaki-3", -1)]]
+    breakdowns = round_breakdowns(tableaus, 3, ["uramaki"], race_points=[8, 0, 0], claimed=1)
+    assert [b["uramaki"] for b in breakdowns] == [8, 5, 2]
+    breakdowns = round_breakdowns(tableaus, 3, ["uramaki"], race_points=[0, 8, 0], claimed=1)
+    assert [b["uramaki"] for b in breakdowns] == [0, 13, 2]
+
+
 def test_uramaki_through_the_calculator() -> None:
     breakdowns = score([{"cards": ["uramaki-5", "uramaki-4"]}, {"cards": ["uramaki-3"]}])
     assert [b["uramaki"] for b in breakdowns] == [8, 5]
@@ -199,6 +229,34 @@ def test_desserts_score_only_at_the_end_of_the_game() -> None:
     body: list[dict[str, Any]] = [{"cards": ["pudding"], "desserts": ["pudding"]}, {"cards": []}]
     assert score(body)[0]["pudding"] == 6
     assert "pudding" not in score(body, end_of_game=False)[0]
+
+
+def test_calculator_seats_are_in_request_order() -> None:
+    scores = GAME.score(msgspec.convert({"players": [{"cards": ["tempura"]}, {"cards": []}]}, ScoreRequest))
+    assert [seat_score.seat for seat_score in scores] == [0, 1]
+
+
+def test_calculator_players_count_defaults_to_the_listed_players_and_at_least_2() -> None:
+    # Two listed players: the 2-player rule spares the fewest puddings its penalty.
+    assert [b["pudding"] for b in score([{"desserts": ["pudding"]}, {}])] == [6, 0]
+    assert [b["pudding"] for b in score([{"desserts": ["pudding"]}, {}], players_count=3)] == [6, -6]
+    assert [b["pudding"] for b in score([{"desserts": ["pudding"]}])] == [0]
+    # Up to 8 players, listed or counted.
+    assert len(score([{"cards": ["tempura"]}] * 8)) == 8
+    assert score([{"cards": ["maki-1"]}], players_count=8)[0]["maki"] == 6
+
+
+def test_calculator_desserts_among_the_cards_score_without_a_fridge() -> None:
+    breakdowns = score([{"cards": ["pudding"]}, {"cards": []}], players_count=3)
+    assert [b["pudding"] for b in breakdowns] == [6, -6]
+    assert score([{"cards": ["fruit-ww", "fruit-ww"]}])[0]["fruit"] == 6 - 2 - 2
+    assert "fruit" not in score([{"cards": ["fruit-ww"]}], end_of_game=False)[0]
+
+
+def test_calculator_desserts_off_the_menu_still_score() -> None:
+    custom = {"roll": "maki", "appetizers": ["tempura", "sashimi", "tofu"], "specials": ["tea", "wasabi"]}
+    breakdowns = score([{"cards": ["fruit-ww", "fruit-ww"]}], menu={**custom, "dessert": "pudding"})
+    assert breakdowns[0]["fruit"] == 6 - 2 - 2 and breakdowns[0]["pudding"] == 0
 
 
 def test_menu_sets_the_categories_and_the_dessert() -> None:

@@ -126,6 +126,23 @@ def test_chopsticks_need_a_card_left_in_the_hand() -> None:
     assert legal_commands(game.state, 0) == [Pick(card=ids["tempura"][0])]
 
 
+def test_chopsticks_may_be_called_with_exactly_two_cards_in_hand() -> None:
+    game, ids = setup_game("sushi-go", 2, [["tempura", "sashimi"], ["maki-1", "maki-2"]], [["chopsticks"], []])
+    tempura, sashimi, chopsticks = ids["tempura"][0], ids["sashimi"][0], ids["chopsticks"][0]
+    assert legal_commands(game.state, 0) == [
+        Pick(card=tempura),
+        Pick(card=sashimi),
+        Pick(card=tempura, call=chopsticks),
+        Pick(card=sashimi, call=chopsticks),
+    ]
+
+
+def test_a_spoon_may_be_called_with_the_last_card_in_hand() -> None:
+    game, ids = spoon_game([["tempura"], ["maki-3"], ["eel"]])
+    tempura = ids["tempura"][0]
+    assert legal_commands(game.state, 0) == [Pick(card=tempura), Pick(card=tempura, call=ids["spoon"][0])]
+
+
 def test_chopsticks_with_one_card_left_play_it_automatically() -> None:
     game, ids = setup_game("sushi-go", 2, [["tempura", "sashimi"], ["maki-1", "maki-2"]], [["chopsticks"], []])
     game.turn((ids["tempura"][0], ids["chopsticks"][0]), ids["maki-1"][0])
