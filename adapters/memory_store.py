@@ -16,6 +16,7 @@ from services.ports import (
     DuplicateIdempotencyKey,
     GameSummary,
     NewEvent,
+    OutboxMessage,
     StoredEvent,
 )
 
@@ -38,6 +39,8 @@ class InMemoryEventStore:
         self._idempotency: dict[tuple[str, str], tuple[int, int]] = {}
         self._summaries: dict[str, bytes] = {}
         self._last_position = 0
+        #: What appends queued for webhooks, by stream (this store keeps no webhooks to deliver them to).
+        self.outbox: dict[str, list[OutboxMessage]] = {}
 
     async def append(
         self,
@@ -46,6 +49,7 @@ class InMemoryEventStore:
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         # A retry of an earlier command is recognised even when the stream has moved on since.
@@ -82,6 +86,8 @@ class InMemoryEventStore:
             self._idempotency[stream_id, idempotency_key] = (stored[0].version, stored[-1].version)
         if encoded_summary is not None:
             self._summaries[stream_id] = encoded_summary
+        if outbox:
+            self.outbox.setdefault(stream_id, []).extend(outbox)
         if self._notifier is not None:
             self._notifier.publish(AppendNotice(stream_id, stored[-1].version))
         return stored

@@ -25,6 +25,7 @@ from api.routes.history import HISTORY_HANDLERS
 from api.routes.logs import LogsController
 from api.routes.operations import health, ready
 from api.routes.stream import StreamController
+from api.routes.webhooks import WebhooksController
 from api.settings import Settings
 from api.shutdown import streams_end_on_exit_signal
 
@@ -68,7 +69,16 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
         # A serving process that builds its own services also runs the catch-up projections.
-        running = bootstrap(configured.database_url, run_projections=True) if services is None else services
+        running = (
+            bootstrap(
+                configured.database_url,
+                run_projections=True,
+                run_deliveries=True,
+                allow_private_webhooks=configured.webhook_allow_private,
+            )
+            if services is None
+            else services
+        )
         app.state.services = running
         await running.start()
         try:
@@ -88,6 +98,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             GamesController,
             LogsController,
             StreamController,
+            WebhooksController,
             *HISTORY_HANDLERS,
             health,
             ready,

@@ -17,11 +17,15 @@ from adapters.projections.runner import ProjectionRunner, running
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
+from adapters.webhook_http import HttpWebhookSender
+from adapters.webhook_store import SqlWebhookStore
 from services.games import Games
 from services.history import HistoryQueries
 from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
+from services.webhook_delivery import DeliveryWorker
+from services.webhooks import Webhooks
 
 
 @dataclass
@@ -38,6 +42,11 @@ class Services:
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
     projection_runners: list[ProjectionRunner] = field(default_factory=list)
     run_projections: bool = False
+    #: Webhooks (None without a database), and the worker that delivers them, run by `start` when
+    #: `run_deliveries` is set (every serving process).
+    webhooks: Webhooks | None = None
+    delivery_worker: DeliveryWorker | None = None
+    run_deliveries: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -46,6 +55,8 @@ class Services:
         await self._background.enter_async_context(self.notifier.running())
         if self.run_projections:
             await self._background.enter_async_context(running(self.projection_runners))
+        if self.run_deliveries and self.delivery_worker is not None:
+            await self._background.enter_async_context(self.delivery_worker.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -66,9 +77,16 @@ class Services:
 
 
 def bootstrap(
-    database_url: str, *, run_projections: bool = False, clock: Clock | None = None, ids: IdSource | None = None
+    database_url: str,
+    *,
+    run_projections: bool = False,
+    run_deliveries: bool = False,
+    allow_private_webhooks: bool = False,
+    clock: Clock | None = None,
+    ids: IdSource | None = None,
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections.
+    """Services over that database; `run_projections` makes `start` run the catch-up projections and
+    `run_deliveries` the webhook delivery worker (`allow_private_webhooks`: KAITEN_WEBHOOK_ALLOW_PRIVATE).
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     notifier: RunningNotifier
@@ -78,6 +96,7 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
+    webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=allow_private_webhooks)
     return replace(
         _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
         history=HistoryQueries(SqlReadModels(engine)),
@@ -86,6 +105,9 @@ def bootstrap(
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
+        webhooks=Webhooks(store, webhook_store, sender, clock or SystemClock()),
+        delivery_worker=DeliveryWorker(webhook_store, sender, clock or SystemClock(), notifier),
+        run_deliveries=run_deliveries,
     )
 
 

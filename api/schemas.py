@@ -10,6 +10,7 @@ import msgspec
 from domain.catalog import GAMES, get_game
 from services.commands import CreateGame, NewSeat
 from services.text_rules import PRINTABLE
+from services.webhooks import WebhookEvent
 
 GameName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Players = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -103,3 +104,12 @@ TypedCatalog = cast(type[Catalog], msgspec.defstruct("Catalog", [("games", _summ
 
 class Health(msgspec.Struct, frozen=True):
     status: str
+
+
+class WebhookRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    #: http:// or https://; its host must not resolve to a loopback, link-local or private address.
+    url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=PRINTABLE)]
+    #: The moments to be told of: `turn`, `finished`, or both.
+    events: Annotated[list[WebhookEvent], msgspec.Meta(min_length=1, max_length=2)]
+    #: Signs every delivery (`X-Kaiten-Signature`); keep it secret.
+    secret: Annotated[str, msgspec.Meta(min_length=16, max_length=256, pattern=PRINTABLE)]

@@ -42,6 +42,8 @@ class Settings:
     log_level: str = "INFO"
     #: The origins whose pages may call the API from a browser (`*`: any); empty: CORS is off.
     cors_origins: tuple[str, ...] = ()
+    #: Webhooks may point at loopback, link-local and private addresses (tests, local development).
+    webhook_allow_private: bool = False
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -55,4 +57,5 @@ class Settings:
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),
+            webhook_allow_private=os.environ.get("KAITEN_WEBHOOK_ALLOW_PRIVATE") == "1",
         )

@@ -44,6 +44,7 @@ from services.views import (
     TableView,
     views_of,
 )
+from services.webhooks import outbox_messages
 
 T = TypeVar("T")
 
@@ -219,8 +220,11 @@ class Games:
                 loaded.stored[0].recorded_at,
                 self.clock.now(),
             )
+            outbox = outbox_messages(loaded.game, game_id, loaded.table, planned.table, planned.events, version)
             try:
-                stored = await self.store.append(game_id, loaded.version, planned.events, summary, idempotency_key)
+                stored = await self.store.append(
+                    game_id, loaded.version, planned.events, summary, idempotency_key, outbox
+                )
             except ConcurrencyConflict:
                 if pinned:
                     raise _version_conflict(None) from None

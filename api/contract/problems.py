@@ -171,6 +171,20 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getLeaderboard": {404: ("unknown-game",), 422: ("invalid-page",), 503: ("history-unavailable",)},
     "exportLog": {404: ("game-not-found",), 409: ("game-not-finished",)},
     "importLog": {422: IMPORT_CODES},
+    "createWebhook": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-finished",),
+        422: ("webhook-url-refused",),
+        503: ("webhooks-unavailable",),
+    },
+    "listWebhookDeliveries": {
+        404: ("game-not-found", "webhook-not-found"),
+        **REQUIRED_TOKEN,
+        422: ("invalid-page",),
+        503: ("webhooks-unavailable",),
+    },
+    "deleteWebhook": {404: ("game-not-found", "webhook-not-found"), **REQUIRED_TOKEN, 503: ("webhooks-unavailable",)},
     "health": {},
     "ready": {503: ("not-ready",)},
 }
