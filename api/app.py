@@ -74,7 +74,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 configured.database_url,
                 run_projections=True,
                 run_deliveries=True,
-                allow_private_webhooks=configured.webhook_allow_private,
+                webhooks=configured.webhooks,
             )
             if services is None
             else services

@@ -19,6 +19,7 @@ from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender
 from adapters.webhook_store import SqlWebhookStore
+from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
 from services.games import Games
 from services.history import HistoryQueries
 from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
@@ -81,12 +82,12 @@ def bootstrap(
     *,
     run_projections: bool = False,
     run_deliveries: bool = False,
-    allow_private_webhooks: bool = False,
+    webhooks: WebhookOptions = DEFAULT_WEBHOOKS,
     clock: Clock | None = None,
     ids: IdSource | None = None,
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
-    `run_deliveries` the webhook delivery worker (`allow_private_webhooks`: KAITEN_WEBHOOK_ALLOW_PRIVATE).
+    `run_deliveries` the webhook delivery worker.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     notifier: RunningNotifier
@@ -96,7 +97,7 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
-    webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=allow_private_webhooks)
+    webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=webhooks.allow_private)
     return replace(
         _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
         history=HistoryQueries(SqlReadModels(engine)),
@@ -106,7 +107,9 @@ def bootstrap(
         ],
         run_projections=run_projections,
         webhooks=Webhooks(store, webhook_store, sender, clock or SystemClock()),
-        delivery_worker=DeliveryWorker(webhook_store, sender, clock or SystemClock(), notifier),
+        delivery_worker=DeliveryWorker(
+            webhook_store, sender, clock or SystemClock(), notifier, first_retry_seconds=webhooks.first_retry_seconds
+        ),
         run_deliveries=run_deliveries,
     )
 

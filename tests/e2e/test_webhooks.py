@@ -12,18 +12,17 @@ from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.bootstrap import Services, bootstrap
+from api.settings import WebhookOptions
 from tests.e2e.play import bearer, create, play_randomly
-from tests.e2e.webhook_receiver import Receiver
-
-SECRET = "a-shared-secret-of-some-length"
+from tests.e2e.webhook_receiver import SECRET, Receiver, person_against_a_bot, pick, register
 
 
 @pytest.fixture
 async def hooked(database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
     """An app whose worker delivers (to 127.0.0.1, allowed here) and retries within tenths of a second."""
-    services: Services = bootstrap(database_url, run_deliveries=True, allow_private_webhooks=True)
+    options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
+    services: Services = bootstrap(database_url, run_deliveries=True, webhooks=options)
     assert services.delivery_worker is not None
-    services.delivery_worker.first_retry_seconds = 0.1
     services.delivery_worker.poll_seconds = 0.05
     try:
         async with AsyncTestClient(app=create_app(services)) as client:
@@ -38,34 +37,6 @@ async def receiver() -> AsyncIterator[Receiver]:
     await started.start()
     yield started
     await started.stop()
-
-
-async def register(
-    client: AsyncTestClient,  # type: ignore[type-arg]
-    game: dict[str, Any],
-    url: str,
-    events: list[str] | None = None,
-    seat: str = "0",
-) -> dict[str, Any]:
-    body = {"url": url, "events": events or ["turn", "finished"], "secret": SECRET}
-    response = await client.post(f"/v1/games/{game['id']}/webhooks", json=body, headers=bearer(game["tokens"][seat]))
-    assert response.status_code == 201, response.text
-    hook: dict[str, Any] = response.json()
-    return hook
-
-
-async def person_against_a_bot(client: AsyncTestClient) -> dict[str, Any]:  # type: ignore[type-arg]
-    return await create(client, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=5)
-
-
-async def pick(client: AsyncTestClient, game: dict[str, Any]) -> int:  # type: ignore[type-arg]
-    """Alice picks her first legal command; the version after it."""
-    headers = bearer(game["tokens"]["0"])
-    legal = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=headers)).json()
-    sent = await client.post(f"/v1/games/{game['id']}/commands", json=legal["commands"][0], headers=headers)
-    assert sent.status_code == 200, sent.text
-    version: int = sent.json()["version"]
-    return version
 
 
 async def test_a_whole_game_is_delivered_signed_and_in_order(

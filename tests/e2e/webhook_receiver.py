@@ -1,4 +1,5 @@
-"""A webhook receiver on 127.0.0.1 for the tests: keeps every request, answers with chosen statuses."""
+"""A webhook receiver on 127.0.0.1 for the tests (keeps every request, answers with chosen statuses),
+and the moves of the webhook tests."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from litestar.testing import AsyncTestClient
+
+from tests.e2e.play import bearer, create
 from tests.e2e.servers import free_port
 
+SECRET = "a-shared-secret-of-some-length"
 #: How long a test waits for deliveries before it says what it got.
 WAIT_SECONDS = 30
 
@@ -81,3 +86,31 @@ class Receiver:
                 if len(payloads) >= count:
                     return payloads
                 await asyncio.sleep(0.05)
+
+
+async def register(
+    client: AsyncTestClient,  # type: ignore[type-arg]
+    game: dict[str, Any],
+    url: str,
+    events: list[str] | None = None,
+    seat: str = "0",
+) -> dict[str, Any]:
+    body = {"url": url, "events": events or ["turn", "finished"], "secret": SECRET}
+    response = await client.post(f"/v1/games/{game['id']}/webhooks", json=body, headers=bearer(game["tokens"][seat]))
+    assert response.status_code == 201, response.text
+    hook: dict[str, Any] = response.json()
+    return hook
+
+
+async def person_against_a_bot(client: AsyncTestClient) -> dict[str, Any]:  # type: ignore[type-arg]
+    return await create(client, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=5)
+
+
+async def pick(client: AsyncTestClient, game: dict[str, Any]) -> int:  # type: ignore[type-arg]
+    """Alice picks her first legal command; the version after it."""
+    headers = bearer(game["tokens"]["0"])
+    legal = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=headers)).json()
+    sent = await client.post(f"/v1/games/{game['id']}/commands", json=legal["commands"][0], headers=headers)
+    assert sent.status_code == 200, sent.text
+    version: int = sent.json()["version"]
+    return version
