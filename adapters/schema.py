@@ -247,6 +247,8 @@ match_history = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seats", JSON_VALUE, nullable=False),
+    #: `private` games are never listed.
+    sa.Column("visibility", sa.Text, nullable=False, server_default="public"),
     #: The finished game's result (scores, winners, ranking), else NULL.
     sa.Column("result", JSON_VALUE),
     sa.Column("created_at", UtcDateTime, nullable=False),

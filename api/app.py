@@ -22,6 +22,7 @@ from api.request_log import RequestLog
 from api.routes.catalog import CatalogController
 from api.routes.games import GamesController
 from api.routes.history import HISTORY_HANDLERS
+from api.routes.lobby import LobbyController
 from api.routes.logs import LogsController
 from api.routes.operations import health, ready
 from api.routes.stream import StreamController
@@ -96,6 +97,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         route_handlers=[
             CatalogController,
             GamesController,
+            LobbyController,
             LogsController,
             StreamController,
             WebhooksController,

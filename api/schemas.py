@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Union, cast
+from typing import Annotated, Any, Literal, Union, cast
 
 import msgspec
 
@@ -28,12 +28,19 @@ class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return NewSeat(name=self.name, player_id=self.player_id, bot=self.bot)
 
 
+class TakeSeatRequest(SeatRequest, frozen=True, forbid_unknown_fields=True):
+    #: The code of an invitation (createInvitation): a private game's seats need one.
+    invitation: Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=PRINTABLE)] | None = None
+
+
 class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: GameName
     players: Players
     options: dict[str, Any] = {}
     seed: Seed | None = None
     seats: list[SeatRequest] = []
+    #: `private`: not listed, and its free seats are taken only with an invitation.
+    visibility: Literal["public", "private"] = "public"
 
     def as_command(self) -> CreateGame:
         return CreateGame(
@@ -42,6 +49,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
             options=self.options,
             seed=self.seed,
             seats=tuple(seat.as_new_seat() for seat in self.seats),
+            visibility=self.visibility,
         )
 
 

@@ -78,14 +78,14 @@ def outbox_messages(
 ) -> list[OutboxMessage]:
     """What webhooks hear of an append that took the game from `before` to `after` at `version`.
 
-    A turn comes for a seat that is awaited now and was not, or that moved in this append and is
-    awaited again (a new round); a seat still awaited from before hears nothing new.
+    A turn comes for a seat that is awaited now and was not, or that moved (sent a command) in this
+    append and is awaited again (a new round); a seat still awaited from before hears nothing new.
     """
     if after.status == "finished":
         if before.status == "finished" or after.result is None:
             return []
         return [_message(game_id, version, "finished", list(after.result.winners))]
-    moved = {event.metadata["seat"] for event in events if event.metadata.get("seat") is not None}
+    moved = {event.metadata["seat"] for event in events if "command_id" in event.metadata}
     waiting = set(lobby.awaiting(game, before)) - moved
     turns = [seat for seat in lobby.awaiting(game, after) if seat not in waiting]
     return [_message(game_id, version, "turn", turns)] if turns else []

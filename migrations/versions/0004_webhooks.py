@@ -1,4 +1,5 @@
-"""Webhooks: subscriptions of a game's seats and the transactional outbox of their deliveries.
+"""Webhooks (subscriptions of a game's seats, the transactional outbox of their deliveries) and the
+visibility of games in the match history (private games are not listed).
 
 Revision ID: 0004
 Revises: 0003
@@ -75,7 +76,11 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("delivery_id", "attempt", name="pk_webhook_attempts"),
     )
 
+    op.add_column("match_history", sa.Column("visibility", sa.Text, nullable=False, server_default="public"))
+
 
 def downgrade() -> None:
+    with op.batch_alter_table("match_history") as batch:
+        batch.drop_column("visibility")
     for table in ("webhook_attempts", "webhook_deliveries", "webhook_events", "webhooks"):
         op.drop_table(table)
