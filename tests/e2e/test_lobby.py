@@ -110,3 +110,17 @@ async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client:
             f"/v1/games/{rematch['id']}/commands", json=legal["commands"][0], headers=bearer(token)
         )
         assert sent.status_code == 200, sent.text
+
+
+async def test_a_private_games_log_with_its_invitations_is_exported_and_imported(client: Client) -> None:
+    game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private", seed=3)
+    invitation = await invite(client, game)
+    bot = await client.post(f"/v1/games/{game['id']}/seats", json={"bot": "greedy", "invitation": invitation["code"]})
+    assert bot.status_code == 201, bot.text
+    await invite(client, game)  # while the game runs
+    await play_randomly(client, {**game, "awaiting": [0], "status": "active"}, random.Random(4))
+    exported = (await client.get(f"/v1/games/{game['id']}/export")).json()
+    assert [event["type"] for event in exported["events"]].count("InvitationIssued") == 2
+    imported = await client.post("/v1/games/import", json=exported)
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["visibility"] == "private"

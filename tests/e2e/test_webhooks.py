@@ -154,3 +154,27 @@ async def test_bad_webhooks_are_refused_with_a_code(
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
+
+
+@pytest.mark.postgres
+async def test_two_workers_share_the_deliveries_without_sending_one_twice(
+    postgres_url: str, receiver: Receiver
+) -> None:
+    """Two serving processes' workers on one PostgreSQL: each delivery is claimed by one of them."""
+    options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
+    first = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
+    second = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
+    try:
+        async with AsyncTestClient(app=create_app(first)) as client:
+            await second.start()
+            games = [await person_against_a_bot(client) for _ in range(3)]
+            for game in games:
+                await register(client, game, receiver.url)
+            versions = {game["id"]: [await pick(client, game) for _ in range(4)] for game in games}
+            payloads = await receiver.wait_for(12)
+    finally:
+        await second.close()
+        await first.close()
+    assert len(receiver.received) == 12
+    for game in games:
+        assert [payload["version"] for payload in payloads if payload["game_id"] == game["id"]] == versions[game["id"]]
