@@ -22,7 +22,13 @@ def tokens(page: Any, game: str) -> dict[str, str]:
 
 
 def create_game(
-    page: Any, game: str, players: int, seats: dict[int, str] | None = None, menu: str | None = None, seed: int = 7
+    page: Any,
+    game: str,
+    players: int,
+    seats: dict[int, str] | None = None,
+    menu: str | None = None,
+    seed: int = 7,
+    private: bool = False,
 ) -> str:
     """Fills the new-game form (seat kinds by seat: "you", "open", "bot:greedy"...), and answers the id."""
     page.goto(page.url.split("#")[0] + f"#/new/{game}")
@@ -32,6 +38,8 @@ def create_game(
         page.select_option(f"#seat-{seat}", kind)
     if menu is not None:
         page.select_option("#menu", menu)
+    if private:
+        page.check("#private")
     page.click("summary:text('Seed')")
     page.fill("#seed", str(seed))
     page.click("button[type=submit]")

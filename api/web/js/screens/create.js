@@ -39,6 +39,7 @@ export async function createScreen(main, gameId) {
   const seatRows = h("ol", { class: "seats-form" });
   const options = h("div", { class: "options" });
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, inputmode: "numeric" });
+  const privately = h("input", { id: "private", name: "private", type: "checkbox" });
   const yourName = h("input", { id: "your-name", name: "your-name", value: me.name || "", required: true, maxlength: 100, autocomplete: "nickname" });
   /** @type {() => Record<string, unknown>} */
   let readOptions = () => ({});
@@ -103,6 +104,7 @@ export async function createScreen(main, gameId) {
             players: seats.length,
             options: readOptions(),
             seed: seed.value === "" ? null : Number(seed.value),
+            visibility: privately.checked ? "private" : "public",
             seats: seats.filter((choice) => choice.kind !== "open").map((choice, seat) => seatRequest(choice, seat, yourName.value.trim(), me.player_id)),
           };
           const created = await api.create(body);
@@ -124,6 +126,7 @@ export async function createScreen(main, gameId) {
       h("ul", { class: "quiet" }, game.bots.map((bot) => h("li", {}, `${bot.name} bot: ${bot.description}`))),
     ),
     options,
+    h("p", {}, privately, h("label", { for: "private" }, "Private: not listed; open seats are taken only with an invitation link")),
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),
   );
