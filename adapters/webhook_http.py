@@ -45,8 +45,9 @@ class HttpWebhookSender:
             return None
         try:
             port = parts.port or (443 if parts.scheme == "https" else 80)
-            found = await asyncio.get_running_loop().getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-        except (OSError, ValueError):
+            lookup = asyncio.get_running_loop().getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
+            found = await asyncio.wait_for(lookup, TIMEOUT_SECONDS)
+        except (OSError, ValueError, TimeoutError):
             return f"the host {parts.hostname} does not resolve"
         addresses = {str(info[4][0]) for info in found}
         if not addresses or any(is_private(address) for address in addresses):

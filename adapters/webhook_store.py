@@ -176,20 +176,21 @@ class SqlWebhookStore:
         self, delivery_id: int, attempt: DeliveryAttempt, status: str, next_attempt_at: datetime | None
     ) -> None:
         finished = None if status == "pending" else attempt.attempted_at
+        changes: dict[str, object] = {
+            "status": status,
+            "attempts": attempt.attempt,
+            "claimed_until": None,
+            "finished_at": finished,
+        }
+        if next_attempt_at is not None:
+            changes["next_attempt_at"] = next_attempt_at
+        update = sa.update(webhook_deliveries).where(webhook_deliveries.c.delivery_id == delivery_id).values(**changes)
         async with self._writer.begin() as connection:
+            # A delivery whose webhook was removed while it was being sent is gone: nothing to keep.
+            if (await connection.execute(update.returning(webhook_deliveries.c.delivery_id))).first() is None:
+                return
             await connection.execute(
                 sa.insert(webhook_attempts).values(delivery_id=delivery_id, **_attempt_columns(attempt))
-            )
-            changes: dict[str, object] = {
-                "status": status,
-                "attempts": attempt.attempt,
-                "claimed_until": None,
-                "finished_at": finished,
-            }
-            if next_attempt_at is not None:
-                changes["next_attempt_at"] = next_attempt_at
-            await connection.execute(
-                sa.update(webhook_deliveries).where(webhook_deliveries.c.delivery_id == delivery_id).values(**changes)
             )
 
 
