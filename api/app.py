@@ -54,6 +54,14 @@ client: its seat token when it sends one, else its address. Each serving process
 so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
 `ERROR`; default `INFO`) sets the level of the JSON log lines; each request writes one, with its
 `X-Request-ID` (kept when the client sends one, else made), and every response carries that header.
+
+**Read replicas.** With `KAITEN_READ_DATABASE_URL` (a PostgreSQL streaming replica of the primary), the
+match history, statistics and leaderboards, and the reads of one game that need not be the newest,
+come from the replica: a game the serving process has seen finished, or a game the replica has
+replayed up to the version the caller says it has seen (`min_version`, an entity tag in
+`If-None-Match`, an events page's `after`, a replay's `at`). Any other read, like `getTable` right
+after a command, comes from the primary: pass the command's `version` as `min_version` to let a
+replica answer once it has it.
 """
 
 
@@ -73,6 +81,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         running = (
             bootstrap(
                 configured.database_url,
+                read_database_url=configured.read_database_url,
                 run_projections=True,
                 run_deliveries=True,
                 webhooks=configured.webhooks,

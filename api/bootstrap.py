@@ -14,6 +14,7 @@ from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
+from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
@@ -22,7 +23,7 @@ from adapters.webhook_store import SqlWebhookStore
 from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, RunningNotifier, StreamTickets
+from services.ports import Clock, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 from services.webhook_delivery import DeliveryWorker
@@ -38,6 +39,8 @@ class Services:
     #: Tells this process (and on PostgreSQL every process) of committed appends.
     notifier: RunningNotifier
     engine: AsyncEngine | None = None
+    #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
+    read_engine: AsyncEngine | None = None
     #: Match history and statistics, from the catch-up projections' read models (None without a database).
     history: HistoryQueries | None = None
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
@@ -64,6 +67,7 @@ class Services:
         self._background = AsyncExitStack()
 
     async def is_ready(self) -> bool:
+        """The primary alone: while a read replica is down, its reads go to the primary."""
         if self.engine is None:
             return True
         try:
@@ -73,13 +77,17 @@ class Services:
 
     async def close(self) -> None:
         await self.stop()
-        if self.engine is not None:
-            await self.engine.dispose()
+        for engine in self._engines():
+            await engine.dispose()
+
+    def _engines(self) -> list[AsyncEngine]:
+        return [engine for engine in (self.engine, self.read_engine) if engine is not None]
 
 
 def bootstrap(
     database_url: str,
     *,
+    read_database_url: str | None = None,
     run_projections: bool = False,
     run_deliveries: bool = False,
     webhooks: WebhookOptions = DEFAULT_WEBHOOKS,
@@ -87,9 +95,14 @@ def bootstrap(
     ids: IdSource | None = None,
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
-    `run_deliveries` the webhook delivery worker.
+    `run_deliveries` the webhook delivery worker. With `read_database_url` (a PostgreSQL read replica
+    of it) the history, the statistics and the reads of one game that may lag
+    (services/replica_reads.py) go to the replica.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
+    read_engine = None if read_database_url is None else create_engine(read_database_url)
+    if read_engine is not None and {engine.dialect.name, read_engine.dialect.name} != {"postgresql"}:
+        raise ValueError("a read replica needs PostgreSQL, for the primary and the replica")
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
         notifier = PostgresNotifier(database_url)
@@ -98,9 +111,16 @@ def bootstrap(
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
     webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=webhooks.allow_private)
+    replica: EventStore | None = None
+    read_models: ReadModels = SqlReadModels(engine)
+    if read_engine is not None:
+        health = Replica()
+        replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
+        read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine),
-        history=HistoryQueries(SqlReadModels(engine)),
+        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, replica),
+        read_engine=read_engine,
+        history=HistoryQueries(read_models),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
@@ -133,11 +153,12 @@ def _services(
     clock: Clock | None,
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
+    replica: EventStore | None = None,
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
     return Services(
-        games=Games(store, clock, ids),
+        games=Games(store, clock, ids, replica=replica),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from api import logs_cli, projections_cli, service_cli, simulate_cli, tournament_cli
+from api.settings import SettingsError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -22,7 +23,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except SettingsError as error:
+        # A setting the service cannot start with: say which, without a traceback.
+        print(f"kaiten: {error}", file=sys.stderr)
+        return 2
     return code
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, TypeVar
 
 from litestar import Response
-from litestar.params import HeaderParameter
+from litestar.params import HeaderParameter, QueryParameter
 
 T = TypeVar("T")
 
@@ -17,6 +17,30 @@ IfNoneMatch = Annotated[
     str | None,
     HeaderParameter(name="If-None-Match", required=False, description='`"<version>"` of an earlier answer'),
 ]
+
+MinVersion = Annotated[
+    int | None,
+    QueryParameter(
+        ge=1,
+        description=(
+            "The newest version of this game the caller has seen (e.g. the `version` its last command "
+            "answered): the answer is at least that new once the game has reached it. A read that names a "
+            "version it has seen (here, in If-None-Match, or an events page's `after`) may be answered by a "
+            "read replica that has replayed it; one that names none is answered by the primary."
+        ),
+    ),
+]
+
+
+def seen_version(if_none_match: str | None, min_version: int | None = None) -> int | None:
+    """The newest version the caller says it has seen: `min_version`, or the highest version among the
+    entity tags it holds (`*` and tags that name no version say nothing); None when it says nothing."""
+    versions = [] if min_version is None else [min_version]
+    for candidate in (if_none_match or "").split(","):
+        tag = candidate.strip().removeprefix("W/").strip('"')
+        if tag.isdigit():
+            versions.append(int(tag))
+    return max(versions, default=None)
 
 
 def entity_tag(version: int) -> str:

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal, cast
 
+from sqlalchemy.engine import make_url
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///kaiten.sqlite3"
 
 RateUnit = Literal["second", "minute", "hour", "day"]
@@ -34,6 +36,17 @@ def parse_rate_limit(value: str) -> RateLimit:
     return RateLimit(requests=int(match.group(1)), per=cast(RateUnit, match.group(2)))
 
 
+def check_read_replica(database_url: str, read_database_url: str) -> str:
+    """A read replica is a PostgreSQL standby of a PostgreSQL primary: SQLite has no replicas."""
+    for name, url in (("DATABASE_URL", database_url), ("KAITEN_READ_DATABASE_URL", read_database_url)):
+        if make_url(url).get_backend_name() not in ("postgres", "postgresql"):
+            raise SettingsError(
+                f"KAITEN_READ_DATABASE_URL names a read replica of a PostgreSQL primary, but {name} is not "
+                "PostgreSQL: unset KAITEN_READ_DATABASE_URL, or use postgresql+psycopg:// URLs for both"
+            )
+    return read_database_url
+
+
 @dataclass(frozen=True)
 class WebhookOptions:
     #: Webhooks may point at loopback, link-local and private addresses (tests, local development).
@@ -59,6 +72,8 @@ DEFAULT_WEBHOOKS = WebhookOptions()
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
+    #: A read replica of that database (PostgreSQL streaming replication), for reads that may lag.
+    read_database_url: str | None = None
     #: Requests per client and period, counted by each serving process on its own (None: no limit).
     rate_limit: RateLimit | None = None
     log_level: str = "INFO"
@@ -73,8 +88,11 @@ class Settings:
         log_level = (os.environ.get("KAITEN_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"KAITEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
+        read_database_url = os.environ.get("KAITEN_READ_DATABASE_URL")
         return cls(
-            database_url=os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
+            database_url=database_url,
+            read_database_url=check_read_replica(database_url, read_database_url) if read_database_url else None,
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),

@@ -3,6 +3,8 @@
 Every write is load → decide → append at the loaded version. A concurrent writer makes the append
 conflict; the use case then reloads and decides again (bounded), unless the client pinned the version
 with If-Match, in which case the conflict is its answer.
+
+Reads may come from a read replica when its copy is fresh enough for the caller (services/replica_reads.py).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from services.ports import (
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.replica_reads import ReplicaReads
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -65,8 +68,10 @@ MAX_EVENTS_PAGE = 1000
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Clock, ids: IdSource) -> None:
+    def __init__(self, store: EventStore, clock: Clock, ids: IdSource, *, replica: EventStore | None = None) -> None:
         self.store = store
+        #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
+        self.reads = ReplicaReads(store, replica)
         self.clock = clock
         self.ids = ids
 
@@ -199,7 +204,7 @@ class Games:
         if old.table.status != "finished":
             raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished game")
         rematch_id = rematch_id_of(old.game_id)
-        if not await self.store.read(rematch_id, limit=1):
+        if await self.store.summary(rematch_id) is None:
             command = CreateGame(
                 game=old.table.game,
                 players=old.table.players,
@@ -232,17 +237,19 @@ class Games:
 
     # --- reads --------------------------------------------------------------------------------
 
-    async def view(self, game_id: str, token: str | None) -> TableView:
-        loaded = await load_game(self.store, game_id)
+    async def view(self, game_id: str, token: str | None, seen: int | None = None) -> TableView:
+        """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
+        loaded = await self._read(game_id, token, seen)
         view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
-        if loaded.table.status == "finished" and await self.store.read(rematch_id_of(loaded.game_id), limit=1):
+        # The rematch's summary row, written with its first events, says it exists (one row to read).
+        if loaded.table.status == "finished" and await self.store.summary(rematch_id_of(loaded.game_id)):
             view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 
-    async def legal_commands(self, game_id: str, token: str | None) -> LegalCommands:
+    async def legal_commands(self, game_id: str, token: str | None, seen: int | None = None) -> LegalCommands:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        loaded = await load_game(self.store, game_id)
+        loaded = await self._read(game_id, token, seen)
         seat = loaded.seat_of(token)
         assert seat is not None
         commands: Sequence[Any] = ()
@@ -253,10 +260,13 @@ class Games:
         )
         return legal
 
-    async def events(self, game_id: str, token: str | None, after: int, limit: int) -> EventPage:
+    async def events(
+        self, game_id: str, token: str | None, after: int, limit: int, seen: int | None = None
+    ) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
-        loaded = await load_game(self.store, game_id)
+        # Asking for the events after a version says the caller has seen it.
+        loaded = await self._read(game_id, token, max(after, seen or 0))
         seat = loaded.seat_of(token)
         window = slice(after, after + limit)
         views = event_views(loaded.game, loaded.table, seat, loaded.stored[window], loaded.events[window])
@@ -264,7 +274,7 @@ class Games:
         return page
 
     async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
-        loaded = await load_game(self.store, game_id)
+        loaded = await self._read(game_id, token, at)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
@@ -274,6 +284,9 @@ class Games:
         return self._table_view(loaded, past, seat, at)
 
     # --- helpers ------------------------------------------------------------------------------
+
+    async def _read(self, game_id: str, token: str | None, seen: int | None) -> LoadedGame:
+        return await self.reads.load(game_id, seen=seen, token=token)
 
     async def _write(
         self,

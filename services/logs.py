@@ -43,9 +43,9 @@ from domain.engine import AnyGame, RuleViolation
 from domain.lobby import GameCreated, GameFinished, Table, commit_to_seed
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
-from services.loading import load_game
 from services.ports import Clock, EventStore, IdSource, NewEvent, StoredEvent
 from services.presenting import event_views, summary_of, table_view
+from services.replica_reads import ReplicaReads
 from services.upcasting import UnknownSchemaVersion
 from services.views import LogDocument, TableView, views_of
 
@@ -218,8 +218,9 @@ def _uuid_or_none(value: Any) -> str | None:
 # --- the use cases --------------------------------------------------------------------------------
 
 
-async def export_log(store: EventStore, game_id: str) -> LogDocument:
-    loaded = await load_game(store, game_id)
+async def export_log(store: EventStore, game_id: str, reads: ReplicaReads | None = None) -> LogDocument:
+    """Through `reads` when given: from a replica once the game is known finished."""
+    loaded = await (reads or ReplicaReads(store, None)).load(game_id)
     if loaded.table.status != "finished":
         raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is finished")
     document: LogDocument = views_of(loaded.game.id).log(

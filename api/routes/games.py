@@ -9,7 +9,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from api.auth import bearer_token, required_bearer_token
-from api.conditional import IfNoneMatch, conditional
+from api.conditional import IfNoneMatch, MinVersion, conditional, seen_version
 from api.request_body import KaitenRequest
 from api.routes.history import (
     LIST_DESCRIPTION,
@@ -97,9 +97,14 @@ class GamesController(Controller):
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
     async def get_table(
-        self, games: GamesDep, game_id: GameId, token: Token, if_none_match: IfNoneMatch = None
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        token: Token,
+        if_none_match: IfNoneMatch = None,
+        min_version: MinVersion = None,
     ) -> Response[TableView | None]:
-        view = await games.view(game_id, token)
+        view = await games.view(game_id, token, seen_version(if_none_match, min_version))
         return conditional(view, view.version, if_none_match)
 
     @get(
@@ -108,9 +113,14 @@ class GamesController(Controller):
         summary="Every command the caller's seat may send now",
     )
     async def legal_commands(
-        self, games: GamesDep, game_id: GameId, seat_token: SeatToken, if_none_match: IfNoneMatch = None
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        seat_token: SeatToken,
+        if_none_match: IfNoneMatch = None,
+        min_version: MinVersion = None,
     ) -> Response[LegalCommands | None]:
-        legal = await games.legal_commands(game_id, seat_token)
+        legal = await games.legal_commands(game_id, seat_token, seen_version(if_none_match, min_version))
         return conditional(legal, legal.version, if_none_match)
 
     @post(
@@ -152,8 +162,9 @@ class GamesController(Controller):
         after: Annotated[int, QueryParameter(ge=0, description="versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
         if_none_match: IfNoneMatch = None,
+        min_version: MinVersion = None,
     ) -> Response[EventPage | None]:
-        page = await games.events(game_id, token, after, limit)
+        page = await games.events(game_id, token, after, limit, seen_version(if_none_match, min_version))
         return conditional(page, page.last_version, if_none_match)
 
     @get("/{game_id:str}/replay", operation_id="replayGame", summary="The table right after version `at`")

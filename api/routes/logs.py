@@ -41,7 +41,7 @@ class LogsController(Controller):
         summary="A finished game's whole log (409 game-not-finished before the end)",
     )
     async def export(self, games: GamesDep, game_id: GameId) -> LogDocument:
-        return await export_log(games.store, game_id)
+        return await export_log(games.store, game_id, games.reads)
 
     @post(
         "/import",

@@ -56,7 +56,7 @@ async def test_deliveries_survive_a_sigkill_of_the_sender(
     try:
         async with httpx.AsyncClient(base_url=second.url, timeout=10) as client:
             await second.wait_ready(client)
-            payloads = await receiver.wait_for(PICKS)
+            payloads = await receiver.wait_for(PICKS, game_id=game["id"])
     finally:
         second.kill()
         await receiver.stop()

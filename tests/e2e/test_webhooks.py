@@ -46,8 +46,8 @@ async def test_a_whole_game_is_delivered_signed_and_in_order(
     game = await person_against_a_bot(hooked)
     hook = await register(hooked, game, receiver.url)
     finished = await play_randomly(hooked, game, random.Random(3))
-    payloads = await receiver.wait_for(1, event="finished")
-    payloads = await receiver.wait_for(len(payloads))
+    await receiver.wait_for(1, event="finished", game_id=game["id"])
+    payloads = await receiver.wait_for(1, game_id=game["id"])
     assert all(item.signed_with(SECRET) for item in receiver.received)
     versions = [payload["version"] for payload in payloads]
     assert versions == sorted(set(versions))
@@ -81,11 +81,12 @@ async def test_a_failed_delivery_is_retried_and_holds_the_later_ones_back(
     hook = await register(hooked, game, receiver.url, events=["turn"])
     receiver.statuses = [500, 503]
     versions = [await pick(hooked, game) for _ in range(3)]
-    payloads = await receiver.wait_for(3)
+    payloads = await receiver.wait_for(3, game_id=game["id"])
     assert [payload["version"] for payload in payloads] == versions
     # The first delivery was tried three times; the others waited for it and came once each.
-    assert [item.payload["version"] for item in receiver.received] == [versions[0]] * 3 + versions[1:]
-    assert [item.headers["x-kaiten-attempt"] for item in receiver.received[:3]] == ["1", "2", "3"]
+    received = [item for item in receiver.received if item.payload["game_id"] == game["id"]]
+    assert [item.payload["version"] for item in received] == [versions[0]] * 3 + versions[1:]
+    assert [item.headers["x-kaiten-attempt"] for item in received[:3]] == ["1", "2", "3"]
     shown = await hooked.get(
         f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries", headers=bearer(game["tokens"]["0"])
     )
@@ -108,7 +109,7 @@ async def test_deliveries_wait_for_a_receiver_that_is_down(
     assert failed["status_code"] is None and failed["error"]
     await receiver.start()
     try:
-        payloads = await receiver.wait_for(2)
+        payloads = await receiver.wait_for(2, game_id=game["id"])
     finally:
         await receiver.stop()
     assert [payload["version"] for payload in payloads] == versions
@@ -130,7 +131,7 @@ async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
     gone = await hooked.get(f"{path}/deliveries", headers=bearer(game["tokens"]["0"]))
     assert gone.status_code == 404 and gone.json()["code"] == "webhook-not-found"
     await pick(hooked, game)
-    assert receiver.received == []
+    assert [item for item in receiver.received if item.payload["game_id"] == game["id"]] == []
 
 
 @pytest.mark.parametrize(
@@ -171,10 +172,11 @@ async def test_two_workers_share_the_deliveries_without_sending_one_twice(
             for game in games:
                 await register(client, game, receiver.url)
             versions = {game["id"]: [await pick(client, game) for _ in range(4)] for game in games}
-            payloads = await receiver.wait_for(12)
+            payloads = [payload for game in games for payload in await receiver.wait_for(4, game_id=game["id"])]
     finally:
         await second.close()
         await first.close()
-    assert len(receiver.received) == 12
+    mine = {game["id"] for game in games}
+    assert len([item for item in receiver.received if item.payload["game_id"] in mine]) == 12
     for game in games:
         assert [payload["version"] for payload in payloads if payload["game_id"] == game["id"]] == versions[game["id"]]

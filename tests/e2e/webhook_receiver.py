@@ -76,11 +76,14 @@ class Receiver:
             last[item.headers["x-kaiten-delivery"]] = item
         return iter(last.values())
 
-    async def wait_for(self, count: int, event: str | None = None) -> list[dict[str, Any]]:
-        """The payloads once `count` distinct deliveries arrived (those of `event` when given)."""
+    async def wait_for(self, count: int, event: str | None = None, game_id: str | None = None) -> list[dict[str, Any]]:
+        """The payloads once `count` distinct deliveries arrived (those of `event`, of `game_id`, when
+        given: other tests' leftover deliveries may reach a port used again)."""
         async with asyncio.timeout(WAIT_SECONDS):
             while True:
                 payloads = [item.payload for item in self.accepted()]
+                if game_id is not None:
+                    payloads = [payload for payload in payloads if payload["game_id"] == game_id]
                 if event is not None:
                     payloads = [payload for payload in payloads if payload["event"] == event]
                 if len(payloads) >= count:

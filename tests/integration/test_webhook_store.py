@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.sql_store import SqlEventStore
 from adapters.webhook_store import SqlWebhookStore
-from services.ports import ConcurrencyConflict, DeliveryAttempt, NewEvent, OutboxMessage, WebhookRecord
+from services.ports import ConcurrencyConflict, DeliveryAttempt, DueDelivery, NewEvent, OutboxMessage, WebhookRecord
 
 LEASE = timedelta(seconds=30)
 
@@ -34,30 +34,42 @@ def attempt(number: int, status_code: int | None) -> DeliveryAttempt:
     )
 
 
+class OneWebhook:
+    """The store's claims as one webhook sees them (other tests' webhooks share the database)."""
+
+    def __init__(self, store: SqlWebhookStore, webhook_id: str) -> None:
+        self.store, self.webhook_id = store, webhook_id
+        self.record, self.deliveries = store.record, store.deliveries
+
+    async def claim(self, now: datetime, until: datetime, limit: int) -> list[DueDelivery]:
+        return [item for item in await self.store.claim(now, until, limit) if item.webhook_id == self.webhook_id]
+
+
 async def test_appends_queue_deliveries_that_are_claimed_in_order_one_at_a_time(engine: AsyncEngine) -> None:
-    events, webhooks = SqlEventStore(engine), SqlWebhookStore(engine)
+    events, store = SqlEventStore(engine), SqlWebhookStore(engine)
     game = str(uuid.uuid4())
     await events.append(game, 0, [event()])
     hook = WebhookRecord(str(uuid.uuid4()), game, 0, "http://127.0.0.1/x", ["turn"], datetime.now(UTC))
-    await webhooks.add(hook, "secret-of-sixteen-chars")
+    webhooks = OneWebhook(store, hook.webhook_id)
+    await store.add(hook, "secret-of-sixteen-chars")
     # Only the moments it subscribed to, and only with the events that were appended.
     await events.append(game, 1, [event()], outbox=[message("turn", 2)])
     await events.append(game, 2, [event()], outbox=[message("finished", 3)])
     await events.append(game, 3, [event()], outbox=[message("turn", 4)])
     now = datetime.now(UTC)
-    (first,) = await webhooks.claim(now, now + LEASE, 10)
+    (first,) = await webhooks.claim(now, now + LEASE, 1000)
     assert (first.body, first.url, first.secret) == (b'{"version":2}', hook.url, "secret-of-sixteen-chars")
     # Claimed: leased to its worker; and the next waits for it.
-    assert await webhooks.claim(now, now + LEASE, 10) == []
+    assert await webhooks.claim(now, now + LEASE, 1000) == []
     # A worker that died with it loses it when the lease runs out: another sends it again.
-    (again,) = await webhooks.claim(now + LEASE, now + 2 * LEASE, 10)
+    (again,) = await webhooks.claim(now + LEASE, now + 2 * LEASE, 1000)
     assert again.delivery_id == first.delivery_id
     await webhooks.record(first.delivery_id, attempt(1, 500), "pending", now + timedelta(seconds=5))
-    assert await webhooks.claim(now + timedelta(seconds=1), now + LEASE, 10) == []
-    (retried,) = await webhooks.claim(now + timedelta(seconds=5), now + LEASE, 10)
+    assert await webhooks.claim(now + timedelta(seconds=1), now + LEASE, 1000) == []
+    (retried,) = await webhooks.claim(now + timedelta(seconds=5), now + LEASE, 1000)
     assert retried.delivery_id == first.delivery_id and retried.attempts == 1
     await webhooks.record(first.delivery_id, attempt(2, 200), "delivered", None)
-    (second,) = await webhooks.claim(now, now + LEASE, 10)
+    (second,) = await webhooks.claim(now, now + LEASE, 1000)
     assert second.body == b'{"version":4}'
     shown = await webhooks.deliveries(hook.webhook_id, 0, 10)
     assert [(item.version, item.status) for item in shown] == [(2, "delivered"), (4, "pending")]

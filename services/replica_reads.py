@@ -1,0 +1,75 @@
+"""Which copy of the log a read of one game comes from: the primary, or a read replica that may lag.
+
+A read replica (PostgreSQL streaming replication) holds the log as it was a moment ago. It may answer
+a read when what it holds is as new as the caller needs:
+- a finished game: its log never grows again, so any copy that has it finished is the whole truth;
+- a running game the replica has replayed up to the version the caller has already seen (a version
+  it names with `min_version`, an entity tag it sends with If-None-Match, the `after` of an events
+  page, the `at` of a replay). Then the caller never sees the game go back, and never misses its own
+  command, whose answer told it the version.
+A read that names no version goes to the replica only for a game this process has already seen
+finished (it remembers the latest such games; finished is for ever, so the memory is never wrong);
+any other goes to the primary, which also teaches the process which games are finished. Asking the
+replica first would cost a running game's read, the most frequent read there is, a second round trip.
+Anything the replica cannot answer yet (a game it does not hold, a seat token it has not seen taken,
+a version it has not reached) is read from the primary. Commands, and the reads they make, always use
+the primary.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from services.errors import ServiceError
+from services.loading import LoadedGame, check_game_id, hash_token, load_game
+from services.ports import EventStore
+
+#: A game in this status has its whole log: nothing is appended after GameFinished.
+FINAL_STATUS = "finished"
+#: Finished games a process remembers (an id and a dict entry each, some 200 bytes).
+REMEMBERED_FINISHED = 10_000
+
+
+def fresh_enough(copy: LoadedGame, seen: int | None, token: str | None) -> bool:
+    """Whether the replica's copy may answer a caller that has seen version `seen` (None: it says not)."""
+    if copy.table.status != FINAL_STATUS and (seen is None or copy.version < seen):
+        return False
+    return token is None or hash_token(token) in copy.token_hashes().values()
+
+
+class ReplicaReads:
+    """Loads games for reading, from the replica when its copy is fresh enough, else from the primary."""
+
+    def __init__(self, primary: EventStore, replica: EventStore | None, remembered: int = REMEMBERED_FINISHED) -> None:
+        self.primary = primary
+        self.replica = replica
+        self._remembered = remembered
+        self._finished: OrderedDict[str, None] = OrderedDict()
+
+    async def load(self, game_id: str, *, seen: int | None = None, token: str | None = None) -> LoadedGame:
+        game_id = check_game_id(game_id)
+        if self.replica is not None and (seen is not None or self.known_finished(game_id)):
+            try:
+                copy = await load_game(self.replica, game_id)
+            except ServiceError as error:
+                # Not there yet: the game may have been created after the replica's last replayed change.
+                if error.code != "game-not-found":
+                    raise
+            else:
+                if fresh_enough(copy, seen, token):
+                    return self._learn(copy)
+        return self._learn(await load_game(self.primary, game_id))
+
+    def known_finished(self, game_id: str) -> bool:
+        if game_id not in self._finished:
+            return False
+        self._finished.move_to_end(game_id)
+        return True
+
+    def _learn(self, loaded: LoadedGame) -> LoadedGame:
+        if loaded.table.status == FINAL_STATUS and self.replica is not None:
+            self._finished[loaded.game_id] = None
+            self._finished.move_to_end(loaded.game_id)
+            while len(self._finished) > self._remembered:
+                self._finished.popitem(last=False)
+        return loaded

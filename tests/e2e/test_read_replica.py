@@ -1,0 +1,259 @@
+"""A read replica through HTTP: a PostgreSQL primary and a streaming replica of it (tests/replication.py).
+
+While the replica's replay is paused (a replica lagging as far behind as a test wants), the reads that
+must be fresh still are (a running game's table and legal commands with no version named, a game or a
+seat the replica does not know yet), while the match history and the reads that name a version the
+replica holds answer from the replica and lag. Which copy answered is told by the answers themselves
+(the replica's are older), or by counting the statements each engine ran.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import msgspec
+import pytest
+import sqlalchemy as sa
+from litestar.testing import AsyncTestClient
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.migrate import upgrade_sync
+from api.app import create_app
+from api.bootstrap import Services, bootstrap
+from api.cli import main
+from api.settings import Settings, SettingsError
+from tests.projecting import settle_all
+from tests.replication import Pair, free_port, postgres_bin, streaming_pair
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+DATABASE = "kaiten"
+TWO_PEOPLE = {"game": "sushi-go", "players": 2, "seed": 5, "seats": [{"name": "ann"}, {"name": "bob"}]}
+TWO_BOTS = {"game": "sushi-go", "players": 2, "seed": 6, "seats": [{"bot": "random"}, {"bot": "random"}]}
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[Pair]:
+    """A migrated primary and its replica, for this module."""
+    bin_dir = postgres_bin()
+    if bin_dir is None:
+        reason = (
+            "no PostgreSQL binaries under /usr/lib/postgresql/*/bin (or, as root, no postgres user to run "
+            "them) for a primary and a replica"
+        )
+        if os.environ.get("KAITEN_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"KAITEN_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
+        pytest.skip(reason)
+    with streaming_pair(bin_dir) as started:
+        started.execute(started.primary, f"CREATE DATABASE {DATABASE}")
+        upgrade_sync(started.primary.url(DATABASE))
+        started.caught_up()
+        yield started
+
+
+@pytest.fixture
+async def services(pair: Pair) -> AsyncIterator[Services]:
+    built = bootstrap(pair.primary.url(DATABASE), read_database_url=pair.replica.url(DATABASE))
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+@pytest.fixture
+async def client(services: Services) -> AsyncIterator[Client]:
+    async with AsyncTestClient(app=create_app(services)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+async def lagging(pair: Pair) -> AsyncIterator[Pair]:
+    """The replica, its replay paused from here to the end of the test (and caught up after)."""
+    await asyncio.to_thread(pair.caught_up)
+    await asyncio.to_thread(pair.pause_replay)
+    try:
+        yield pair
+    finally:
+        await asyncio.to_thread(pair.resume_replay)
+        await asyncio.to_thread(pair.caught_up)
+
+
+class Statements:
+    """Statements each engine ran (one per query), to tell which database answered."""
+
+    def __init__(self, **engines: AsyncEngine | None) -> None:
+        self.counts: Counter[str] = Counter()
+        for name, engine in engines.items():
+            assert engine is not None
+            event.listen(engine.sync_engine, "before_cursor_execute", self._counter(name))
+
+    def _counter(self, name: str) -> Any:
+        def count(*_: Any) -> None:
+            self.counts[name] += 1
+
+        return count
+
+
+async def ok(client: Client, method: str, url: str, **kwargs: Any) -> Any:
+    response = await client.request(method, url, **kwargs)
+    assert response.status_code in (200, 201), response.text
+    return response.json()
+
+
+async def command(client: Client, game_id: str, token: str) -> int:
+    """The seat's first legal command, sent; the version after it."""
+    bearer = {"Authorization": f"Bearer {token}"}
+    legal = await ok(client, "GET", f"/v1/games/{game_id}/legal-commands", headers=bearer)
+    outcome = await ok(
+        client,
+        "POST",
+        f"/v1/games/{game_id}/commands",
+        content=msgspec.json.encode(legal["commands"][0]),
+        headers=bearer,
+    )
+    version: int = outcome["version"]
+    return version
+
+
+async def test_fresh_reads_stay_fresh_while_the_replica_lags(client: Client, pair: Pair, lagging: Pair) -> None:
+    # The game is created while the replica is paused: the replica does not hold it at all.
+    game = await ok(client, "POST", "/v1/games", json=TWO_PEOPLE)
+    game_id, created = game["id"], game["version"]
+    assert (await ok(client, "GET", f"/v1/games/{game_id}?min_version={created}"))["version"] == created
+    await asyncio.to_thread(pair.resume_replay)
+    await asyncio.to_thread(pair.caught_up)
+    await asyncio.to_thread(pair.pause_replay)
+
+    moved = await command(client, game_id, game["tokens"]["0"])
+    ann = {"Authorization": f"Bearer {game['tokens']['0']}"}
+    # With no version named, the table and the legal commands are the primary's: the command shows.
+    assert (await ok(client, "GET", f"/v1/games/{game_id}"))["version"] == moved
+    assert (await ok(client, "GET", f"/v1/games/{game_id}/legal-commands", headers=ann))["version"] == moved
+    # Naming the version the command answered gets it too (the replica has not reached it).
+    assert (await ok(client, "GET", f"/v1/games/{game_id}?min_version={moved}", headers=ann))["version"] == moved
+
+    # A caller that has seen only the older version may be answered by the replica, which is there.
+    older = await client.get(f"/v1/games/{game_id}", headers={"If-None-Match": f'"{created}"'})
+    assert older.status_code == 304 and older.headers["ETag"] == f'"{created}"'
+    page = await ok(client, "GET", f"/v1/games/{game_id}/events?after={created}")
+    assert (page["events"], page["last_version"]) == ([], created)
+
+    await asyncio.to_thread(pair.resume_replay)
+    await asyncio.to_thread(pair.caught_up)
+    caught_up = await client.get(f"/v1/games/{game_id}", headers={"If-None-Match": f'"{created}"'})
+    assert caught_up.status_code == 200 and caught_up.json()["version"] == moved
+    page = await ok(client, "GET", f"/v1/games/{game_id}/events?after={created}")
+    assert page["last_version"] == moved and [e["version"] for e in page["events"]] == [moved]
+
+
+async def test_the_history_lags_with_the_replica_while_the_game_is_read_fresh(
+    client: Client, services: Services, pair: Pair, lagging: Pair
+) -> None:
+    finished = await ok(client, "POST", "/v1/games", json=TWO_BOTS)
+    assert finished["status"] == "finished"
+    await settle_all(services.projection_runners)
+    history = await ok(client, "GET", "/v1/games?status=finished&limit=100")
+    assert finished["id"] not in [item["id"] for item in history["items"]]
+    # The table, its log and its export: the replica does not hold the game, the primary answers.
+    assert (await ok(client, "GET", f"/v1/games/{finished['id']}"))["status"] == "finished"
+    export = await ok(client, "GET", f"/v1/games/{finished['id']}/export")
+    assert len(export["events"]) == finished["version"]
+
+    await asyncio.to_thread(pair.resume_replay)
+    await asyncio.to_thread(pair.caught_up)
+    history = await ok(client, "GET", "/v1/games?status=finished&limit=100")
+    assert finished["id"] in [item["id"] for item in history["items"]]
+
+
+async def test_finished_games_history_and_statistics_are_read_from_the_replica(
+    client: Client, services: Services, pair: Pair
+) -> None:
+    finished = await ok(client, "POST", "/v1/games", json=TWO_BOTS)
+    running = await ok(client, "POST", "/v1/games", json=TWO_PEOPLE)
+    await settle_all(services.projection_runners)
+    await asyncio.to_thread(pair.caught_up)
+    statements = Statements(primary=services.engine, replica=services.read_engine)
+    game_id = finished["id"]
+    # Named with no version, a game goes to the primary until this process has seen it finished.
+    await ok(client, "GET", f"/v1/games/{game_id}")
+    assert statements.counts == {"primary": 1}
+    statements.counts.clear()
+
+    for url in (
+        f"/v1/games/{game_id}",
+        f"/v1/games/{game_id}/events",
+        f"/v1/games/{game_id}/replay?at=3",
+        f"/v1/games/{game_id}/export",
+        f"/v1/games/{running['id']}?min_version={running['version']}",
+        "/v1/games?status=finished",
+        "/v1/stats/sushi-go",
+        "/v1/leaderboard/sushi-go",
+    ):
+        await ok(client, "GET", url)
+    assert statements.counts["primary"] == 0 and statements.counts["replica"] >= 8
+
+    await ok(client, "GET", f"/v1/games/{running['id']}")
+    assert statements.counts["primary"] == 1
+
+
+async def test_a_serving_process_reads_from_the_replica_its_settings_name(pair: Pair) -> None:
+    settings = Settings(database_url=pair.primary.url(DATABASE), read_database_url=pair.replica.url(DATABASE))
+    app = create_app(settings=settings)
+    async with AsyncTestClient(app=app) as served:
+        assert (await served.get("/ready")).status_code == 200
+        read_engine = app.state.services.read_engine
+        async with read_engine.connect() as connection:
+            assert await connection.scalar(sa.text("SELECT pg_is_in_recovery()"))
+
+
+async def test_while_the_replica_is_unreachable_the_primary_answers_its_reads(pair: Pair) -> None:
+    nowhere = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/{DATABASE}"
+    services = bootstrap(pair.primary.url(DATABASE), read_database_url=nowhere)
+    try:
+        async with AsyncTestClient(app=create_app(services)) as served:
+            assert (await served.get("/ready")).status_code == 200
+            finished = await ok(served, "POST", "/v1/games", json=TWO_BOTS)
+            await settle_all(services.projection_runners)
+            assert (await ok(served, "GET", f"/v1/games/{finished['id']}"))["status"] == "finished"
+            history = await ok(served, "GET", "/v1/games?status=finished&limit=100")
+            assert finished["id"] in [item["id"] for item in history["items"]]
+            assert (await ok(served, "GET", "/v1/stats/sushi-go"))["games"] >= 1
+    finally:
+        await services.close()
+
+
+@pytest.mark.parametrize(
+    ("primary", "replica"),
+    [
+        ("sqlite:///kaiten.sqlite3", "postgresql+psycopg://replica/kaiten"),
+        ("postgresql+psycopg://primary/kaiten", "sqlite:///copy.sqlite3"),
+    ],
+)
+def test_a_replica_with_sqlite_is_refused_at_start_up(
+    monkeypatch: pytest.MonkeyPatch, primary: str, replica: str
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", primary)
+    monkeypatch.setenv("KAITEN_READ_DATABASE_URL", replica)
+    with pytest.raises(SettingsError, match="KAITEN_READ_DATABASE_URL"):
+        Settings.from_env()
+    with pytest.raises(ValueError, match="read replica"):
+        bootstrap(primary, read_database_url=replica)
+
+
+def test_the_command_line_names_the_setting_it_cannot_start_with(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", "sqlite:///kaiten.sqlite3")
+    monkeypatch.setenv("KAITEN_READ_DATABASE_URL", "postgresql+psycopg://replica/kaiten")
+    assert main(["migrate"]) == 2
+    assert "KAITEN_READ_DATABASE_URL" in capsys.readouterr().err
+
+
+def test_without_a_replica_url_everything_uses_the_primary(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("KAITEN_READ_DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL", "postgresql+psycopg://primary/kaiten")
+    assert Settings.from_env().read_database_url is None
