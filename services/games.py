@@ -241,8 +241,10 @@ class Games:
         """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
         loaded = await self._read(game_id, token, seen)
         view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
-        # The rematch's summary row, written with its first events, says it exists (one row to read).
-        if loaded.table.status == "finished" and await self.store.summary(rematch_id_of(loaded.game_id)):
+        # The rematch's summary row, written with its first events, says it exists: one row, read from
+        # the replica when there is one (a finished game is read there; a rematch shows once it is).
+        summaries = self.reads.replica or self.store
+        if loaded.table.status == "finished" and await summaries.summary(rematch_id_of(loaded.game_id)):
             view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 
