@@ -49,6 +49,15 @@ limit gets `429` with code `rate-limited` and `Retry-After` (seconds).
 token for a single-use stream ticket (`createStreamTicket`, valid 60 s) and opens
 `streamEvents?ticket=...`, which streams that seat's view.
 
+**Lobby.** A `private` game (`visibility` at creation) is not listed, and its free seats are taken
+with an invitation code (`createInvitation`, by any seated person; revocable). `createRematch` turns a
+finished game into a new one with the same game, options and seats.
+
+**Webhooks.** A seat registers a URL (`createWebhook`) and kaiten POSTs `turn` and `finished`
+moments to it, signed (`X-Kaiten-Signature: sha256=<HMAC-SHA256 of the body>`), at least once, in
+version order, from an outbox written with the events. `KAITEN_WEBHOOK_ALLOW_PRIVATE=1` lets URLs
+point at private networks (tests); `KAITEN_WEBHOOK_RETRY_SECONDS` sets the first retry's scale.
+
 **Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
 client: its seat token when it sends one, else its address. Each serving process counts on its own,
 so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
