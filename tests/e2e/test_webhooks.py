@@ -55,7 +55,7 @@ async def test_a_whole_game_is_delivered_signed_and_in_order(
     # one ends the game.
     turns = [payload for payload in payloads if payload["event"] == "turn"]
     assert len(turns) >= 20 and {tuple(payload["seats"]) for payload in turns} == {(0,)}
-    for turn in turns:
+    for turn in turns[:: len(turns) // 4]:
         assert (await hooked.get(f"/v1/games/{game['id']}/replay?at={turn['version']}")).json()["awaiting"] == [0]
     assert payloads[-1] == {
         "game_id": game["id"],

@@ -16,7 +16,8 @@ LEASE = timedelta(seconds=30)
 
 
 def event() -> NewEvent:
-    return NewEvent(type="GameStarted", data=b'{"type":"GameStarted"}')
+    # A type no projection reads: the PostgreSQL test database is the whole session's.
+    return NewEvent(type="OutboxTestEvent", data=b'{"type":"OutboxTestEvent"}')
 
 
 def message(event_name: str, version: int) -> OutboxMessage:
