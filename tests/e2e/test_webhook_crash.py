@@ -1,7 +1,5 @@
 """A `kaiten serve` killed with SIGKILL loses no webhook delivery: the outbox was written with the
-events, and the next process sends what is left, in order. On PostgreSQL, the store of several
-serving processes (SQLite queues its deliveries in the append's transaction the same way:
-tests/e2e/test_webhooks.py)."""
+events, and the next process sends what is left, in order (SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -15,8 +13,6 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from adapters.schema import webhook_deliveries
 from tests.e2e.servers import ServerProcess
 from tests.e2e.webhook_receiver import Receiver, person_against_a_bot, pick, register
-
-pytestmark = pytest.mark.postgres
 
 PICKS = 4
 
@@ -36,12 +32,12 @@ async def queued_versions(database_url: str, game_id: str) -> list[int]:
 
 
 async def test_deliveries_survive_a_sigkill_of_the_sender(
-    postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("KAITEN_WEBHOOK_ALLOW_PRIVATE", "1")
     monkeypatch.setenv("KAITEN_WEBHOOK_RETRY_SECONDS", "0.2")
     receiver = Receiver()  # down while the first server runs: everything stays in its outbox
-    first = ServerProcess(postgres_url, tmp_path / "first.log")
+    first = ServerProcess(database_url, tmp_path / "first.log")
     try:
         async with httpx.AsyncClient(base_url=first.url, timeout=10) as client:
             await first.wait_ready(client)
@@ -50,9 +46,9 @@ async def test_deliveries_survive_a_sigkill_of_the_sender(
             versions = [await pick(client, game) for _ in range(PICKS)]
     finally:
         first.kill()
-    assert await queued_versions(postgres_url, game["id"]) == versions
+    assert await queued_versions(database_url, game["id"]) == versions
     await receiver.start()
-    second = ServerProcess(postgres_url, tmp_path / "second.log")
+    second = ServerProcess(database_url, tmp_path / "second.log")
     try:
         async with httpx.AsyncClient(base_url=second.url, timeout=10) as client:
             await second.wait_ready(client)
