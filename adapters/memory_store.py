@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -38,6 +39,8 @@ class InMemoryEventStore:
         self._streams: dict[str, list[StoredEvent]] = {}
         self._idempotency: dict[tuple[str, str], tuple[int, int]] = {}
         self._summaries: dict[str, bytes] = {}
+        #: Each game's deadline row, (version, due_at), as the summaries' wake times set them.
+        self.deadlines: dict[str, tuple[int, datetime]] = {}
         self._last_position = 0
         #: What appends queued for webhooks, by stream (this store keeps no webhooks to deliver them to).
         self.outbox: dict[str, list[OutboxMessage]] = {}
@@ -84,8 +87,12 @@ class InMemoryEventStore:
         self._streams[stream_id] = stream + stored
         if idempotency_key is not None:
             self._idempotency[stream_id, idempotency_key] = (stored[0].version, stored[-1].version)
-        if encoded_summary is not None:
+        if summary is not None and encoded_summary is not None:
             self._summaries[stream_id] = encoded_summary
+            if summary.wake_at is None:
+                self.deadlines.pop(stream_id, None)
+            else:
+                self.deadlines[stream_id] = (summary.version, summary.wake_at)
         if outbox:
             self.outbox.setdefault(stream_id, []).extend(outbox)
         if self._notifier is not None:

@@ -153,6 +153,18 @@ stream_tickets = sa.Table(
     sa.Index(None, "expires_at"),
 )
 
+#: Each game's next deadline (a turn's clock running out, or abandonment for want of a move), written
+#: by the append that sets it, in the same transaction; the scheduler of any serving process claims
+#: the due ones. `version` is the game's version when it was set.
+deadlines = sa.Table(
+    "deadlines",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("due_at", UtcDateTime, nullable=False),
+    sa.Index(None, "due_at"),
+)
+
 
 # --- Webhooks (services/webhooks.py): a seat's subscriptions and their transactional outbox ------
 
@@ -283,6 +295,8 @@ player_stats = sa.Table(
     sa.Column("best_score", sa.Integer, nullable=False),
     #: Games that changed the rating (those with another rated player at the table).
     sa.Column("rated_games", sa.Integer, nullable=False),
+    #: Finished games the player left before the end (resigned: ranked last).
+    sa.Column("resigned", sa.Integer, nullable=False, server_default=sa.text("0")),
     # The openskill (Plackett-Luce) rating and its conservative value mu - 3 sigma.
     sa.Column("mu", sa.Double, nullable=False),
     sa.Column("sigma", sa.Double, nullable=False),

@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
 from adapters.notify import CHANNEL
-from adapters.schema import events, games, idempotency_keys, webhook_deliveries, webhook_events
+from adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
 
 EVENT_COLUMNS = (
     events.c.global_position,
@@ -38,8 +38,14 @@ class Statements:
         )
         self.upsert_summary = _upsert_summary(dialect_name)
         self.queue_deliveries = _queue_deliveries(dialect_name)
+        self.schedule = _schedule(dialect_name, sa.select(*_deadline_row()))
+        self.unschedule = sa.delete(deadlines).where(deadlines.c.game_id == sa.bindparam("stream_id"))
         self.append_all = _append_all() if dialect_name == "postgresql" else None
-        self.read_summary = sa.select(games).where(games.c.game_id == sa.bindparam("stream_id"))
+        self.read_summary = (
+            sa.select(games, deadlines.c.due_at.label("wake_at"))
+            .outerjoin(deadlines, deadlines.c.game_id == games.c.game_id)
+            .where(games.c.game_id == sa.bindparam("stream_id"))
+        )
         self.read = (
             sa.select(*EVENT_COLUMNS)
             .where(events.c.stream_id == sa.bindparam("stream_id"), events.c.version > sa.bindparam("after"))
@@ -117,6 +123,24 @@ def _upsert_summary(dialect_name: str) -> sa.Insert:
     return _replacing_summary(insert)
 
 
+def _deadline_row() -> tuple[sa.ColumnElement[Any], ...]:
+    return (
+        sa.bindparam("stream_id", type_=sa.Text),
+        sa.bindparam("last_version", type_=sa.Integer),
+        sa.bindparam("summary_wake_at", type_=deadlines.c.due_at.type),
+    )
+
+
+def _schedule(dialect_name: str, row: sa.Select[Any]) -> sa.Insert:
+    """The game's deadline row from `row` (game_id, version, due_at), replacing the one it had."""
+    insert = postgresql.insert(deadlines) if dialect_name == "postgresql" else sqlite.insert(deadlines)
+    upsert = insert.from_select(["game_id", "version", "due_at"], row)
+    return upsert.on_conflict_do_update(
+        index_elements=[deadlines.c.game_id],
+        set_={"version": upsert.excluded.version, "due_at": upsert.excluded.due_at},
+    )
+
+
 def _replacing_summary(insert: postgresql.Insert | sqlite.Insert) -> sa.Insert:
     """The summary INSERT, replacing the game's row when there is one."""
     # A game's creation time is the first summary's: later writers' clocks do not move it.
@@ -154,8 +178,23 @@ def _append_all() -> sa.Select[Any]:
         summary_row.where(sa.bindparam("has_summary", type_=sa.Boolean), inserted),
     )
     summarized = _replacing_summary(upsert).cte("summarized")
+    # The deadline row follows the summary: replaced when it names a wake time, else removed (the two
+    # conditions exclude each other, so no row is touched twice by the one statement).
+    has_summary = sa.bindparam("has_summary", type_=sa.Boolean)
+    wake_at = sa.bindparam("summary_wake_at", type_=deadlines.c.due_at.type)
+    scheduled = _schedule(
+        "postgresql", sa.select(*_deadline_row()).where(has_summary, wake_at.is_not(None), inserted)
+    ).cte("scheduled")
+    unscheduled = (
+        sa.delete(deadlines)
+        .where(deadlines.c.game_id == sa.bindparam("stream_id", type_=sa.Text))
+        .where(has_summary, wake_at.is_(None), inserted)
+        .cte("unscheduled")
+    )
     queued = _queue_deliveries("postgresql", inserted).cte("queued")
-    return sa.select(appended.c.global_position, appended.c.version).add_cte(remembered, summarized, queued)
+    return sa.select(appended.c.global_position, appended.c.version).add_cte(
+        remembered, summarized, scheduled, unscheduled, queued
+    )
 
 
 def _queue_deliveries(dialect_name: str, inserted: sa.ColumnElement[bool] | None = None) -> sa.Insert:

@@ -143,7 +143,16 @@ class SqlEventStore:
             if key is not None:
                 await self._remember_key(connection, stream_id, key, expected_version, events)
             if summary is not None:
-                await connection.execute(self._sql.upsert_summary, msgspec.structs.asdict(summary))
+                row = msgspec.structs.asdict(summary)
+                wake_at = row.pop("wake_at")
+                await connection.execute(self._sql.upsert_summary, row)
+                if wake_at is None:
+                    await connection.execute(self._sql.unschedule, {"stream_id": stream_id})
+                else:
+                    await connection.execute(
+                        self._sql.schedule,
+                        {"stream_id": stream_id, "last_version": summary.version, "summary_wake_at": wake_at},
+                    )
             if parameters["outbox"] != "[]":
                 await connection.execute(self._sql.queue_deliveries, parameters)
         return positions

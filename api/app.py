@@ -86,7 +86,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         owned = services is None
-        # A serving process that builds its own services also runs the catch-up projections.
+        # A serving process that builds its own services also runs the catch-up projections and the
+        # deadlines' scheduler.
         running = (
             bootstrap(
                 configured.database_url,
@@ -94,6 +95,9 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 run_projections=True,
                 run_deliveries=True,
                 webhooks=configured.webhooks,
+                run_scheduler=True,
+                abandon_after=configured.abandon_after,
+                scheduler_interval=configured.scheduler_interval,
             )
             if services is None
             else services

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
+from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
 from adapters.projections.read_models import SqlReadModels
@@ -23,7 +25,8 @@ from adapters.webhook_store import SqlWebhookStore
 from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 from services.webhook_delivery import DeliveryWorker
@@ -51,6 +54,9 @@ class Services:
     webhooks: Webhooks | None = None
     delivery_worker: DeliveryWorker | None = None
     run_deliveries: bool = False
+    #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
+    scheduler: Scheduler | None = None
+    run_scheduler: bool = False
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -61,6 +67,8 @@ class Services:
             await self._background.enter_async_context(running(self.projection_runners))
         if self.run_deliveries and self.delivery_worker is not None:
             await self._background.enter_async_context(self.delivery_worker.running())
+        if self.run_scheduler and self.scheduler is not None:
+            await self._background.enter_async_context(self.scheduler.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -91,13 +99,17 @@ def bootstrap(
     run_projections: bool = False,
     run_deliveries: bool = False,
     webhooks: WebhookOptions = DEFAULT_WEBHOOKS,
+    run_scheduler: bool = False,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
-    `run_deliveries` the webhook delivery worker. With `read_database_url` (a PostgreSQL read replica
-    of it) the history, the statistics and the reads of one game that may lag
-    (services/replica_reads.py) go to the replica.
+    `run_deliveries` the webhook delivery worker and `run_scheduler` the deadlines' scheduler (a
+    serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
+    history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
+    the replica.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     read_engine = None if read_database_url is None else create_engine(read_database_url)
@@ -117,8 +129,20 @@ def bootstrap(
         health = Replica()
         replica = ReplicaEventStore(SqlEventStore(read_engine), store, health)
         read_models = ReplicaReadModels(SqlReadModels(read_engine), read_models, health)
+    services = _services(
+        store,
+        notifier,
+        SqlStreamTickets(engine),
+        clock,
+        ids,
+        engine,
+        replica=replica,
+        deadlines=SqlDeadlines(engine),
+        abandon_after=abandon_after,
+        scheduler_interval=scheduler_interval,
+    )
     return replace(
-        _services(store, notifier, SqlStreamTickets(engine), clock, ids, engine, replica),
+        services,
         read_engine=read_engine,
         history=HistoryQueries(read_models),
         projection_runners=[
@@ -131,6 +155,7 @@ def bootstrap(
             webhook_store, sender, clock or SystemClock(), notifier, first_retry_seconds=webhooks.first_retry_seconds
         ),
         run_deliveries=run_deliveries,
+        run_scheduler=run_scheduler,
     )
 
 
@@ -140,10 +165,21 @@ def bootstrap_with_store(
     *,
     clock: Clock | None = None,
     ids: IdSource | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
 ) -> Services:
     """Services over a given store (the in-memory one in unit tests); live streams hear of appends
-    through `notifier`, which the store must publish to."""
-    return _services(store, notifier or LocalNotifier(), InMemoryStreamTickets(), clock, ids)
+    through `notifier`, which the store must publish to. With the store's `deadlines`, the services
+    have a scheduler (which tests run step by step)."""
+    return _services(
+        store,
+        notifier or LocalNotifier(),
+        InMemoryStreamTickets(),
+        clock,
+        ids,
+        deadlines=deadlines,
+        abandon_after=abandon_after,
+    )
 
 
 def _services(
@@ -154,11 +190,16 @@ def _services(
     ids: IdSource | None,
     engine: AsyncEngine | None = None,
     replica: EventStore | None = None,
+    deadlines: Deadlines | None = None,
+    abandon_after: timedelta | None = None,
+    scheduler_interval: timedelta = timedelta(seconds=1),
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
+    games = Games(store, clock, ids, abandon_after, replica=replica)
     return Services(
-        games=Games(store, clock, ids, replica=replica),
+        games=games,
+        scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
         streams=EventStreams(store, notifier),
         tickets=Ticketing(store, tickets, clock, ids),
         notifier=notifier,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
@@ -34,6 +35,18 @@ def parse_rate_limit(value: str) -> RateLimit:
             f"KAITEN_RATE_LIMIT must look like 600/minute (per second, minute, hour or day), not {value}"
         )
     return RateLimit(requests=int(match.group(1)), per=cast(RateUnit, match.group(2)))
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
+_UNIT_SECONDS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+
+
+def parse_duration(name: str, value: str) -> timedelta:
+    """`90`, `90s`, `15m`, `12h` or `30d`: a positive duration."""
+    match = _DURATION.match(value)
+    if match is None or float(match.group(1)) <= 0:
+        raise SettingsError(f"{name} must be a positive duration like 90s, 15m, 12h or 30d, not {value!r}")
+    return timedelta(seconds=float(match.group(1)) * _UNIT_SECONDS[match.group(2)])
 
 
 def check_read_replica(database_url: str, read_database_url: str) -> str:
@@ -80,6 +93,10 @@ class Settings:
     #: The origins whose pages may call the API from a browser (`*`: any); empty: CORS is off.
     cors_origins: tuple[str, ...] = ()
     webhooks: WebhookOptions = DEFAULT_WEBHOOKS
+    #: A game nobody moved in for this long is abandoned (None: never).
+    abandon_after: timedelta | None = None
+    #: How often each serving process looks for due deadlines.
+    scheduler_interval: timedelta = timedelta(seconds=1)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -90,9 +107,15 @@ class Settings:
             raise SettingsError(f"KAITEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
         read_database_url = os.environ.get("KAITEN_READ_DATABASE_URL")
+        abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
+        interval = os.environ.get("KAITEN_SCHEDULER_INTERVAL")
         return cls(
             database_url=database_url,
             read_database_url=check_read_replica(database_url, read_database_url) if read_database_url else None,
+            abandon_after=parse_duration("KAITEN_ABANDON_AFTER", abandon_after) if abandon_after else None,
+            scheduler_interval=(
+                parse_duration("KAITEN_SCHEDULER_INTERVAL", interval) if interval else timedelta(seconds=1)
+            ),
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),

@@ -9,10 +9,14 @@ from typing import Any
 import msgspec
 
 from api.progress import progress_bar
-from domain.catalog import GAMES
+from domain.catalog import GAMES, get_game
 from domain.engine import RuleViolation
+from services.ports import BotRegistry
 from services.simulation import SimulationError
 from services.tournament import TournamentReport, run_tournament
+
+#: Where the peers come from, and how to get them.
+PEERS_MISSING = "OpenSpiel's bots (openspiel:ismcts...) need the [rl] extra: pip install 'kaiten[rl]'"
 
 
 def add_command(commands: Any) -> None:
@@ -27,7 +31,12 @@ def add_command(commands: Any) -> None:
     )
     parser.add_argument("--game", default="sushi-go", help=f"a game id: {', '.join(sorted(GAMES))}")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--bots", default="mcts,greedy", help="comma-separated bot names, e.g. mcts,greedy")
+    parser.add_argument(
+        "--bots",
+        default="mcts,greedy",
+        help="comma-separated bot names, e.g. mcts,greedy; with the [rl] extra also OpenSpiel's IS-MCTS: "
+        "openspiel:ismcts (150 ms a decision), openspiel:ismcts@<ms>ms, openspiel:ismcts@<n>sims",
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="games played at once, in separate processes")
@@ -41,12 +50,17 @@ def run(args: argparse.Namespace) -> int:
         print("kaiten tournament: --games and --jobs must be at least 1", file=sys.stderr)
         return 2
     progress = progress_bar(args.games, sys.stderr) if sys.stderr.isatty() else None
+    peers = peers_for(args.game, bots)
     try:
-        report = run_tournament(args.game, args.players, bots, args.games, args.seed, jobs=args.jobs, progress=progress)
+        report = run_tournament(
+            args.game, args.players, bots, args.games, args.seed, jobs=args.jobs, progress=progress, peers=peers
+        )
     except (RuleViolation, SimulationError) as exc:
         if progress is not None:
             sys.stderr.write("\n")
         print(f"kaiten tournament: {exc}", file=sys.stderr)
+        if isinstance(exc, RuleViolation) and exc.code == "unknown-bot" and peers is None:
+            print(f"kaiten tournament: {PEERS_MISSING}", file=sys.stderr)
         return 2
     if progress is not None:
         sys.stderr.write("\n")
@@ -57,16 +71,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def peers_for(game_id: str, bots: list[str]) -> BotRegistry | None:
+    """OpenSpiel's searches, when a bot is not one of the game's own and the [rl] extra is installed
+    (OpenSpiel is slow to import: a tournament of kaiten's bots does without it)."""
+    if game_id in GAMES and all(bot in get_game(game_id).bots for bot in bots):
+        return None
+    try:
+        from adapters.environments.openspiel_peers import OpenSpielPeers
+    except ModuleNotFoundError:
+        return None
+    return OpenSpielPeers()
+
+
 def format_report(report: TournamentReport, seed: int) -> str:
+    width = max([14, *[len(standing.bot) for standing in report.bots]])
     lines = [
         f"{report.games} games of {report.game}, {report.players} players, seed {seed}, seats rotating",
-        f"{'bot':<14} {'seats':>6} {'wins':>8} {'win rate':>9} {'95% interval':>17} {'mean score':>11} "
+        f"{'bot':<{width}} {'seats':>6} {'wins':>8} {'win rate':>9} {'95% interval':>17} {'mean score':>11} "
         f"{'ms/decision':>12}",
     ]
     for standing in report.bots:
         low, high = standing.ci95
         lines.append(
-            f"{standing.bot:<14} {standing.seats_played:>6} {standing.wins:>8.1f} {standing.win_rate:>9.1%} "
+            f"{standing.bot:<{width}} {standing.seats_played:>6} {standing.wins:>8.1f} {standing.win_rate:>9.1%} "
             f"{f'[{low:.1%}, {high:.1%}]':>17} {standing.mean_score:>11.2f} {standing.ms_per_decision:>12.2f}"
         )
     return "\n".join(lines) + "\n"

@@ -161,9 +161,18 @@ def folded(evolve: Callable[[S, E], S], state: S, events: Sequence[E]) -> Decide
 
 
 class Bot(Protocol):
-    """A bot sees only its own seat's view and the commands it may send."""
+    """A bot sees only its own seat's view and the commands it may send.
+
+    A bot that never reads its view (a random bot) says so with a class attribute `reads_view = False`
+    and is handed None instead: building a view is a good part of a simulated decision's cost.
+    """
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any: ...
+
+
+def reads_view(bot: Bot) -> bool:
+    """Whether the bot reads the view it is handed (see `Bot`)."""
+    return getattr(bot, "reads_view", True) is not False
 
 
 class Game(Protocol[S, C, E, O_contra]):

@@ -18,11 +18,18 @@ from typing import Annotated, Any, Generic, Literal
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import AnyGame, C, Decided, E, Game, NotNow, Result, RuleViolation, S
+from domain.clock import ClockOptions
+from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S, reads_view
 
-Status = Literal["open", "active", "finished"]
+Status = Literal["open", "active", "finished", "abandoned"]
 #: A private game is not listed, and its seats are taken only with an invitation.
 Visibility = Literal["public", "private"]
+_replace = msgspec.structs.replace
+
+#: The bot that plays for a seat whose time ran out, or whose person resigned.
+STAND_IN_BOT = "greedy"
+#: The key of `options` that every game takes, beside its own options (see `domain/clock.py`).
+CLOCK_OPTION = "clock"
 
 
 class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_defaults=True):
@@ -86,11 +93,46 @@ class SeatClaimed(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     seat: int
 
 
+class TurnTimedOut(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """The seat's time ran out; the events of the move made for it follow."""
+
+    seat: int
+    #: When the server fired the deadline, RFC 3339 UTC: its clock's time, a fact to the domain,
+    #: which reads no clock.
+    at: Annotated[str, msgspec.Meta(extra_json_schema={"format": "date-time"})]
+
+
+class SeatResigned(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """The seat's person left the game: whatever its score, the seat ranks last."""
+
+    seat: int
+
+
+class SeatTakenOver(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """A bot plays the resigned seat from now on, to the end of the game."""
+
+    seat: int
+    bot: str
+
+
+class GameAbandoned(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """The game ends unfinished: every person resigned, or nobody moved for too long."""
+
+    reason: Literal["resigned", "inactive"]
+    #: The seed and salt revealed, as at the end of a finished game.
+    seed: int
+    salt: str
+
+
 LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (
     GameCreated,
     SeatTaken,
     GameStarted,
     GameFinished,
+    TurnTimedOut,
+    SeatResigned,
+    SeatTakenOver,
+    GameAbandoned,
     InvitationIssued,
     InvitationRevoked,
     SeatClaimed,
@@ -99,11 +141,20 @@ LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (
 ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
 
 
-class Seat(msgspec.Struct, frozen=True):
+class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
     name: str | None
     player_id: str | None
     bot: str | None
+    #: The seat's person resigned (the seat ranks last).
+    resigned: bool = False
+    #: The bot that plays the seat since its person resigned.
+    taken_over_by: str | None = None
+
+    @property
+    def player(self) -> str | None:
+        """The bot that plays the seat now, if any (None: a person)."""
+        return self.bot or self.taken_over_by
 
 
 class Table(msgspec.Struct, Generic[S], frozen=True):
@@ -126,6 +177,8 @@ class Table(msgspec.Struct, Generic[S], frozen=True):
     #: The invitations not revoked: SHA-256 of their code by invitation id.
     invitations: Mapping[str, str] = msgspec.field(default_factory=dict)
     rematch_of: str | None = None
+    #: The turn clock (None: no clock).
+    clock: ClockOptions | None = None
 
 
 class Decision(msgspec.Struct, Generic[S], frozen=True):
@@ -152,12 +205,30 @@ def commit_to_seed(seed: int, salt: bytes) -> str:
 
 
 def parse_options(game: AnyGame, options: Mapping[str, Any] | None, players: int) -> Any:
+    """The game's own options (the clock, which every game takes, is `parse_clock`'s)."""
+    own = {key: value for key, value in (options or {}).items() if key != CLOCK_OPTION}
     try:
-        parsed = msgspec.convert(dict(options or {}), game.options_type)
+        parsed = msgspec.convert(own, game.options_type)
     except msgspec.ValidationError as exc:
         raise RuleViolation("invalid-options", f"invalid options for {game.id}: {exc}") from None
     game.check_options(parsed, players)
     return parsed
+
+
+def parse_clock(options: Mapping[str, Any] | None) -> ClockOptions | None:
+    clock = (options or {}).get(CLOCK_OPTION)
+    if clock is None:
+        return None
+    try:
+        return msgspec.convert(clock, ClockOptions)
+    except msgspec.ValidationError as exc:
+        raise RuleViolation("invalid-options", f"invalid clock: {exc}") from None
+
+
+def recorded_options(table: Table[Any]) -> dict[str, Any]:
+    """The options as GameCreated recorded them: the game's own and the clock."""
+    clocked = {} if table.clock is None else {CLOCK_OPTION: msgspec.to_builtins(table.clock)}
+    return {**msgspec.to_builtins(table.options), **clocked}
 
 
 def create_game(
@@ -175,11 +246,13 @@ def create_game(
             f"{game.name} takes {game.min_players} to {game.max_players} players, not {players}",
         )
     parsed = parse_options(game, options, players)
+    clock = parse_clock(options)
+    clocked = {} if clock is None else {CLOCK_OPTION: msgspec.to_builtins(clock)}
     return [
         GameCreated(
             game=game.id,
             players=players,
-            options=msgspec.to_builtins(parsed),
+            options={**msgspec.to_builtins(parsed), **clocked},
             seed_commitment=commit_to_seed(seed, salt),
             seed=seed,
             salt=salt.hex(),
@@ -199,10 +272,12 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
     if table is None:
         if not isinstance(event, GameCreated) or event.seed is None or event.salt is None:
             raise ValueError("a table's log starts with GameCreated carrying its seed and salt")
+        own = {key: value for key, value in event.options.items() if key != CLOCK_OPTION}
         return Table(
             game=event.game,
             players=event.players,
-            options=msgspec.convert(event.options, game.options_type),
+            options=msgspec.convert(own, game.options_type),
+            clock=parse_clock(event.options),
             seed_commitment=event.seed_commitment,
             seed=event.seed,
             salt=event.salt,
@@ -225,8 +300,18 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
     if isinstance(event, InvitationRevoked):
         kept = {key: value for key, value in table.invitations.items() if key != event.invitation_id}
         return msgspec.structs.replace(table, invitations=kept)
-    if isinstance(event, SeatClaimed):
+    if isinstance(event, SeatClaimed | TurnTimedOut):
         return table
+    if isinstance(event, SeatResigned | SeatTakenOver):
+        seats = list(table.seats)
+        seat = seats[event.seat]
+        if isinstance(event, SeatResigned):
+            seats[event.seat] = msgspec.structs.replace(seat, resigned=True)
+        else:
+            seats[event.seat] = msgspec.structs.replace(seat, taken_over_by=event.bot)
+        return msgspec.structs.replace(table, seats=tuple(seats))
+    if isinstance(event, GameAbandoned):
+        return msgspec.structs.replace(table, status="abandoned")
     return msgspec.structs.replace(table, state=rules_of(game, table).evolve(state_of(table), event))
 
 
@@ -275,24 +360,107 @@ def take_seat(
     return Decision(events=(*events, *dealt), table=after)
 
 
-def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance: Chance) -> Decision[S]:
-    game = rules_of(game, table)
+def is_over(table: Table[Any]) -> bool:
+    """Finished or abandoned: nothing more happens, and everything is public."""
+    return table.status in ("finished", "abandoned")
+
+
+def _check_playing(table: Table[Any]) -> None:
     if table.status == "open":
         raise NotNow("game-not-started", "the game starts when every seat is taken")
     if table.status == "finished":
         raise NotNow("game-finished", "the game is over")
+    if table.status == "abandoned":
+        raise NotNow("game-abandoned", "the game was abandoned")
+
+
+def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance: Chance) -> Decision[S]:
+    game = rules_of(game, table)
+    _check_playing(table)
     if not 0 <= seat < table.players:
         raise RuleViolation("invalid-seat", f"there is no seat {seat}")
     state = state_of(table)
     if seat not in game.awaiting(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
-    events, after = _apply(table, game.decide(state, seat, command, chance))
-    result = game.result(state_of(after))
-    if result is not None:
-        finished = GameFinished(result=result, seed=table.seed, salt=table.salt)
-        events.append(finished)
-        after = evolve_table(game, after, finished)
-    return Decision(events=tuple(events), table=after)
+    return _played(game, table, state, seat, command, chance)
+
+
+def _played(game: Game[S, C, E, Any], table: Table[S], state: S, seat: int, command: C, chance: Chance) -> Decision[S]:
+    """`act` once the table is known to await this seat (`game` is the table's rules version)."""
+    decided = game.decide(state, seat, command, chance)
+    after = _replace(table, state=decided.state)
+    result = game.result(decided.state)
+    if result is None:
+        return Decision(events=decided.events, table=after)
+    finished = GameFinished(result=leavers_last(result, after), seed=table.seed, salt=table.salt)
+    return Decision(events=(*decided.events, finished), table=evolve_table(game, after, finished))
+
+
+def table_result(game: Game[S, C, E, Any], table: Table[S]) -> Result | None:
+    """The game's result once it is over, with the seats whose people resigned ranked last."""
+    result = rules_of(game, table).result(state_of(table))
+    return None if result is None else leavers_last(result, table)
+
+
+def leavers_last(result: Result, table: Table[Any]) -> Result:
+    """The result with the seats whose people resigned ranked last (among themselves by the game's
+    ranking) and never winning; when the game's winners all left, the best ranked stayer wins."""
+    left = {seat.seat for seat in table.seats if seat.resigned}
+    if not left:
+        return result
+    stayed = tuple(s for s in result.ranking if s not in left)
+    ranking = (*stayed, *(s for s in result.ranking if s in left))
+    winners = tuple(s for s in result.winners if s not in left) or stayed[:1]
+    return Result(scores=result.scores, winners=winners, ranking=ranking)
+
+
+def time_out(
+    game: Game[S, C, E, Any], table: Table[S], seat: int, at: str, chance: Chance, bot_chance: Chance
+) -> Decision[S]:
+    """The seat's time ran out at `at`: `TurnTimedOut`, then the move made for it (the greedy bot's,
+    drawing from `bot_chance`, or with `on_timeout: "skip"` the game's default move, its first legal
+    command); `chance` is the rules' for that move."""
+    game = rules_of(game, table)
+    if table.clock is None:
+        raise ValueError("a game without a clock has no timeouts")
+    _check_playing(table)
+    if seat not in game.awaiting(state_of(table)):
+        raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
+    timed_out = TurnTimedOut(seat=seat, at=at)
+    if table.clock.on_timeout == "skip":
+        command = default_command(game, table, seat)
+    else:
+        command = bot_command(game, table, seat, bot_chance, bot=STAND_IN_BOT)
+    moved = act(game, table, seat, command, chance)
+    return Decision(events=(timed_out, *moved.events), table=moved.table)
+
+
+def default_command(game: Game[S, C, E, Any], table: Table[S], seat: int) -> C:
+    """The game's default move for a seat: the first of its legal commands, in the game's order."""
+    return rules_of(game, table).legal_commands(state_of(table), seat)[0]
+
+
+def resign(game: Game[S, C, E, Any], table: Table[S], seat: int) -> Decision[S]:
+    """The seat's person leaves: `SeatResigned`, then a bot takes the seat over to the end; when no
+    person is left at the table, the game is abandoned instead."""
+    _check_playing(table)
+    if table.seats[seat].resigned:
+        raise NotNow("seat-resigned", f"seat {seat} has already resigned")
+    events: list[Any] = [SeatResigned(seat=seat)]
+    people_left = [s for s in table.seats if s.player is None and s.seat != seat]
+    if people_left:
+        events.append(SeatTakenOver(seat=seat, bot=STAND_IN_BOT))
+    else:
+        events.append(GameAbandoned(reason="resigned", seed=table.seed, salt=table.salt))
+    return Decision(events=tuple(events), table=_fold(game, table, events))
+
+
+def abandon(game: Game[S, C, E, Any], table: Table[S]) -> Decision[S]:
+    """Nobody moved for too long: the unfinished game is abandoned."""
+    if is_over(table):
+        raise NotNow("game-finished", "the game is over")
+    events = [GameAbandoned(reason="inactive", seed=table.seed, salt=table.salt)]
+    return Decision(events=tuple(events), table=_fold(game, table, events))
 
 
 def awaiting(game: Game[S, C, E, Any], table: Table[S]) -> tuple[int, ...]:
@@ -302,25 +470,32 @@ def awaiting(game: Game[S, C, E, Any], table: Table[S]) -> tuple[int, ...]:
 def next_bot_seat(game: Game[S, C, E, Any], table: Table[S]) -> int | None:
     """The lowest awaited seat that a bot holds, if any."""
     for seat in awaiting(game, table):
-        if table.seats[seat].bot is not None:
+        if table.seats[seat].player is not None:
             return seat
     return None
 
 
-def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance) -> C:
-    """Ask the seat's bot, which sees only that seat's view and legal commands."""
-    bot_name = table.seats[seat].bot
+def bot_command(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance, bot: str | None = None) -> C:
+    """Ask the seat's bot (or the bot named), which sees only that seat's view and legal commands."""
+    bot_name = bot or table.seats[seat].player
     assert bot_name is not None
+    return bot_choice(game, table, seat, chance, rules_of(game, table).bots[bot_name]())
+
+
+def bot_choice(game: Game[S, C, E, Any], table: Table[S], seat: int, chance: Chance, player: Bot) -> C:
+    """Ask this bot (a game's own, or one from outside it such as a peer's search in a tournament) for
+    the seat's command; it sees only that seat's view and legal commands (a bot that reads no view,
+    see `domain.engine.reads_view`, is handed None: no view is built for it)."""
     game = rules_of(game, table)
-    bot = game.bots[bot_name]()
     state = state_of(table)
-    command: C = bot.choose(game.view(state, seat), game.legal_commands(state, seat), chance)
+    view = game.view(state, seat) if reads_view(player) else None
+    command: C = player.choose(view, game.legal_commands(state, seat), chance)
     return command
 
 
 def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | None) -> Any | None:
     """The event as a viewer may see it; everything is public once the game is over."""
-    if table.status == "finished":
+    if is_over(table):
         return event
     if isinstance(event, GameCreated):
         return msgspec.structs.replace(event, seed=None, salt=None)
@@ -330,7 +505,7 @@ def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | No
 
 
 def issue_invitation(table: Table[Any], seat: int, invitation_id: str, code_hash: str) -> InvitationIssued:
-    if table.status == "finished":
+    if is_over(table):
         raise NotNow("game-finished", "the game is over")
     return InvitationIssued(invitation_id=invitation_id, code_hash=code_hash, seat=seat)
 
@@ -338,7 +513,7 @@ def issue_invitation(table: Table[Any], seat: int, invitation_id: str, code_hash
 def revoke_invitation(table: Table[Any], seat: int, invitation_id: str) -> InvitationRevoked:
     if invitation_id not in table.invitations:
         raise RuleViolation("unknown-invitation", "this game has no such invitation (or it was revoked)")
-    if table.status == "finished":
+    if is_over(table):
         raise NotNow("game-finished", "the game is over")
     return InvitationRevoked(invitation_id=invitation_id, seat=seat)
 
@@ -372,15 +547,25 @@ def run_bots(
     `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
     each bot's decisions).
     """
+    # The rules version and the seats are the table's for the whole game: looked up once.
+    game = rules_of(game, table)
+    seats = table.seats
     events: list[Any] = []
     for _ in range(max_decisions):
-        seat = next_bot_seat(game, table)
-        if seat is None:
-            return Decision(events=tuple(events), table=table)
+        if table.status != "active":
+            break
+        state = state_of(table)
+        for seat in game.awaiting(state):
+            if seats[seat].player is not None:
+                break
+        else:
+            break
         at = version + len(events)
         chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
         command = ask(game, table, seat, chance)
-        decision = act(game, table, seat, command, Chance(table.seed, at))
+        decision = _played(game, table, state, seat, command, Chance(table.seed, at))
         events.extend(decision.events)
         table = decision.table
-    raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    else:
+        raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    return Decision(events=tuple(events), table=table)

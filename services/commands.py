@@ -47,6 +47,13 @@ class Act(msgspec.Struct, frozen=True):
     idempotency_key: str | None = None
 
 
+class Resign(msgspec.Struct, frozen=True):
+    """The token's person leaves the game."""
+
+    game_id: str
+    token: str | None
+
+
 class ScoreTableaus(msgspec.Struct, frozen=True):
     """Tableaus to score without playing: the game's score request, as JSON."""
 

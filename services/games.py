@@ -13,6 +13,7 @@ import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
 
 import msgspec
@@ -20,10 +21,11 @@ import msgspec
 from domain import lobby
 from domain.catalog import get_game
 from domain.chance import Chance
-from domain.engine import RuleViolation
+from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
+from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
 from services.logs import imported_from
@@ -63,17 +65,37 @@ class Planned(Generic[T]):
     answer: Callable[[Sequence[StoredEvent]], T]
 
 
+@dataclass(frozen=True, slots=True)
+class Woken:
+    """What looking at a game's deadline did: fired something (appended), or found nothing due at
+    `version` and when to look again."""
+
+    fired: bool
+    version: int
+    wake_at: datetime | None
+
+
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
 
 class Games:
-    def __init__(self, store: EventStore, clock: Clock, ids: IdSource, *, replica: EventStore | None = None) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        clock: Clock,
+        ids: IdSource,
+        abandon_after: timedelta | None = None,
+        *,
+        replica: EventStore | None = None,
+    ) -> None:
         self.store = store
         #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
         self.reads = ReplicaReads(store, replica)
         self.clock = clock
         self.ids = ids
+        #: A game nobody moved in for this long is abandoned (None: never).
+        self.abandon_after = abandon_after
 
     # --- writes -------------------------------------------------------------------------------
 
@@ -103,7 +125,11 @@ class Games:
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
         now = self.clock.now()
-        summary = summary_of(game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now)
+        clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
+        wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
+        summary = summary_of(
+            game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now, wake_at=wake
+        )
         stored = await self.store.append(game_id, 0, new_events, summary)
         view = table_view(
             game,
@@ -113,8 +139,9 @@ class Games:
             len(stored),
             created_at=stored[0].recorded_at,
             updated_at=stored[-1].recorded_at,
-            public=bots.table.status == "finished",
+            public=lobby.is_over(bots.table),
         )
+        view = _with_deadlines(view, game, bots.table, clocks)
         return _with_tokens(game.id, view, tokens)
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
@@ -148,21 +175,13 @@ class Games:
                     return Planned([], loaded.table, lambda _stored: outcome)
             if if_match is not None and if_match != loaded.version:
                 raise _version_conflict(loaded.version)
+            if loaded.table.seats[seat].resigned:
+                raise ServiceError("conflict", "seat-resigned", f"seat {seat} resigned; a bot plays it now")
             command = loaded.codec.decode_command(body)
             chance = Chance(loaded.table.seed, loaded.version)
             decision = lobby.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
-            new_events = self._new_events(loaded.codec, decision.events, metadata)
-            moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
-            new_events.extend(moved)
-
-            def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-                events = (*decision.events, *bots.events)
-                views = event_views(loaded.game, bots.table, seat, stored, events)
-                outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
-                return outcome
-
-            return Planned(new_events, bots.table, answer)
+            return self._outcome(loaded, seat, decision, metadata)
 
         return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
@@ -208,7 +227,7 @@ class Games:
             command = CreateGame(
                 game=old.table.game,
                 players=old.table.players,
-                options=msgspec.to_builtins(old.table.options),
+                options=lobby.recorded_options(old.table),
                 seats=tuple(NewSeat(name=s.name, player_id=s.player_id, bot=s.bot) for s in old.table.seats),
                 visibility=old.table.visibility,
             )
@@ -235,12 +254,83 @@ class Games:
     async def _as_seat(self, game: str, game_id: str, seat: int, token: str) -> CreatedGame:
         return _with_tokens(game, await self.view(game_id, token), {str(seat): token})
 
+    async def resign(self, command: Resign) -> CommandOutcome:
+        """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
+        abandoned when nobody is left)."""
+        token = command.token
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+
+        def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            decision = lobby.resign(loaded.game, loaded.table, seat)
+            return self._outcome(loaded, seat, decision, {"seat": seat, "command_id": self.ids.command_id()})
+
+        return await self._write(command.game_id, attempt)
+
+    async def wake(self, game_id: str) -> Woken:
+        """Fire what is due in the game at the clock's time: the turns whose time ran out (each
+        `TurnTimedOut` and the move made for it), or abandonment after too long without a move. The
+        append's version guard makes a deadline fire once, however many processes look at it."""
+        now = self.clock.now()
+
+        def attempt(loaded: LoadedGame) -> Planned[Woken]:
+            decision = self._due(loaded, now)
+            if decision is None:
+                last_move = loaded.stored[-1].recorded_at
+                wake = wake_at(loaded.game, loaded.table, loaded.clocks, last_move, self.abandon_after)
+                woken = Woken(fired=False, version=loaded.version, wake_at=wake)
+                return Planned([], loaded.table, lambda _stored: woken)
+            events, table = decision
+            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events))
+            return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
+
+        return await self._write(game_id, attempt)
+
+    def _due(self, loaded: LoadedGame, now: datetime) -> tuple[list[NewEvent], Table[Any]] | None:
+        """The events of what is due at `now` and the table after them; None when nothing is."""
+        table, codec = loaded.table, loaded.codec
+        if lobby.is_over(table):
+            return None
+        if self.abandon_after is not None and now - loaded.stored[-1].recorded_at >= self.abandon_after:
+            abandoned = lobby.abandon(loaded.game, table)
+            return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
+        events: list[NewEvent] = []
+        for seat, due in sorted(deadlines(loaded.game, table, loaded.clocks).items()):
+            if due > now or seat not in lobby.awaiting(loaded.game, table):
+                continue
+            at = loaded.version + len(events)
+            decision = lobby.time_out(
+                loaded.game, table, seat, rfc3339(now), Chance(table.seed, at), Chance(table.seed, at, "bot", seat)
+            )
+            events.extend(self._new_events(codec, decision.events, {"seat": seat, "timed_out": True}))
+            table = decision.table
+        return (events, table) if events else None
+
+    def _outcome(
+        self, loaded: LoadedGame, seat: int, decision: Decision[Any], metadata: dict[str, Any]
+    ) -> Planned[CommandOutcome]:
+        """A seat's decision, the bots' moves after it, and the answer: the events as the seat sees them."""
+        new_events = self._new_events(loaded.codec, decision.events, metadata)
+        moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
+        new_events.extend(moved)
+
+        def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
+            events = (*decision.events, *bots.events)
+            views = event_views(loaded.game, bots.table, seat, stored, events)
+            outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
+            return outcome
+
+        return Planned(new_events, bots.table, answer)
+
     # --- reads --------------------------------------------------------------------------------
 
     async def view(self, game_id: str, token: str | None, seen: int | None = None) -> TableView:
         """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
         loaded = await self._read(game_id, token, seen)
         view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
+        view = _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
         # The rematch's summary row, written with its first events, says it exists: one row, read from
         # the replica when there is one (a finished game is read there; a rematch shows once it is).
         summaries = self.reads.replica or self.store
@@ -307,6 +397,8 @@ class Games:
                 return planned.answer([])
             version = loaded.version + len(planned.events)
             hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
+            now = self.clock.now()
+            clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
             summary = summary_of(
                 game_id,
                 loaded.game,
@@ -314,7 +406,8 @@ class Games:
                 version,
                 hashes,
                 loaded.stored[0].recorded_at,
-                self.clock.now(),
+                now,
+                wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
             outbox = outbox_messages(loaded.game, game_id, loaded.table, planned.table, planned.events, version)
             try:
@@ -358,6 +451,21 @@ class Games:
         return self._new_events(codec, bots.events, {"bot": True}), bots
 
     @staticmethod
+    def _clocks_after(
+        codec: GameCodec,
+        table: Table[Any] | None,
+        clocks: Clocks | None,
+        new_events: Sequence[NewEvent],
+        after: Table[Any],
+        now: datetime,
+    ) -> Clocks | None:
+        """The clocks once these events, which lead from `table` to `after`, are appended at `now`."""
+        if after.clock is None:
+            return None
+        decoded = (codec.decode_event(event.type, event.schema_version, event.data) for event in new_events)
+        return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))[1]
+
+    @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
         return NewEvent(
             type=type(event).__name__,
@@ -399,7 +507,7 @@ class Games:
             version,
             created_at=loaded.stored[0].recorded_at,
             updated_at=loaded.stored[version - 1].recorded_at,
-            public=loaded.table.status == "finished",
+            public=lobby.is_over(loaded.table),
         )
         imported, origin = imported_from(loaded.stored)
         return msgspec.structs.replace(view, imported_from=origin) if imported else view
@@ -421,6 +529,19 @@ REMATCH_NAMESPACE = uuid.UUID("5b0c3f4e-6d1a-4c8e-9a57-0f3b1d2e4a61")
 
 def rematch_id_of(game_id: str) -> str:
     return str(uuid.uuid5(REMATCH_NAMESPACE, game_id))
+
+
+def _with_deadlines(view: TableView, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> TableView:
+    """The view with when each awaited seat's time runs out, for a game with a clock."""
+    if table.clock is None:
+        return view
+    until = {str(seat): due for seat, due in deadlines(game, table, clocks).items()}
+    return msgspec.structs.replace(view, awaiting_until=until)
+
+
+def rfc3339(moment: datetime) -> str:
+    """A time as the API writes every time: RFC 3339 in UTC."""
+    return msgspec.json.encode(moment.astimezone(UTC)).decode().strip('"')
 
 
 def fingerprint(body: bytes) -> str:

@@ -168,6 +168,7 @@ def _player_game(record: PlayerGameRecord) -> PlayerGameStats:
         mu=record.mu,
         sigma=record.sigma,
         rated_games=record.rated_games,
+        resigned=record.resigned,
     )
 
 

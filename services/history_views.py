@@ -41,6 +41,12 @@ class PlayerGameStats(msgspec.Struct, frozen=True):
         int,
         msgspec.Meta(description="Games that moved the rating: those with another player_id at the table."),
     ]
+    resigned: Annotated[
+        int,
+        msgspec.Meta(
+            description="Finished games the player left before the end: each ranked last and rated as a loss."
+        ),
+    ] = 0
 
 
 class PlayerStats(msgspec.Struct, frozen=True):

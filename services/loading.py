@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import AnyGame
-from domain.lobby import Table, replay, rules_of
+from domain.lobby import Table, rules_of
 from services.caller import caller_seat
+from services.clocks import Clocks, fold_clocked
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError
 from services.ports import EventStore, StoredEvent
@@ -28,6 +29,8 @@ class LoadedGame:
     stored: Sequence[StoredEvent]
     events: Sequence[Any]
     table: Table[Any]
+    #: The seats' turn clocks (None: the game has no clock).
+    clocks: Clocks | None = None
 
     @property
     def game(self) -> AnyGame:
@@ -77,4 +80,6 @@ async def load_game(store: EventStore, game_id: str) -> LoadedGame:
         raise ServiceError("not-found", "game-not-found", f"no game {game_id}")
     codec = codec_for(game_of_log(stored[0].data))
     events = [codec.decode_stored(item) for item in stored]
-    return LoadedGame(game_id=game_id, codec=codec, stored=stored, events=events, table=replay(codec.game, events))
+    timed = zip(events, (item.recorded_at for item in stored), strict=True)
+    table, clocks = fold_clocked(codec.game, None, None, timed)
+    return LoadedGame(game_id=game_id, codec=codec, stored=stored, events=events, table=table, clocks=clocks)

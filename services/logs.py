@@ -127,7 +127,7 @@ def check_events(events: Any, finished: bool) -> CheckedLog:
     if revealed != created.seed_commitment or (created.seed, created.salt) != (finish.seed, finish.salt):
         raise InvalidLog("seed-mismatch", "the revealed seed and salt do not give GameCreated's commitment", end + 1)
     # GameFinished changes nothing but the status and the result: the state is the one the rules reached.
-    recomputed = game.result(table.state) if table.state is not None else None
+    recomputed = tables.table_result(game, table) if table.state is not None else None
     if recomputed != finish.result:
         raise InvalidLog(
             "result-mismatch", "the recorded result is not the one the rules work out from the log", end + 1

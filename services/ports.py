@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 import msgspec
+
+from domain.engine import AnyGame, Bot
 
 
 class ConcurrencyConflict(Exception):
@@ -66,6 +68,9 @@ class GameSummary(msgspec.Struct, frozen=True):
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None = None
+    #: When the scheduler must next look at the game (a turn's deadline, or when it is abandoned for
+    #: want of a move): kept as the game's deadline row, in the same transaction. None: never.
+    wake_at: datetime | None = None
 
 
 class OutboxMessage(msgspec.Struct, frozen=True):
@@ -119,6 +124,18 @@ class StreamTickets(Protocol):
     async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> int | None:
         """The seat of the ticket, spent at once: None when no unspent ticket of this game with this
         hash is still valid at `now` (never seen, expired, already spent, or another game's)."""
+
+
+class Deadlines(Protocol):
+    """The games' deadline rows, which appends write with their summaries (`GameSummary.wake_at`)."""
+
+    async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
+        """Up to `limit` games whose deadline is due at `now`, earliest first, each claimed by pushing
+        its deadline back to `now + lease`, so that no other process takes it meanwhile (the append
+        that acts on it writes the next one; if this process dies first, another claims it then)."""
+
+    async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
+        """Set the game's deadline (None: remove it) unless the game was appended to after `version`."""
 
 
 class Clock(Protocol):
@@ -225,6 +242,8 @@ class PlayerGameRecord(msgspec.Struct, frozen=True):
     sigma: float
     #: The conservative rating mu - 3 sigma, by which leaderboards rank.
     rating: float
+    #: The finished games the player left before the end (resigned).
+    resigned: int = 0
 
 
 class SeatRecord(msgspec.Struct, frozen=True):
@@ -353,3 +372,14 @@ class WebhookSender(Protocol):
 
     async def close(self) -> None:
         """Let go of the connections kept open."""
+
+
+class BotRegistry(Protocol):
+    """Bots beyond a game's own (`Game.bots`): other libraries' searches, wired in by the API."""
+
+    def bot(self, game: AnyGame, name: str) -> Bot | None:
+        """The named bot, built for one decision of this game as a game's bots are; None when this
+        registry has no such bot for the game."""
+
+    def names(self) -> Sequence[str]:
+        """The bot names it knows, as a person would type them (for error messages)."""

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from domain import lobby
 from domain.engine import AnyGame
@@ -32,18 +33,19 @@ def table_view(
     public: bool,
 ) -> TableView:
     """The table as `seat` sees it; once the game is over (`public`) the whole state is shown too."""
-    finished = table.status == "finished"
+    finished = lobby.is_over(table)
     views = views_of(game.id)
     state = full_state = None
     if table.state is not None:
         state = views.show_view(game.view(table.state, seat))
         if public:
             full_state = views.show_state(table.state)
+    clock = UNSET if table.clock is None else table.clock
     view: TableView = views.table(
         id=game_id,
         status=GameStatus(table.status),
         version=version,
-        options=table.options,
+        options=views.options(**msgspec.structs.asdict(table.options), clock=clock),
         seats=list(table.seats),
         viewer=Viewer(seat=seat),
         awaiting=[] if finished else list(lobby.awaiting(game, table)),
@@ -88,6 +90,7 @@ def summary_of(
     token_hashes: dict[str, str],
     created_at: datetime,
     now: datetime,
+    wake_at: datetime | None = None,
 ) -> GameSummary:
     return GameSummary(
         game_id=game_id,
@@ -95,12 +98,16 @@ def summary_of(
         status=table.status,
         version=version,
         players=table.players,
-        options=to_json_object(table.options),
+        options={
+            **to_json_object(table.options),
+            **({} if table.clock is None else {"clock": to_json_object(table.clock)}),
+        },
         seats=[msgspec.to_builtins(seat) for seat in table.seats],
         awaiting=list(lobby.awaiting(game, table)),
         result=result_of(table),
         token_hashes=token_hashes,
         created_at=created_at,
         updated_at=now,
-        finished_at=now if table.status == "finished" else None,
+        finished_at=now if lobby.is_over(table) else None,
+        wake_at=wake_at,
     )

@@ -2,13 +2,14 @@
 
 A read replica (PostgreSQL streaming replication) holds the log as it was a moment ago. It may answer
 a read when what it holds is as new as the caller needs:
-- a finished game: its log never grows again, so any copy that has it finished is the whole truth;
+- a finished or abandoned game: its log never grows again, so any copy that has it over is the whole
+  truth;
 - a running game the replica has replayed up to the version the caller has already seen (a version
   it names with `min_version`, an entity tag it sends with If-None-Match, the `after` of an events
   page, the `at` of a replay). Then the caller never sees the game go back, and never misses its own
   command, whose answer told it the version.
 A read that names no version goes to the replica only for a game this process has already seen
-finished (it remembers the latest such games; finished is for ever, so the memory is never wrong);
+over (it remembers the latest such games; over is for ever, so the memory is never wrong);
 any other goes to the primary, which also teaches the process which games are finished. Asking the
 replica first would cost a running game's read, the most frequent read there is, a second round trip.
 Anything the replica cannot answer yet (a game it does not hold, a seat token it has not seen taken,
@@ -20,19 +21,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from domain.lobby import is_over
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
 from services.ports import EventStore
 
-#: A game in this status has its whole log: nothing is appended after GameFinished.
-FINAL_STATUS = "finished"
 #: Finished games a process remembers (an id and a dict entry each, some 200 bytes).
 REMEMBERED_FINISHED = 10_000
 
 
 def fresh_enough(copy: LoadedGame, seen: int | None, token: str | None) -> bool:
     """Whether the replica's copy may answer a caller that has seen version `seen` (None: it says not)."""
-    if copy.table.status != FINAL_STATUS and (seen is None or copy.version < seen):
+    if not is_over(copy.table) and (seen is None or copy.version < seen):
         return False
     return token is None or hash_token(token) in copy.token_hashes().values()
 
@@ -67,7 +67,7 @@ class ReplicaReads:
         return True
 
     def _learn(self, loaded: LoadedGame) -> LoadedGame:
-        if loaded.table.status == FINAL_STATUS and self.replica is not None:
+        if is_over(loaded.table) and self.replica is not None:
             self._finished[loaded.game_id] = None
             self._finished.move_to_end(loaded.game_id)
             while len(self._finished) > self._remembered:

@@ -24,6 +24,7 @@ from domain.catalog import get_game
 from domain.chance import Chance
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import BotsStuck, Table, bot_command, create_game, evolve_table, run_bots, take_seat
+from services.ports import BotRegistry
 
 
 class BotStats(msgspec.Struct, frozen=True):
@@ -110,13 +111,14 @@ def play_game(
     return played.table, version + len(played.events)
 
 
-def check_bots(game: AnyGame, bots: Sequence[str]) -> None:
-    """Raise RuleViolation unless `bots` names at least one bot and only bots of this game."""
+def check_bots(game: AnyGame, bots: Sequence[str], peers: BotRegistry | None = None) -> None:
+    """Raise RuleViolation unless `bots` names at least one bot and only bots of this game (or of `peers`)."""
     if not bots:
         raise RuleViolation("unknown-bot", "name at least one bot")
     for bot in bots:
-        if bot not in game.bots:
-            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
+        if bot not in game.bots and (peers is None or peers.bot(game, bot) is None):
+            known = [*sorted(game.bots), *(peers.names() if peers is not None else ())]
+            raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {known}")
 
 
 def simulate(

@@ -5,6 +5,11 @@ the finished games and writes these folds' results to its tables.
 Player statistics are kept per player_id: a seat without one (anonymous or a bot) counts in the game
 statistics but in no player's. A player holding several seats of one game counts it once, with their
 best seat (best place, best total; a win if any of them won).
+
+A seat whose person resigned ranks last (the result says so) and is marked in its player's record.
+Ratings count it as a loss for the leaver alone: the leaver is rated below every player who stayed,
+and those who stayed are rated among themselves, as if the leaver had never sat with them.
+Abandoned games never finish, so they count in no statistics and no rating.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame, Result
-from domain.lobby import GameFinished, SeatTaken
+from domain.lobby import GameFinished, SeatResigned, SeatTaken
 from services import ratings
 
 
@@ -28,12 +33,16 @@ class FinishedGame(msgspec.Struct, frozen=True):
     player_ids: dict[int, str]
     #: Cards picked over the game, by slug.
     picks: dict[str, int]
+    #: The seats whose people resigned.
+    resigned: frozenset[int] = frozenset()
 
 
 class PlayerResult(msgspec.Struct, frozen=True):
     place: int
     total: int
     won: bool
+    #: Every seat the player held was resigned.
+    resigned: bool = False
 
 
 def places(result: Result) -> dict[int, int]:
@@ -49,13 +58,19 @@ def player_results(finished: FinishedGame) -> dict[str, PlayerResult]:
     totals = {score.seat: score.total for score in finished.result.scores}
     best: dict[str, PlayerResult] = {}
     for seat, player_id in finished.player_ids.items():
-        mine = PlayerResult(place=place[seat], total=totals[seat], won=seat in finished.result.winners)
+        mine = PlayerResult(
+            place=place[seat],
+            total=totals[seat],
+            won=seat in finished.result.winners,
+            resigned=seat in finished.resigned,
+        )
         earlier = best.get(player_id)
         if earlier is not None:
             mine = PlayerResult(
                 place=min(earlier.place, mine.place),
                 total=max(earlier.total, mine.total),
                 won=earlier.won or mine.won,
+                resigned=earlier.resigned and mine.resigned,
             )
         best[player_id] = mine
     return best
@@ -102,6 +117,8 @@ class PlayerRecord:
     score_sum: int = 0
     best_score: int = 0
     rated_games: int = 0
+    #: Finished games the player left before the end.
+    resigned: int = 0
     mu: float = ratings.NEW_MU
     sigma: float = ratings.NEW_SIGMA
     rating: float = ratings.conservative(ratings.NEW_MU, ratings.NEW_SIGMA)
@@ -125,15 +142,29 @@ def add_to_players(
             record.wins += int(result.won)
             record.score_sum += result.total
             record.best_score = result.total if record.played == 1 else max(record.best_score, result.total)
+            record.resigned += int(result.resigned)
             changed.add((player_id, finished.game))
-        if len(results) >= 2:
-            order = list(results)
-            rated = ratings.rate([(mine[p].mu, mine[p].sigma, results[p].place) for p in order])
-            for player_id, (mu, sigma) in zip(order, rated, strict=True):
-                record = mine[player_id]
-                record.mu, record.sigma, record.rating = mu, sigma, ratings.conservative(mu, sigma)
-                record.rated_games += 1
+        _rate(mine, results)
     return changed
+
+
+def _rate(records: dict[str, PlayerRecord], results: dict[str, PlayerResult]) -> None:
+    """Rate the players who stayed among themselves, and each leaver as the loser against them (all
+    from their ratings before the game)."""
+    stayed = [p for p, result in results.items() if not result.resigned]
+    new: dict[str, tuple[float, float]] = {}
+    if len(stayed) >= 2:
+        rated = ratings.rate([(records[p].mu, records[p].sigma, results[p].place) for p in stayed])
+        new.update(zip(stayed, rated, strict=True))
+    if stayed:
+        last = max(results[p].place for p in stayed) + 1
+        for leaver in (p for p, result in results.items() if result.resigned):
+            against = [(records[p].mu, records[p].sigma, results[p].place) for p in stayed]
+            new[leaver] = ratings.rate([*against, (records[leaver].mu, records[leaver].sigma, last)])[-1]
+    for player_id, (mu, sigma) in new.items():
+        record = records[player_id]
+        record.mu, record.sigma, record.rating = mu, sigma, ratings.conservative(mu, sigma)
+        record.rated_games += 1
 
 
 def finished_game(game: AnyGame, log: Sequence[Any]) -> FinishedGame:
@@ -141,14 +172,19 @@ def finished_game(game: AnyGame, log: Sequence[Any]) -> FinishedGame:
     player_ids: dict[int, str] = {}
     picks: Counter[str] = Counter()
     result: Result | None = None
+    resigned: set[int] = set()
     for event in log:
         if isinstance(event, SeatTaken):
             if event.player_id is not None:
                 player_ids[event.seat] = event.player_id
+        elif isinstance(event, SeatResigned):
+            resigned.add(event.seat)
         elif isinstance(event, GameFinished):
             result = event.result
         else:
             picks.update(slug for _, slug in game.picks(event))
     if result is None:
         raise LookupError(f"a {game.id} log read as finished has no GameFinished")
-    return FinishedGame(game=game.id, result=result, player_ids=player_ids, picks=dict(picks))
+    return FinishedGame(
+        game=game.id, result=result, player_ids=player_ids, picks=dict(picks), resigned=frozenset(resigned)
+    )

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame
-from domain.lobby import Table, evolve_table
+from domain.lobby import Table, evolve_table, is_over
 from services.codec import GameCodec
 from services.errors import ServiceError
 from services.loading import LoadedGame, load_game
@@ -57,7 +57,7 @@ class EventStreams:
             raise ServiceError(
                 "invalid", "invalid-stream-position", f"resume from a version in 0..{loaded.version}, not {after}"
             )
-        if loaded.table.status == "finished" and after == loaded.version:
+        if is_over(loaded.table) and after == loaded.version:
             return None
         return self._follow(_Follower.from_loaded(loaded, seat, after))
 
@@ -110,7 +110,7 @@ class _Follower:
 
     @property
     def finished(self) -> bool:
-        return self.table.status == "finished"
+        return is_over(self.table)
 
     async def catch_up(self, store: EventStore) -> list[EventView]:
         """The events after the resume point: those loaded, and those appended since the load."""

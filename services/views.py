@@ -19,6 +19,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 from domain.catalog import get_game
+from domain.clock import ClockOptions
 from domain.engine import AnyGame, SeatScore
 from domain.lobby import LOBBY_EVENTS, Seat
 from services.card_objects import Shown
@@ -77,6 +78,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: The finished game this one is the rematch of, and the rematch of this one once asked for.
     rematch_of: GameId | None = None
     rematch: GameId | None = None
+    #: Only for a game with a clock: when each awaited seat's time runs out, by seat number (as a
+    #: string); then the server moves for it (`options.clock.on_timeout`).
+    awaiting_until: dict[str, datetime] | UnsetType = UNSET
 
 
 class CreatedGame(TableView, frozen=True):
@@ -165,8 +169,16 @@ class GameViews:
 
     def __init__(self, game: AnyGame) -> None:
         prefix = game.type_prefix
+        #: The game's options with the `clock` every game takes.
+        self.options: Any = msgspec.defstruct(
+            f"{prefix}TableOptions",
+            [("clock", ClockOptions | UnsetType, UNSET)],
+            bases=(game.options_type,),
+            frozen=True,
+            forbid_unknown_fields=True,
+        )
         #: How the API shows what the domain holds; `type_of` and `converter` for any of its types.
-        self.shown = shown = Shown(game.decks, prefix, game.breakdown_type, game.options_type)
+        self.shown = shown = Shown(game.decks, prefix, game.breakdown_type, self.options)
         events: Any = Union[(*LOBBY_EVENTS, *game.event_types)]
         #: The functions from what the domain holds to what the API shows (cards as objects,
         #: breakdowns typed): of the view, the state, the result and the events.
@@ -179,7 +191,7 @@ class GameViews:
             TableView,
             f"{prefix}TableView",
             [
-                ("options", game.options_type),
+                ("options", self.options),
                 ("state", shown.type_of(game.view_type) | None),
                 ("result", shown.type_of(game.result_type) | None),
                 ("full_state", shown.type_of(game.state_type) | None),

@@ -42,7 +42,8 @@ class WebhookPayload(msgspec.Struct, frozen=True):
     game_id: str
     #: The game's version right after the moment.
     version: int
-    #: `turn`: `seats` are the seats whose turn has just come; `finished`: `seats` are the winners.
+    #: `turn`: `seats` are the seats whose turn has just come; `finished`: `seats` are the winners (none
+    #: when the game was abandoned).
     event: WebhookEvent
     seats: list[int]
 
@@ -81,10 +82,12 @@ def outbox_messages(
     A turn comes for a seat that is awaited now and was not, or that moved (sent a command) in this
     append and is awaited again (a new round); a seat still awaited from before hears nothing new.
     """
-    if after.status == "finished":
-        if before.status == "finished" or after.result is None:
+    if lobby.is_over(after):
+        if lobby.is_over(before):
             return []
-        return [_message(game_id, version, "finished", list(after.result.winners))]
+        # An abandoned game ends too, with no winners.
+        winners = [] if after.result is None else list(after.result.winners)
+        return [_message(game_id, version, "finished", winners)]
     moved = {event.metadata["seat"] for event in events if "command_id" in event.metadata}
     waiting = set(lobby.awaiting(game, before)) - moved
     turns = [seat for seat in lobby.awaiting(game, after) if seat not in waiting]
@@ -111,7 +114,7 @@ class Webhooks:
         loaded = await load_game(self.store, game_id)
         seat = loaded.seat_of(token)
         assert seat is not None
-        if loaded.table.status == "finished":
+        if lobby.is_over(loaded.table):
             raise ServiceError("conflict", "game-finished", "the game is over: there is nothing left to hear of")
         refused = await self.sender.refusal(url)
         if refused is not None:

@@ -6,8 +6,11 @@ each with the parameters `players`, `seed` (the family of chance outcomes), `cha
 
 - **Dynamics**: Sushi Go! and Sushi Go Party! are simultaneous-move games (every seat's hidden pick
   is one joint action); Party's bonus actions and menu selection are sequential nodes inside them.
-  Spin Some for Dim Sum and Dim Sum Derby are sequential. Algorithms that need sequential games
-  (MCTS) run on `pyspiel.convert_to_turn_based(game)`.
+  Spin Some for Dim Sum and Dim Sum Derby are sequential. Algorithms that need sequential games run
+  on `pyspiel.convert_to_turn_based(game)` (MCTS), or on the drafting games' own turn-based form,
+  the parameter `turn_based=true` (IS-MCTS: OpenSpiel's transformation cannot resample): the seats
+  pick one after another as kaiten's service takes them, each pick hidden from the others until the
+  turn is revealed, so the game is the same and its information sets are too.
 - **Actions** are the fixed action spaces of the PettingZoo environments (`games/`).
 - **Chance is sampled explicitly.** The real outcome spaces (every deal of 108 cards, every order of
   six baskets) are far too large to enumerate, so each step of the rules that draws chance (the
@@ -20,10 +23,14 @@ each with the parameters `players`, `seed` (the family of chance outcomes), `cha
   encoded as in PettingZoo. **Observation**: the view as JSON, and the same tensor. An observer
   without private information sees the spectator's log and view.
 - **Returns** (terminal only): each seat's total minus the mean of the others' (zero-sum).
-- `resample_from_infostate` (for IS-MCTS) is provided where the hidden information is the order of
-  face-down piles: Spin Some for Dim Sum (the piles below the visible tops are dealt again from the
-  unseen cards). IS-MCTS needs sequential dynamics, so it cannot run on the simultaneous games; Dim
-  Sum Derby's resampling (private yen and Derby hands) is not provided: search it with MCTS.
+- `resample_from_infostate` (for IS-MCTS) deals again what a seat has not seen with the game's sampler,
+  the one kaiten's own `mcts` determinizes with (`domain/<game>/sampler.py`): the seat's information
+  state string and tensor stay the same, every card stays in the game. In a turn-based drafting game
+  the seats that have picked in secret before the seat pick again at random from their new hands.
+  The other seats' information state strings in a resampled state are the public log plus what they
+  see from then on: what they saw in the world just drawn has no history to replay (IS-MCTS wants
+  `allow_inconsistent_action_sets=True`). Party cannot resample a seat while a bonus action waits for
+  another (its sampler would have to invent that seat's prompt); IS-MCTS resamples the seat to play.
 - Serialization is OpenSpiel's: a state is its action history, replayed (chance outcomes included).
 """
 
@@ -42,10 +49,23 @@ from adapters.environments.games import dim_sum_derby, spin_some, sushi_go, sush
 from adapters.environments.match import Match
 from adapters.environments.spec import GameSpec
 from domain.chance import Chance
+from domain.dim_sum_derby import sampler as dim_sum_derby_sampler
 from domain.lobby import parse_options
-from domain.spin_some.state import SpinState
+from domain.mcts import Determinizer
+from domain.spin_some import sampler as spin_some_sampler
+from domain.sushi_go import sampler as sushi_go_sampler
+from domain.sushi_go_party import sampler as sushi_go_party_sampler
 
 DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "chance_outcomes": 64, "options": "{}"}
+#: The simultaneous games' parameters too: whether the picks are taken one seat after another.
+TURN_BASED_PARAMETERS: dict[str, Any] = {**DEFAULT_PARAMETERS, "turn_based": False}
+#: What kaiten's `mcts` determinizes with; resampling deals with it too.
+SAMPLERS: dict[str, Determinizer] = {
+    "sushi-go": sushi_go_sampler,
+    "sushi-go-party": sushi_go_party_sampler,
+    "spin-some-for-dim-sum": spin_some_sampler,
+    "dim-sum-derby": dim_sum_derby_sampler,
+}
 _encode = msgspec.json.Encoder().encode
 
 
@@ -104,10 +124,13 @@ class KaitenGame(pyspiel.Game):
 
     spec: GameSpec
     game_type: Any
+    #: The same game with sequential dynamics (`turn_based=true`; the drafting games only).
+    turn_based_type: Any = None
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         spec = self.spec
-        params = {**DEFAULT_PARAMETERS, "players": spec.game.min_players, **(params or {})}
+        defaults = TURN_BASED_PARAMETERS if spec.simultaneous else DEFAULT_PARAMETERS
+        params = {**defaults, "players": spec.game.min_players, **(params or {})}
         players = int(params["players"])
         if not spec.game.min_players <= players <= spec.game.max_players:
             raise ValueError(f"{spec.game.name} takes {spec.game.min_players} to {spec.game.max_players} players")
@@ -115,6 +138,9 @@ class KaitenGame(pyspiel.Game):
         self.seed = int(params["seed"])
         self.chance_count = int(params["chance_outcomes"])
         self.options = parse_options(spec.game, json.loads(params["options"]), players)
+        self.turn_based = bool(params.get("turn_based", False))
+        #: Whether all the seats awaited at a pick move as one simultaneous node.
+        self.simultaneous = spec.simultaneous and not self.turn_based
         info = pyspiel.GameInfo(
             num_distinct_actions=len(spec.actions(players)),
             max_chance_outcomes=self.chance_count,
@@ -122,12 +148,25 @@ class KaitenGame(pyspiel.Game):
             min_utility=-spec.utility_bound,
             max_utility=spec.utility_bound,
             utility_sum=0.0,
-            max_game_length=spec.max_moves(players),
+            # Taken in turn, each simultaneous move is a move per seat.
+            max_game_length=spec.max_moves(players) * (players if self.turn_based else 1),
         )
-        super().__init__(self.game_type, info, params)
+        super().__init__(self.turn_based_type if self.turn_based else self.game_type, info, params)
 
     def new_initial_state(self) -> KaitenState:
         return KaitenState(self)
+
+    def state_from(self, dealt: Any, seat: int, chance: Chance) -> KaitenState:
+        """A state at `seat`'s decision from a full domain state, e.g. a sampler's deal from the seat's
+        view; in the turn-based form the seats ahead of it in the turn pick in secret at random. Its
+        logs start empty: a search keys its tree by what happens from there."""
+        match = Match(self.spec, self.players, self.options, dealt, 0)
+        if self.turn_based:
+            awaiting = match.awaiting()
+            _pick_in_secret(match, awaiting[: awaiting.index(seat)], chance)
+        state = KaitenState(self)
+        state._progress.match = match
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KaitenObserver:
         if params:
@@ -163,7 +202,7 @@ class KaitenState(pyspiel.State):
         if match.result() is not None:
             return int(pyspiel.PlayerId.TERMINAL)
         awaiting = match.awaiting()
-        if self._spec.simultaneous and len(awaiting) == self._game.players and self._spec.simultaneous_now(match.state):
+        if self._game.simultaneous and len(awaiting) == self._game.players and self._spec.simultaneous_now(match.state):
             return int(pyspiel.PlayerId.SIMULTANEOUS)
         return awaiting[0]
 
@@ -214,17 +253,28 @@ class KaitenState(pyspiel.State):
         return [0.0] * self._game.players if match is None else match.score_differences()
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> KaitenState:
-        """A state the seat cannot tell from this one, its hidden cards dealt again at random."""
-        resample = RESAMPLERS.get(self._spec.game.id)
-        match = self._progress.match
-        if resample is None:
-            raise NotImplementedError(f"{self._spec.game.name} does not resample information states")
-        assert match is not None
-        rng = random.Random(int(probability_sampler() * 2**53))
+        """A state the seat cannot tell from this one, what it has not seen dealt again by the game's
+        sampler (drawn from `probability_sampler`). Before the setup's chance outcome nothing is dealt."""
+        progress = self._progress
+        match = progress.match
         state: KaitenState = self.clone()
+        if match is None:
+            return state
+        if progress.pending:
+            raise ValueError("a state is resampled at a decision, not while a command waits for chance")
+        chance = Chance.from_rng(random.Random(int(probability_sampler() * 2**53)))
         resampled = state.match
         assert resampled is not None
-        resampled.state = resample(match.state, player_id, rng)
+        resampled.state = SAMPLERS[self._spec.game.id].sample(match.view(player_id), chance)
+        awaiting = match.awaiting()
+        _pick_in_secret(resampled, [seat for seat in resampled.awaiting() if seat not in awaiting], chance)
+        if resampled.awaiting() != awaiting:
+            raise ValueError(f"{self._spec.game.name} cannot resample seat {player_id}'s information state now")
+        logs = state._progress.logs
+        public = logs[-1]
+        for seat in range(self._game.players):
+            if seat != player_id:
+                logs[seat] = list(public)
         return state
 
     def __str__(self) -> str:
@@ -292,30 +342,20 @@ class KaitenObserver:
         return _encode(match.view(seat)).decode()
 
 
-def resample_spin_some(state: SpinState, seat: int, rng: random.Random) -> SpinState:
-    """Nobody has seen a card below a basket's top: deal every unseen card again into those places."""
-    visible = [depth + 1 for depth in state.depth]
-    unseen = [card for pile, shown in zip(state.piles, visible, strict=True) for card in pile[shown:]]
-    rng.shuffle(unseen)
-    piles = []
-    for pile, shown in zip(state.piles, visible, strict=True):
-        hidden = max(len(pile) - shown, 0)
-        piles.append(pile[:shown] + tuple(unseen[:hidden]))
-        del unseen[:hidden]
-    return msgspec.structs.replace(state, piles=tuple(piles))
+def _pick_in_secret(match: Match, seats: Sequence[int], chance: Chance) -> None:
+    """The seats pick at random, as they may have in secret: nobody else knows their picks yet."""
+    for seat in seats:
+        legal = match.legal(seat)
+        match.play(seat, legal[chance.choice(sorted(legal))], _NO_DRAW)
 
 
-RESAMPLERS: dict[str, Callable[[Any, int, random.Random], Any]] = {"spin-some-for-dim-sum": resample_spin_some}
-
-
-def _game_type(spec: GameSpec) -> Any:
+def _game_type(spec: GameSpec, *, turn_based: bool = False) -> Any:
     game = spec.game
+    simultaneous = spec.simultaneous and not turn_based
     return pyspiel.GameType(
         short_name=short_name(game.id),
         long_name=f"kaiten {game.name}",
-        dynamics=(
-            pyspiel.GameType.Dynamics.SIMULTANEOUS if spec.simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL
-        ),
+        dynamics=(pyspiel.GameType.Dynamics.SIMULTANEOUS if simultaneous else pyspiel.GameType.Dynamics.SEQUENTIAL),
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.ZERO_SUM,
@@ -327,18 +367,23 @@ def _game_type(spec: GameSpec) -> Any:
         provides_observation_string=True,
         provides_observation_tensor=True,
         provides_factored_observation_string=False,
-        parameter_specification={**DEFAULT_PARAMETERS, "players": game.min_players},
+        parameter_specification={
+            **(TURN_BASED_PARAMETERS if spec.simultaneous else DEFAULT_PARAMETERS),
+            "players": game.min_players,
+        },
     )
 
 
 class KaitenSushiGoGame(KaitenGame):
     spec = sushi_go.SPEC
     game_type = _game_type(spec)
+    turn_based_type = _game_type(spec, turn_based=True)
 
 
 class KaitenSushiGoPartyGame(KaitenGame):
     spec = sushi_go_party.SPEC
     game_type = _game_type(spec)
+    turn_based_type = _game_type(spec, turn_based=True)
 
 
 class KaitenSpinSomeGame(KaitenGame):

@@ -2,8 +2,9 @@
 
 It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time),
 SeatTaken adds a seat (and, when the seat has a player_id, the game to that player's list),
-GameCreated's visibility keeps a private game's row out of every listing,
-GameStarted and GameFinished move its status on; GameFinished brings the result and finished_at.
+GameCreated's visibility keeps a private game's row out of every listing, SeatResigned and
+SeatTakenOver mark a seat, GameStarted, GameFinished and GameAbandoned move its status on;
+GameFinished brings the result, and it and GameAbandoned the time the game ended.
 """
 
 from __future__ import annotations
@@ -19,7 +20,15 @@ from adapters.projections.log import LogEvent
 from adapters.projections.upserts import chunks, ignoring, replacing
 from adapters.schema import match_history, match_players
 from domain.engine import Result
-from domain.lobby import GameCreated, GameFinished, GameStarted, SeatTaken
+from domain.lobby import (
+    GameAbandoned,
+    GameCreated,
+    GameFinished,
+    GameStarted,
+    SeatResigned,
+    SeatTaken,
+    SeatTakenOver,
+)
 
 
 class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):
@@ -35,7 +44,14 @@ class _Finished(msgspec.Struct, frozen=True, tag="GameFinished", tag_field="type
     result: Result
 
 
-_lobby_event = msgspec.json.Decoder(_Created | SeatTaken | GameStarted | _Finished)
+class _Abandoned(msgspec.Struct, frozen=True, tag="GameAbandoned", tag_field="type"):
+    pass
+
+
+_lobby_event = msgspec.json.Decoder(
+    _Created | SeatTaken | GameStarted | _Finished | SeatResigned | SeatTakenOver | _Abandoned
+)
+HANDLED = (GameCreated, SeatTaken, GameStarted, GameFinished, SeatResigned, SeatTakenOver, GameAbandoned)
 
 #: Rows loaded per SELECT (a game touched by a batch but opened in an earlier one).
 LOAD_CHUNK = 500
@@ -43,7 +59,7 @@ LOAD_CHUNK = 500
 
 class HistoryProjection:
     name = "history"
-    handles: frozenset[str] | None = frozenset(t.__name__ for t in (GameCreated, SeatTaken, GameStarted, GameFinished))
+    handles: frozenset[str] | None = frozenset(t.__name__ for t in HANDLED)
     tables: tuple[sa.Table, ...] = (match_history, match_players)
 
     def __init__(self, dialect_name: str) -> None:
@@ -84,6 +100,13 @@ class HistoryProjection:
                     )
             elif isinstance(change, GameStarted):
                 row["status"] = "active"
+            elif isinstance(change, SeatResigned):
+                row["seats"][change.seat] = {**row["seats"][change.seat], "resigned": True}
+            elif isinstance(change, SeatTakenOver):
+                row["seats"][change.seat] = {**row["seats"][change.seat], "taken_over_by": change.bot}
+            elif isinstance(change, _Abandoned):
+                row["status"] = "abandoned"
+                row["finished_at"] = event.recorded_at
             else:
                 row["status"] = "finished"
                 row["result"] = msgspec.to_builtins(change.result)

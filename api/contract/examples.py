@@ -14,6 +14,12 @@ BODY_EXAMPLES: dict[str, dict[str, Any]] = {
             "seats": [{"name": "Alice", "player_id": "app-user-17"}, {"bot": "greedy"}, {"bot": "random"}],
         },
         "open_party_game": {"game": "sushi-go-party", "players": 5, "options": {"menu": "master-menu"}},
+        "a_day_a_turn": {
+            "game": "sushi-go",
+            "players": 2,
+            "options": {"clock": {"turn_seconds": 86400, "bank_seconds": 172800, "on_timeout": "bot"}},
+            "seats": [{"name": "Alice", "player_id": "app-user-17"}, {"name": "Bob", "player_id": "app-user-18"}],
+        },
     },
     "takeSeat": {"person": {"name": "Alice", "player_id": "app-user-17"}, "bot": {"bot": "greedy"}},
     "sendCommand": {

@@ -103,6 +103,12 @@ OPERATIONS: dict[str, Operation] = {
         answers=(Answer(200, per_game(lambda game: views_of(game.id).outcome), "The events the command led to"),),
         auth="required",
     ),
+    "resignSeat": Operation(
+        answers=(
+            Answer(200, per_game(lambda game: views_of(game.id).outcome), "The resignation and what followed it"),
+        ),
+        auth="required",
+    ),
     "listEvents": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).events), "A page of the log"),),
         auth="optional",

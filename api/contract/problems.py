@@ -116,7 +116,7 @@ RULE_CODES: dict[str, tuple[str, ...]] = {
     ),
 }
 #: The rules' "not now" (domain.engine.NotNow, 409): the client may retry after a change.
-NOT_NOW = ("not-your-turn", "game-finished", "game-not-started")
+NOT_NOW = ("not-your-turn", "game-finished", "game-not-started", "game-abandoned", "seat-resigned")
 SCORE_CODES = ("invalid-score-request", "unknown-card", "not-a-dessert", "invalid-player-count", "invalid-yen")
 
 
@@ -177,6 +177,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         **REQUIRED_TOKEN,
         409: ("version-conflict", "idempotency-key-reused", *NOT_NOW),
         422: ("invalid-if-match", "invalid-idempotency-key", *_all_rule_codes()),
+        503: ("too-much-contention",),
+    },
+    "resignSeat": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-not-started", "game-finished", "game-abandoned", "seat-resigned"),
         503: ("too-much-contention",),
     },
     "listEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-page",)},

@@ -21,7 +21,7 @@ from api.routes.history import (
     StatusFilter,
 )
 from api.schemas import CreateGameRequest, TakeSeatRequest
-from services.commands import Act, TakeSeat
+from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
 from services.games import MAX_EVENTS_PAGE, Games
 from services.history_views import MatchPage
@@ -152,6 +152,20 @@ class GamesController(Controller):
             idempotency_key=check_idempotency_key(idempotency_key),
         )
         return await games.act(command)
+
+    @post(
+        "/{game_id:str}/resign",
+        operation_id="resignSeat",
+        summary="Leave the game: the caller's seat resigns and a bot plays it to the end",
+        description=(
+            "Records `SeatResigned`, then `SeatTakenOver` by the greedy bot, which plays the seat from then "
+            "on. The seat ranks last whatever its score, and ratings count a loss for it alone. When no "
+            "person is left at the table, the game is abandoned (`GameAbandoned`) instead."
+        ),
+        status_code=200,
+    )
+    async def resign(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> CommandOutcome:
+        return await games.resign(Resign(game_id=game_id, token=seat_token))
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
     async def list_events(

@@ -14,7 +14,8 @@ from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, Webhooks
 
 WEBHOOK_DESCRIPTION = """\
 kaiten POSTs `{"game_id", "version", "event", "seats"}` to the URL when one of the chosen moments
-comes: `turn` (`seats`: the seats whose turn has just come) or `finished` (`seats`: the winners).
+comes: `turn` (`seats`: the seats whose turn has just come) or `finished` (`seats`: the winners;
+none for an abandoned game).
 Each request carries `X-Kaiten-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>`,
 `X-Kaiten-Delivery` (the same id on every attempt of one delivery) and `X-Kaiten-Attempt`.
 Deliveries come at least once, in version order, each until a 2xx answer (5 s timeout), retried

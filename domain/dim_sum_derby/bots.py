@@ -29,6 +29,9 @@ from domain.engine import Bot
 class RandomBot:
     """Any legal command, uniformly."""
 
+    #: It never reads its view, so it is handed None (see `domain.engine.Bot`).
+    reads_view = False
+
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         return chance.choice(commands)
 

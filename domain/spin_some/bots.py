@@ -37,7 +37,10 @@ _NEAREST: Final = (1, -1, 2, -2, 3)
 class RandomBot:
     """Any legal command, uniformly."""
 
-    def choose(self, view: SpinView, commands: Sequence[Command], chance: Chance) -> Command:
+    #: It never reads its view, so it is handed None (see `domain.engine.Bot`).
+    reads_view = False
+
+    def choose(self, view: SpinView | None, commands: Sequence[Command], chance: Chance) -> Command:
         return commands[chance.rng.randrange(len(commands))]
 
 

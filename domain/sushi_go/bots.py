@@ -33,6 +33,8 @@ class RandomBot:
     """Any legal command, uniformly."""
 
     __slots__ = ()
+    #: It never reads its view, so it is handed None (see `domain.engine.Bot`).
+    reads_view = False
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         return commands[int(chance.rng.random() * len(commands))]

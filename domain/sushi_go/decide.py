@@ -14,28 +14,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import msgspec
-
 from domain.chance import Chance
-from domain.engine import NotNow, RuleViolation, seat_score
+from domain.engine import Decided, NotNow, RuleViolation, seat_score
 from domain.sushi_go.cards import DEAL, DECK_SIZE, IS_CHOPSTICKS, KIND, ROUNDS
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
-from domain.sushi_go.evolve import _revealed, _round_scored
+from domain.sushi_go.evolve import _dealt, _picked, _puddings_scored, _revealed, _round_scored
 from domain.sushi_go.legal import has_chopsticks
 from domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
-from domain.sushi_go.state import Cards, SushiGoState
-
-_replace = msgspec.structs.replace
+from domain.sushi_go.state import SushiGoState
 
 
-# --- evolve ---------------------------------------------------------------------------------------
-
-
-# --- decide ---------------------------------------------------------------------------------------
-
-
-def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> list[Any]:
+def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> Decided[Any, SushiGoState]:
+    """The command's events and the state they lead to: each event is applied as it is decided (the
+    end of a round needs the state its reveals lead to), so nothing is folded twice."""
     if state.result is not None:
         raise NotNow("game-finished", "the game is over")
     if type(command) is not Pick:
@@ -59,14 +51,18 @@ def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> list
         if not has_chopsticks(state.tableaus[seat]):
             raise RuleViolation("no-chopsticks", "two cards need a chopsticks card in your tableau")
     picked = CardPicked(seat=seat, cards=cards)
-    if len(state.awaiting) > 1:
-        return [picked]
-    return [picked, *_end_of_turn(state, seat, cards, chance)]
+    after = _picked(state, picked)
+    if after.awaiting:
+        return Decided(events=(picked,), state=after)
+    events: list[Any] = [picked]
+    after = _end_of_turn(after, events, chance)
+    return Decided(events=tuple(events), state=after)
 
 
-def _end_of_turn(state: SushiGoState, seat: int, cards: Cards, chance: Chance) -> list[Any]:
-    picks = list(state.picks)
-    picks[seat] = cards
+def _end_of_turn(state: SushiGoState, events: list[Any], chance: Chance) -> SushiGoState:
+    """Reveal every pick (the state has them all); at the end of a round, go on to score it. Appends
+    the events to `events` and answers the state they lead to."""
+    picks = state.picks
     if any([len(pick) == 2 for pick in picks]):
         # The earliest chopsticks of each tableau that took two cards go back into the hand.
         chopsticks = tuple(
@@ -77,35 +73,40 @@ def _end_of_turn(state: SushiGoState, seat: int, cards: Cards, chance: Chance) -
         )
     else:
         chopsticks = (None,) * state.players
-    revealed = CardsRevealed(round=state.round, turn=state.turn, picks=tuple(picks), chopsticks=chopsticks)
-    if len(state.hands[0]) > 2:
-        return [revealed]
+    revealed = CardsRevealed(round=state.round, turn=state.turn, picks=picks, chopsticks=chopsticks)
+    events.append(revealed)
+    round_ends = len(state.hands[0]) <= 2
+    state = _revealed(state, revealed)
+    if not round_ends:
+        return state
     # The round ends: place the last cards, score, then deal again or score the puddings.
-    events: list[Any] = [revealed]
-    after = _revealed(state, revealed)
-    if after.hands and after.hands[0]:
+    if state.hands and state.hands[0]:
         last = CardsRevealed(
-            round=after.round,
-            turn=after.turn,
-            picks=after.hands,
+            round=state.round,
+            turn=state.turn,
+            picks=state.hands,
             chopsticks=(None,) * state.players,
             auto=True,
         )
         events.append(last)
-        after = _revealed(after, last)
-    return events + end_of_round(after, chance)
+        state = _revealed(state, last)
+    return end_of_round(state, events, chance)
 
 
-def end_of_round(state: SushiGoState, chance: Chance) -> list[Any]:
-    """Score a round whose hands are all played, then deal the next one or score the puddings."""
+def end_of_round(state: SushiGoState, events: list[Any], chance: Chance) -> SushiGoState:
+    """Score a round whose hands are all played, then deal the next one or score the puddings (the
+    events appended to `events`, the state they lead to answered)."""
     breakdowns = round_breakdowns([[KIND[card] for card in tableau] for tableau in state.tableaus])
     scored = RoundScored(
         round=state.round,
         scores=tuple([seat_score(seat, breakdown) for seat, breakdown in enumerate(breakdowns)]),
     )
+    events.append(scored)
     after = _round_scored(state, scored)
     if state.round < ROUNDS:
-        return [scored, deal(after, state.round + 1, chance)]
+        dealt = deal(after, state.round + 1, chance)
+        events.append(dealt)
+        return _dealt(after, dealt)
     counts = tuple([len(kept) for kept in after.puddings])
     points = pudding_points(counts)
     puddings = PuddingsScored(
@@ -117,7 +118,8 @@ def end_of_round(state: SushiGoState, chance: Chance) -> list[Any]:
             ]
         ),
     )
-    return [scored, puddings]
+    events.append(puddings)
+    return _puddings_scored(after, puddings)
 
 
 def deal(state: SushiGoState, round_: int, chance: Chance) -> HandsDealt:
@@ -147,6 +149,3 @@ def _draw(pool: list[int], count: int, uniform: Callable[[], float]) -> list[int
         other = index + int(uniform() * (size - index))
         pool[index], pool[other] = pool[other], pool[index]
     return pool[:count]
-
-
-# --- legal commands -------------------------------------------------------------------------------

@@ -119,10 +119,7 @@ class SushiGo(RulesVersioned):
     evolve = staticmethod(evolve)
     legal_commands = staticmethod(legal_commands)
 
-    @staticmethod
-    def decide(state: SushiGoState, seat: int, command: Pick, chance: Chance) -> Decided[SushiGoEvent, SushiGoState]:
-        return folded(evolve, state, decide(state, seat, command, chance))
-
+    decide = staticmethod(decide)
     view = staticmethod(view)
     redact = staticmethod(redact)
 

@@ -16,8 +16,8 @@ def legal_commands(state: SushiGoState, seat: int) -> list[Pick]:
     if seat not in state.awaiting:
         return []
     hand = state.hands[seat]
-    commands = [SINGLE_PICKS[card] for card in hand]
-    if len(hand) >= 2 and has_chopsticks(state.tableaus[seat]):
+    commands = list(map(SINGLE_PICKS.__getitem__, hand))
+    if len(hand) >= 2 and not CHOPSTICKS_IDS.isdisjoint(state.tableaus[seat]):
         for first in hand:
             row = pair_picks(first)
             commands.extend([row[second] for second in hand if second != first])

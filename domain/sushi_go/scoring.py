@@ -12,6 +12,7 @@ import msgspec
 
 from domain.engine import RuleViolation, SeatScore, seat_score
 from domain.sushi_go.cards import (
+    CARD_TYPES,
     DUMPLING,
     EGG_NIGIRI,
     KIND,
@@ -29,7 +30,9 @@ from domain.sushi_go.cards import (
     WASABI,
 )
 
+#: The breakdown's categories, always all present (pudding is 0 until the end of the game).
 CATEGORIES: tuple[str, ...] = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "pudding")
+KINDS = len(CARD_TYPES)
 #: Dumpling points by count (5 or more score 15).
 DUMPLING_POINTS: tuple[int, ...] = (0, 1, 3, 6, 10, 15)
 
@@ -102,10 +105,6 @@ def pudding_points(counts: Sequence[int]) -> list[int]:
     return points
 
 
-#: The breakdown's categories, always all present (pudding is 0 until the end of the game).
-CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "pudding")
-
-
 def round_breakdowns(tableaus: Sequence[Sequence[int]]) -> list[dict[str, int]]:
     """Each tableau's round points by category (pudding is 0: it scores at the end of the game).
 
@@ -114,18 +113,21 @@ def round_breakdowns(tableaus: Sequence[Sequence[int]]) -> list[dict[str, int]]:
     icons: list[int] = []
     breakdowns: list[dict[str, int]] = []
     for kinds in tableaus:
-        count = kinds.count
-        icons.append(count(MAKI_1) + 2 * count(MAKI_2) + 3 * count(MAKI_3))
-        if count(WASABI):
+        # One pass to count every kind (a round's tableau holds a handful of cards).
+        count = [0] * KINDS
+        for kind in kinds:
+            count[kind] += 1
+        icons.append(count[MAKI_1] + 2 * count[MAKI_2] + 3 * count[MAKI_3])
+        if count[WASABI]:
             nigiri = nigiri_points(kinds)
         else:
-            nigiri = count(EGG_NIGIRI) + 2 * count(SALMON_NIGIRI) + 3 * count(SQUID_NIGIRI)
+            nigiri = count[EGG_NIGIRI] + 2 * count[SALMON_NIGIRI] + 3 * count[SQUID_NIGIRI]
         breakdowns.append(
             {
                 "maki": 0,
-                "tempura": 5 * (count(TEMPURA) // 2),
-                "sashimi": 10 * (count(SASHIMI) // 3),
-                "dumpling": DUMPLING_POINTS[min(count(DUMPLING), 5)],
+                "tempura": 5 * (count[TEMPURA] // 2),
+                "sashimi": 10 * (count[SASHIMI] // 3),
+                "dumpling": DUMPLING_POINTS[min(count[DUMPLING], 5)],
                 "nigiri": nigiri,
                 "pudding": 0,
             }

@@ -49,6 +49,9 @@ from domain.sushi_go_party.view import PartyView
 class RandomBot:
     """Any legal command, uniformly."""
 
+    #: It never reads its view, so it is handed None (see `domain.engine.Bot`).
+    reads_view = False
+
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         return commands[chance.rng.randrange(len(commands))]
 

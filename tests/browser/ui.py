@@ -29,8 +29,10 @@ def create_game(
     menu: str | None = None,
     seed: int = 7,
     private: bool = False,
+    clock: int | None = None,
 ) -> str:
-    """Fills the new-game form (seat kinds by seat: "you", "open", "bot:greedy"...), and answers the id."""
+    """Fills the new-game form (seat kinds by seat: "you", "open", "bot:greedy"...; a turn clock of
+    `clock` seconds), and answers the id."""
     page.goto(page.url.split("#")[0] + f"#/new/{game}")
     page.select_option("#players", str(players))
     page.fill("#your-name", "Alice")
@@ -40,6 +42,8 @@ def create_game(
         page.select_option("#menu", menu)
     if private:
         page.check("#private")
+    if clock is not None:
+        page.select_option("#clock", str(clock))
     page.click("summary:text('Seed')")
     page.fill("#seed", str(seed))
     page.click("button[type=submit]")

@@ -15,7 +15,7 @@ import pytest
 from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
-from domain.engine import Game
+from domain.engine import Game, reads_view
 
 SEEDS = range(3 if os.environ.get("CI") else 6)
 #: A generous bound on decisions per game (a game that runs past it does not terminate).
@@ -93,6 +93,37 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
     for event in log:
         for viewer in (*range(players), None):
             msgspec.json.encode(lobby.redact(game, running, event, viewer))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_bot_that_reads_no_view_is_handed_none_and_the_others_their_view(
+    game_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = GAMES[game_id]
+    players = game.min_players
+    log: list[Any] = lobby.create_game(game, players, None, 1, salt=bytes(16))
+    table = lobby.replay(game, log)
+    for _ in range(players):
+        table = lobby.take_seat(game, table, Chance(1, len(log)), bot="random").table
+    seat = lobby.next_bot_seat(game, table)
+    assert seat is not None and not reads_view(game.bots["random"]())
+    views: list[Any] = []
+    chosen: list[Any] = []
+
+    class Recording:
+        def choose(self, view: Any, commands: Any, chance: Chance) -> Any:
+            views.append(view)
+            chosen.append(commands[0])
+            return commands[0]
+
+    class Blind(Recording):
+        reads_view = False
+
+    monkeypatch.setitem(game.bots, "random", Blind)
+    assert lobby.bot_command(game, table, seat, Chance(1)) == chosen[-1] and views == [None]
+    monkeypatch.setitem(game.bots, "random", Recording)
+    lobby.bot_command(game, table, seat, Chance(1))
+    assert views[-1] == game.view(table.state, seat)
 
 
 def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:

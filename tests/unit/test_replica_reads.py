@@ -15,7 +15,7 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
 from api.conditional import seen_version
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.logs import export_log
@@ -151,6 +151,18 @@ async def test_a_game_the_replica_answered_finished_is_known_finished(games, pri
     await games.replay(created.id, None, at=2)
     primary.reads = 0
     assert (await games.view(created.id, None)).status == "finished"
+    assert primary.reads == 0
+
+
+async def test_an_abandoned_game_is_over_and_read_from_the_replica_alone(games, primary, replica):
+    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(bot="random")]))
+    await games.resign(Resign(created.id, created.tokens["0"]))
+    assert (await games.view(created.id, None)).status == "abandoned"
+    await replicate(primary, replica, created.id)
+    last = (await primary.summary(created.id)).version
+    primary.reads = 0
+    assert (await games.view(created.id, None)).status == "abandoned"
+    assert (await games.events(created.id, None, after=0, limit=5)).last_version == last
     assert primary.reads == 0
 
 

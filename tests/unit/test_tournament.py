@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Sequence
 
 import msgspec
 import pytest
@@ -14,7 +15,8 @@ from adapters.system import SecureIds, SystemClock
 from api import tournament_cli
 from api.cli import build_parser
 from api.schemas import SeatRequest
-from domain.engine import RuleViolation
+from domain.chance import Chance
+from domain.engine import AnyGame, Bot, RuleViolation
 from services.commands import CreateGame, NewSeat
 from services.games import Games
 from services.tournament import TournamentReport, line_up, run_tournament
@@ -120,3 +122,41 @@ async def test_a_seat_takes_a_bot_whose_name_has_a_colon() -> None:
     command = CreateGame(game="spin-some-for-dim-sum", players=2, seed=1, seats=(NewSeat(name="a"), seat.as_new_seat()))
     created = await games.create(command)
     assert created.status == "active" and [s.bot for s in created.seats] == [None, "mcts:strong"]
+
+
+class FirstCommand:
+    """A peer that always sends the first legal command, and counts what it is asked."""
+
+    asked: list[int] = []
+
+    def choose(self, view: object, commands: Sequence[object], chance: Chance) -> object:
+        FirstCommand.asked.append(len(commands))
+        return commands[0]
+
+
+class Peers:
+    """A `BotRegistry` with one bot, `peer:first`, for every game."""
+
+    def bot(self, game: AnyGame, name: str) -> Bot | None:
+        return FirstCommand() if name == "peer:first" else None
+
+    def names(self) -> Sequence[str]:
+        return ("peer:first",)
+
+
+def test_a_registry_seats_bots_from_outside_the_game() -> None:
+    FirstCommand.asked.clear()
+    report = run_tournament("spin-some-for-dim-sum", 2, ["peer:first", "greedy"], 2, seed=1, peers=Peers())
+    assert [standing.bot for standing in report.bots] == ["peer:first", "greedy"]
+    assert report.bots[0].seats_played == 2 and FirstCommand.asked
+    with pytest.raises(RuleViolation) as raised:
+        run_tournament("spin-some-for-dim-sum", 2, ["peer:second"], 1, peers=Peers())
+    assert raised.value.code == "unknown-bot" and "peer:first" in str(raised.value)
+
+
+def test_cli_says_how_to_get_the_peers_when_they_are_missing(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournament_cli, "peers_for", lambda game, bots: None)
+    code, _out, err = run_cli(capsys, "--bots", "openspiel:ismcts,greedy", "--games", "1")
+    assert code == 2 and "no bot 'openspiel:ismcts'" in err and "[rl]" in err

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender, is_private
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.games import Games
 from services.webhook_delivery import retry_delay
 from services.webhooks import signature
@@ -58,6 +58,21 @@ async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_win
         "seats": list(final.result.winners),
     }
     assert [payload["version"] for payload in sent] == sorted({payload["version"] for payload in sent})
+
+
+async def test_an_abandoned_game_ends_too_with_no_winners() -> None:
+    store = InMemoryEventStore()
+    games = Games(store, SystemClock(), SecureIds())
+    created = await games.create(CreateGame("sushi-go", 2, None, 11, [NewSeat(name="a"), NewSeat(bot="greedy")]))
+    await games.resign(Resign(game_id=created.id, token=created.tokens["0"]))
+    final = await games.view(created.id, None)
+    assert final.status == "abandoned"
+    assert payloads(store, created.id)[-1] == {
+        "game_id": created.id,
+        "version": final.version,
+        "event": "finished",
+        "seats": [],
+    }
 
 
 def test_the_signature_is_the_hex_hmac_sha256_of_the_body() -> None:

@@ -23,7 +23,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+import numpy as np
+
+from adapters.environments.features import SeatBlocks, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -81,22 +83,13 @@ class SushiGoSpec:
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        out = Features(self.observation_size(players))
-        out.set(0, view.round)
-        out.set(1, view.turn)
-        out.set(2, view.hand_size)
+        head = [0.0] * (3 + KINDS)
+        head[0] = view.round
+        head[1] = view.turn
+        head[2] = view.hand_size
         for card in view.hand:
-            out.count(3 + KIND[card])
-        for offset in range(players if view.tableaus else 0):
-            other = (seat + offset) % players
-            base = 3 + KINDS + SEAT_FEATURES * offset
-            tableau = view.tableaus[other]
-            for card in tableau:
-                out.count(base + KIND[card])
-            out.set(base + KINDS, uncovered_wasabi(tableau))
-            out.set(base + KINDS + 1, len(view.puddings[other]))
-            out.set(base + KINDS + 2, view.totals[other])
-        return out.vector()
+            head[3 + KIND[card]] += 1.0
+        return _SEATS.after(np.array(head, dtype=np.float32), view, seat, players)
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -116,6 +109,23 @@ class SushiGoSpec:
             )
         lines.append(scores_line(SUSHI_GO.result(state)))
         return "\n".join(line for line in lines if line)
+
+
+def _seat_block(view: SushiGoView, seat: int) -> list[float]:
+    block = [0.0] * SEAT_FEATURES
+    if not view.tableaus:
+        return block
+    tableau = view.tableaus[seat]
+    for card in tableau:
+        block[KIND[card]] += 1.0
+    block[KINDS] = uncovered_wasabi(tableau)
+    block[KINDS + 1] = len(view.puddings[seat])
+    block[KINDS + 2] = view.totals[seat]
+    return block
+
+
+#: Seat blocks change only at a reveal: encoded once for every observer (see `SeatBlocks`).
+_SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "puddings", "totals"), _seat_block)
 
 
 def _slug(card: int) -> str:

@@ -36,7 +36,7 @@ from collections.abc import Hashable
 from functools import cache
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+from adapters.environments.features import Features, SeatBlocks, Vector
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go_party.cards import (
@@ -176,7 +176,7 @@ class PartySpec:
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, PartyView)
-        out = Features(self.observation_size(players))
+        out = Features(SEATS_AT)
         out.count(PHASES.index(view.phase))
         for at, value in enumerate((view.round, view.turn, view.hand_size, view.deck_size, view.dessert_pile_size)):
             out.set(SCALARS_AT + at, value)
@@ -194,18 +194,7 @@ class PartySpec:
                 for card in prompt.options or ():
                     out.count(OPTIONS_AT + SLUG_INDEX[SLUG[card]])
         out.set(URAMAKI_AT, view.uramaki_next)
-        for offset in range(players):
-            other = (seat + offset) % players
-            base = SEATS_AT + offset * SEAT_FEATURES
-            for _, slug, _ in view.tableaus[other]:
-                out.count(base + (_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug]))
-            for _, slug in view.fridges[other]:
-                out.count(base + _SLOT + 1 + DESSERT_INDEX[slug])
-            scalars = base + _SLOT + 1 + len(DESSERTS)
-            out.set(scalars, view.totals[other])
-            out.set(scalars + 1, view.uramaki_icons[other])
-            out.set(scalars + 2, view.uramaki_points[other])
-        return out.vector()
+        return _SEATS.after(out.vector(), view, seat, players)
 
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
@@ -235,5 +224,21 @@ class PartySpec:
         lines.append(scores_line(state.result))
         return "\n".join(line for line in lines if line)
 
+
+def _seat_block(view: PartyView, seat: int) -> list[float]:
+    block = [0.0] * SEAT_FEATURES
+    for _, slug, _ in view.tableaus[seat]:
+        block[_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug]] += 1.0
+    for _, slug in view.fridges[seat]:
+        block[_SLOT + 1 + DESSERT_INDEX[slug]] += 1.0
+    scalars = _SLOT + 1 + len(DESSERTS)
+    block[scalars] = view.totals[seat]
+    block[scalars + 1] = view.uramaki_icons[seat]
+    block[scalars + 2] = view.uramaki_points[seat]
+    return block
+
+
+#: Seat blocks change only when cards are revealed or scored: encoded once for every observer.
+_SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "fridges", "totals", "uramaki_icons", "uramaki_points"), _seat_block)
 
 SPEC = PartySpec()

@@ -85,6 +85,8 @@ export const api = {
   /** @param {string} id @param {string} token @param {import("./types.js").Command} command */
   send: (id, token, command) =>
     call("POST", `${game(id)}/commands`, { token, body: command, headers: { "idempotency-key": idempotencyKey() } }),
+  /** @param {string} id @param {string} token */
+  resign: (id, token) => call("POST", `${game(id)}/resign`, { token }),
   /** @param {string} id @param {string | null} token @param {number} after @param {number} [limit] @returns {Promise<import("./types.js").EventPage>} */
   events: (id, token, after, limit = 500) => call("GET", `${game(id)}/events${search({ after, limit })}`, { token }),
   /** @param {string} id @param {string | null} token @param {number} at @returns {Promise<import("./types.js").TableView>} */

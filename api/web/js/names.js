@@ -3,6 +3,7 @@
 
 /** @param {import("./types.js").Seat} seat */
 export function seatName(seat) {
+  if (seat.name && seat.resigned) return `${seat.name} (resigned; ${seat.taken_over_by ?? "a"} bot plays)`;
   if (seat.name) return seat.name;
   if (seat.bot) return `${seat.bot[0].toUpperCase()}${seat.bot.slice(1)} bot ${seat.seat + 1}`;
   return `Seat ${seat.seat + 1} (open)`;

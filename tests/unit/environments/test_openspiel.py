@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
+import msgspec
 import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from adapters.environments.openspiel_game import GAME_CLASSES, KaitenState, short_name
-from domain.spin_some.state import SpinState, top
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
 
 #: Few simulations and short rollouts: the point is a whole game played by the search, quickly.
@@ -44,17 +45,25 @@ def test_dynamics_follow_the_rules(game: str, players: int) -> None:
     assert state.is_simultaneous_node() == (game in SIMULTANEOUS)
 
 
-def play_with_search(game: str, players: int) -> Any:
-    """Seat 0 searches (IS-MCTS where it can run, else MCTS); the others play uniformly at random."""
+@pytest.mark.parametrize(("game", "players"), [case for case in CASES if case[0] in SIMULTANEOUS])
+def test_the_drafting_games_turn_based_form_is_a_sequential_game(game: str, players: int) -> None:
+    loaded = load(game, players, turn_based=True)
+    assert loaded.get_type().dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=True, verbose=False)
+
+
+def play_with_search(game: str, players: int, search: str) -> Any:
+    """Seat 0 searches; the others play uniformly at random. IS-MCTS needs sequential moves and a state
+    that resamples: it plays the drafting games' turn-based form; MCTS plays OpenSpiel's transformation."""
     random_state = np.random.RandomState(1)
-    loaded = load(game, players)
     evaluator = mcts.RandomRolloutEvaluator(random_state=random_state, max_length=ROLLOUT_LENGTH)
-    if game in SIMULTANEOUS:
-        # OpenSpiel's searches need sequential moves: its own transformation takes the picks in turn.
-        loaded = pyspiel.convert_to_turn_based(loaded)
-    if game == "spin-some-for-dim-sum":
-        bot: Any = ismcts.ISMCTSBot(loaded, evaluator, 2.0, SIMULATIONS, random_state=random_state)
+    if search == "ismcts":
+        loaded = load(game, players, **({"turn_based": True} if game in SIMULTANEOUS else {}))
+        bot: Any = ismcts.ISMCTSBot(
+            loaded, evaluator, 2.0, SIMULATIONS, random_state=random_state, allow_inconsistent_action_sets=True
+        )
     else:
+        loaded = pyspiel.convert_to_turn_based(load(game, players))
         bot = mcts.MCTSBot(loaded, 2.0, SIMULATIONS, evaluator, random_state=random_state, solve=False)
     state = loaded.new_initial_state()
     searched = 0
@@ -71,10 +80,13 @@ def play_with_search(game: str, players: int) -> Any:
     return state
 
 
-@pytest.mark.parametrize("game", sorted(GAME_CLASSES))
-def test_openspiels_search_plays_a_whole_game(game: str) -> None:
+@pytest.mark.parametrize(
+    ("game", "search"),
+    [(game, "ismcts") for game in sorted(GAME_CLASSES)] + [(game, "mcts") for game in sorted(SIMULTANEOUS)],
+)
+def test_openspiels_search_plays_a_whole_game(game: str, search: str) -> None:
     players = 3 if game == "dim-sum-derby" else 2
-    state = play_with_search(game, players)
+    state = play_with_search(game, players, search)
     returns = state.returns()
     assert len(returns) == players and sum(returns) == pytest.approx(0.0)
 
@@ -89,29 +101,98 @@ def play_until_decision(state: KaitenState, moves: int, random_state: np.random.
     return state
 
 
-def test_spin_some_resampling_keeps_what_the_seat_knows_and_redeals_the_rest() -> None:
-    state = play_until_decision(load("spin-some-for-dim-sum", 3).new_initial_state(), 5, np.random.RandomState(2))
+#: Every game and player count, the drafting games in both forms (simultaneous and turn-based).
+RESAMPLING = [(game, players, False) for game, players in CASES] + [
+    (game, players, True) for game, players in CASES if game in SIMULTANEOUS
+]
+
+
+def cards(game: str, dealt: Any) -> list[int]:
+    """Every card of a game state, wherever it lies (sorted)."""
+    places: list[Any]
+    if game == "sushi-go":
+        places = [dealt.deck, *dealt.hands, *dealt.tableaus, *dealt.puddings, dealt.discards]
+    elif game == "sushi-go-party":
+        places = [dealt.deck, dealt.dessert_pile, *dealt.hands, dealt.discard, dealt.drawn]
+        places += [[entry[0] for entry in tableau] for tableau in dealt.tableaus]
+        places += [[card for card, _ in fridge] for fridge in dealt.fridges]
+    elif game == "spin-some-for-dim-sum":
+        places = [pile[depth:] for pile, depth in zip(dealt.piles, dealt.depth, strict=True)] + list(dealt.menus)
+    else:
+        # Derby's card kinds are numbered apart: tell dishes, yen cards and Derby cards from each other.
+        dishes = [*dealt.carts, *dealt.dish_discards, dealt.table]
+        places = [[("dish", card) for card in place] for place in dishes]
+        places += [[("yen", card) for card in place] for place in (*dealt.yen, *dealt.yen_decks)]
+        places += [
+            [("derby", card) for card in place] for place in (*dealt.hands, dealt.derby_deck, dealt.derby_discard)
+        ]
+    return sorted(card for place in places for card in place)
+
+
+def seats_to_play(state: KaitenState) -> list[int]:
+    if state.is_simultaneous_node():
+        return list(range(state.num_players()))
+    return [state.current_player()]
+
+
+def decisions(game: str, players: int, turn_based: bool, random_state: np.random.RandomState) -> Iterator[KaitenState]:
+    """The decisions of one game played at random, in order."""
+    params = {"turn_based": True} if turn_based else {}
+    state = load(game, players, **params).new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(int(random_state.randint(len(state.chance_outcomes()))))
+            continue
+        yield state
+        if state.is_simultaneous_node():
+            state.apply_actions([int(random_state.choice(state.legal_actions(seat))) for seat in range(players)])
+        else:
+            state.apply_action(int(random_state.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize(("game", "players", "turn_based"), RESAMPLING)
+def test_resampling_keeps_what_the_seat_knows_and_redeals_the_rest(game: str, players: int, turn_based: bool) -> None:
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    redealt = 0
+    for at, state in enumerate(decisions(game, players, turn_based, np.random.RandomState(5))):
+        if at % 5:
+            continue
+        original = state.match.state
+        before = str(state)
+        for seat in seats_to_play(state):
+            samples = [state.resample_from_infostate(seat, sampler) for _ in range(4)]
+            for sample in samples:
+                assert sample.current_player() == state.current_player()
+                assert sample.information_state_string(seat) == state.information_state_string(seat)
+                assert sample.information_state_tensor(seat) == state.information_state_tensor(seat)
+                assert sample.observation_tensor(seat) == state.observation_tensor(seat)
+                assert sample.legal_actions(seat) == state.legal_actions(seat)
+                assert cards(game, sample.match.state) == cards(game, original)
+            dealt = {msgspec.json.encode(sample.match.state) for sample in samples}
+            redealt += len(dealt) > 1
+        # The original is untouched.
+        assert state.match.state is original and str(state) == before
+    # Something is always hidden from a seat in these games: its draws differ.
+    assert redealt > 0
+
+
+def test_a_resampled_state_plays_on_to_the_end() -> None:
+    state = next(iter(decisions("dim-sum-derby", 3, False, np.random.RandomState(6))))
+    sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    random_state = np.random.RandomState(7)
+    while not sample.is_terminal():
+        outcomes = [outcome for outcome, _ in sample.chance_outcomes()] if sample.is_chance_node() else None
+        sample.apply_action(int(random_state.choice(outcomes or sample.legal_actions())))
+    assert sum(sample.returns()) == pytest.approx(0.0)
+
+
+def test_other_seats_see_the_public_log_in_a_resampled_state() -> None:
+    state = next(iter(decisions("dim-sum-derby", 3, False, np.random.RandomState(6))))
     seat = state.current_player()
-    samples = [state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0)) for _ in range(5)]
-    original = state.match.state
-    assert isinstance(original, SpinState)
-    for sample in samples:
-        assert sample.information_state_string(seat) == state.information_state_string(seat)
-        assert sample.legal_actions() == state.legal_actions()
-        resampled = sample.match.state
-        assert [top(resampled, b) for b in range(6)] == [top(original, b) for b in range(6)]
-        assert sorted(card for pile in resampled.piles for card in pile) == sorted(
-            card for pile in original.piles for card in pile
-        )
-    assert any(sample.match.state.piles != original.piles for sample in samples)
-    # The original is untouched.
-    assert state.match.state is original
-
-
-def test_derby_does_not_pretend_to_resample() -> None:
-    state = play_until_decision(load("dim-sum-derby", 3).new_initial_state(), 1, np.random.RandomState(3))
-    with pytest.raises(NotImplementedError):
-        state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    other = (seat + 1) % 3
+    sample = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert sample.information_state_string(other) == state.information_log(None)
+    assert sample.information_state_string(other) != state.information_state_string(other)
 
 
 def test_information_states_are_what_each_seat_saw() -> None:

@@ -67,7 +67,7 @@ def make_state(
 
 def play(state: SushiGoState, seat: int, *cards: int, seed: int = 0) -> tuple[SushiGoState, list[Any]]:
     """Decide and fold one pick; returns the new state and its events."""
-    events = list(decide(state, seat, Pick(cards=tuple(cards)), Chance(seed, 1)))
+    events = list(decide(state, seat, Pick(cards=tuple(cards)), Chance(seed, 1)).events)
     for event in events:
         state = evolve(state, event)
     return state, events

@@ -40,6 +40,12 @@ export async function createScreen(main, gameId) {
   const options = h("div", { class: "options" });
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, inputmode: "numeric" });
   const privately = h("input", { id: "private", name: "private", type: "checkbox" });
+  // Seconds per turn, and twice that as each seat's bank for the whole game.
+  const clock = h(
+    "select",
+    { id: "clock", name: "clock" },
+    [["", "No clock"], ["60", "1 minute a turn"], ["3600", "1 hour a turn"], ["86400", "1 day a turn"]].map(([value, label]) => h("option", { value }, label)),
+  );
   const yourName = h("input", { id: "your-name", name: "your-name", value: me.name || "", required: true, maxlength: 100, autocomplete: "nickname" });
   /** @type {() => Record<string, unknown>} */
   let readOptions = () => ({});
@@ -99,10 +105,11 @@ export async function createScreen(main, gameId) {
         const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
         button.disabled = true;
         try {
+          const turnSeconds = Number(clock.value);
           const body = {
             game: game.id,
             players: seats.length,
-            options: readOptions(),
+            options: turnSeconds ? { ...readOptions(), clock: { turn_seconds: turnSeconds, bank_seconds: turnSeconds * 2 } } : readOptions(),
             seed: seed.value === "" ? null : Number(seed.value),
             visibility: privately.checked ? "private" : "public",
             seats: seats.filter((choice) => choice.kind !== "open").map((choice, seat) => seatRequest(choice, seat, yourName.value.trim(), me.player_id)),
@@ -127,6 +134,7 @@ export async function createScreen(main, gameId) {
     ),
     options,
     h("p", {}, privately, h("label", { for: "private" }, "Private: not listed; open seats are taken only with an invitation link")),
+    h("p", {}, h("label", { for: "clock" }, "Turn clock (when time runs out, the greedy bot moves for that seat)"), clock),
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),
   );

@@ -40,7 +40,11 @@ export async function tableScreen(main, gameId, asSeat) {
   const root = h("section", { class: "table", dataset: { game: table.game } });
   // Outside the redrawn part: a live region is read out when its text changes, not when it is replaced.
   const turn = h("p", { class: "turn", role: "status", dataset: { zone: "turn" } });
-  replace(main, h("h1", {}, game.name), turn, root);
+  // Redrawn every second, apart from the table: the time each awaited seat has left.
+  const clocks = h("ul", { class: "clocks", "aria-label": "Time left", dataset: { zone: "clocks" } });
+  replace(main, h("h1", {}, game.name), turn, clocks, root);
+  const tickClocks = () => replace(clocks, clockLines(table, seatNames(table, players), Date.now()));
+  const ticking = setInterval(tickClocks, 1000);
 
   const draw = () => {
     const names = seatNames(table, players);
@@ -49,10 +53,15 @@ export async function tableScreen(main, gameId, asSeat) {
     root.dataset.status = table.status;
     root.setAttribute("aria-busy", String(sending));
     turn.textContent = turnLine(table, names, seat, commands.length > 0);
+    tickClocks();
     const board = BOARDS[table.game];
+    const canResign = token !== null && seat !== null && table.status === "active" && !table.seats[seat]?.resigned;
     replace(
       root,
       seatSwitch(gameId, held, seat),
+      canResign
+        ? h("p", { class: "links" }, h("button", { type: "button", class: "resign", dataset: { action: "resign" }, disabled: sending, onclick: resign }, "Resign (a bot plays on for you)"))
+        : null,
       table.status === "open" ? shareLinks(gameId, table, players, invitation) : null,
       table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
       table.status === "finished" ? rematchPanel(table, token) : null,
@@ -73,7 +82,7 @@ export async function tableScreen(main, gameId, asSeat) {
         "section",
         { class: "log", "aria-labelledby": "log-title" },
         h("h2", { id: "log-title" }, "Latest events"),
-        h("p", { class: "quiet" }, table.status === "finished" ? "The game is over." : connected ? "Live." : "Connecting…"),
+        h("p", { class: "quiet" }, isOver(table) ? "The game is over." : connected ? "Live." : "Connecting…"),
         h("ol", { reversed: true }, recent.map((event) => h("li", { value: event.version }, describeEvent(event, names)))),
         h("p", { class: "links" }, h("a", { href: `#/games/${gameId}/replay` }, "Replay this game"), h("a", { href: `#/history` }, "Match history")),
       ),
@@ -135,8 +144,25 @@ export async function tableScreen(main, gameId, asSeat) {
     await refresh();
   }
 
+  async function resign() {
+    if (!token || sending) return;
+    sending = true;
+    draw();
+    try {
+      await api.resign(gameId, token);
+    } catch (error) {
+      showProblem(error);
+    } finally {
+      sending = false;
+    }
+    await refresh();
+  }
+
   await refresh();
-  if (table.status === "finished") return;
+  if (isOver(table)) {
+    clearInterval(ticking);
+    return;
+  }
   const stream = follow(
     gameId,
     token,
@@ -151,7 +177,38 @@ export async function tableScreen(main, gameId, asSeat) {
       draw();
     },
   );
-  return () => stream.stop();
+  return () => {
+    clearInterval(ticking);
+    stream.stop();
+  };
+}
+
+/** @param {import("../types.js").TableView} table */
+function isOver(table) {
+  return table.status === "finished" || table.status === "abandoned";
+}
+
+/**
+ * One line per awaited seat of a game with a clock: whose time it is and how much is left.
+ * @param {import("../types.js").TableView} table
+ * @param {string[]} names
+ * @param {number} now milliseconds since the epoch
+ */
+function clockLines(table, names, now) {
+  if (!table.awaiting_until || table.status !== "active") return [];
+  return Object.entries(table.awaiting_until).map(([seat, until]) =>
+    h("li", { dataset: { seat } }, `${names[Number(seat)]}: ${timeLeft(new Date(until).getTime() - now)}`),
+  );
+}
+
+/** "2d 3h", "1h 05m", "4:09", or "time is up" @param {number} milliseconds */
+export function timeLeft(milliseconds) {
+  if (milliseconds <= 0) return "time is up";
+  const seconds = Math.ceil(milliseconds / 1000);
+  const [days, hours, minutes] = [Math.floor(seconds / 86400), Math.floor(seconds / 3600) % 24, Math.floor(seconds / 60) % 60];
+  if (days) return `${days}d ${hours}h left`;
+  if (hours) return `${hours}h ${String(minutes).padStart(2, "0")}m left`;
+  return `${minutes}:${String(seconds % 60).padStart(2, "0")} left`;
 }
 
 /**

@@ -1,0 +1,69 @@
+"""The games' deadline rows, claimed by the scheduler of any serving process; in memory for tests."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.database import for_writes
+from adapters.memory_store import InMemoryEventStore
+from adapters.schema import deadlines
+
+
+class SqlDeadlines:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = for_writes(engine)
+        due = (
+            sa.select(deadlines.c.game_id)
+            .where(deadlines.c.due_at <= sa.bindparam("now"))
+            .order_by(deadlines.c.due_at)
+            .limit(sa.bindparam("limit"))
+            # Processes claiming at once skip each other's rows instead of waiting for them (PostgreSQL;
+            # SQLite, served by one process, has no row locks and takes its single write lock).
+            .with_for_update(skip_locked=True)
+        )
+        self._claim = (
+            sa.update(deadlines)
+            .where(deadlines.c.game_id.in_(due.scalar_subquery()))
+            .values(due_at=sa.bindparam("lease_until"))
+            .returning(deadlines.c.game_id)
+        )
+        same_version = sa.and_(
+            deadlines.c.game_id == sa.bindparam("game"), deadlines.c.version == sa.bindparam("at_version")
+        )
+        self._move = sa.update(deadlines).where(same_version).values(due_at=sa.bindparam("wake_at"))
+        self._remove = sa.delete(deadlines).where(same_version)
+
+    async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
+        async with self._engine.begin() as connection:
+            result = await connection.execute(self._claim, {"now": now, "lease_until": now + lease, "limit": limit})
+            return [game_id for (game_id,) in result]
+
+    async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
+        parameters = {"game": game_id, "at_version": version, "wake_at": wake_at}
+        async with self._engine.begin() as connection:
+            await connection.execute(self._remove if wake_at is None else self._move, parameters)
+
+
+class InMemoryDeadlines:
+    """The deadline rows the in-memory store keeps with its summaries."""
+
+    def __init__(self, store: InMemoryEventStore) -> None:
+        self._rows = store.deadlines
+
+    async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
+        due = sorted((due_at, game_id) for game_id, (_, due_at) in self._rows.items() if due_at <= now)[:limit]
+        for _, game_id in due:
+            self._rows[game_id] = (self._rows[game_id][0], now + lease)
+        return [game_id for _, game_id in due]
+
+    async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
+        row = self._rows.get(game_id)
+        if row is None or row[0] != version:
+            return
+        if wake_at is None:
+            del self._rows[game_id]
+        else:
+            self._rows[game_id] = (version, wake_at)

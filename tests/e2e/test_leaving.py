@@ -1,0 +1,102 @@
+"""Clocks, resigning and abandoned games through HTTP, on SQLite and PostgreSQL: the routes, the
+scheduler firing a real (1-second) deadline, and what history and statistics make of it all."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from adapters.migrate import upgrade
+from api.app import create_app
+from api.bootstrap import Services, bootstrap
+from tests.e2e.play import bearer, create
+from tests.projecting import settle_all
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+
+
+@pytest.fixture
+async def services(empty_database_url: str) -> AsyncIterator[Services]:
+    await upgrade(empty_database_url)
+    built = bootstrap(empty_database_url)
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+@pytest.fixture
+async def client(services: Services) -> AsyncIterator[Client]:
+    async with AsyncTestClient(app=create_app(services)) as test_client:
+        yield test_client
+
+
+async def play_out(client: Client, game: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """The people of these seats send their first legal command until the game ends."""
+    while (view := (await client.get(f"/v1/games/{game['id']}")).json())["status"] == "active":
+        seat = next(str(seat) for seat in view["awaiting"] if str(seat) in seats)
+        headers = bearer(game["tokens"][seat])
+        legal = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=headers)).json()
+        sent = await client.post(f"/v1/games/{game['id']}/commands", json=legal["commands"][0], headers=headers)
+        assert sent.status_code == 200, sent.text
+    return view
+
+
+async def test_a_leaver_ranks_last_and_only_their_loss_is_counted(client: Client, services: Services) -> None:
+    seats = [{"name": name, "player_id": name} for name in ("ann", "bob", "cy")]
+    game = await create(client, "sushi-go", 3, seats=seats, seed=5)
+    resigned = await client.post(f"/v1/games/{game['id']}/resign", headers=bearer(game["tokens"]["0"]))
+    assert resigned.status_code == 200, resigned.text
+    assert [event["type"] for event in resigned.json()["events"][:2]] == ["SeatResigned", "SeatTakenOver"]
+    again = await client.post(f"/v1/games/{game['id']}/resign", headers=bearer(game["tokens"]["0"]))
+    assert (again.status_code, again.json()["code"]) == (409, "seat-resigned")
+    final = await play_out(client, game, ["1", "2"])
+    assert final["result"]["ranking"][-1] == 0
+    assert final["seats"][0] == {
+        "seat": 0,
+        "name": "ann",
+        "player_id": "ann",
+        "bot": None,
+        "resigned": True,
+        "taken_over_by": "greedy",
+    }
+
+    alone = await create(client, "sushi-go", 2, seats=[{"name": "dee", "player_id": "dee"}, {"bot": "greedy"}])
+    left = await client.post(f"/v1/games/{alone['id']}/resign", headers=bearer(alone["tokens"]["0"]))
+    assert [event["type"] for event in left.json()["events"]] == ["SeatResigned", "GameAbandoned"]
+    # Abandoned is over: a stream that has every event has nothing left to follow.
+    ended = await client.get(f"/v1/games/{alone['id']}/events/stream?after={left.json()['version']}")
+    assert ended.status_code == 204
+
+    await settle_all(services.projection_runners)
+    abandoned = (await client.get("/v1/games?status=abandoned")).json()["items"]
+    assert [item["id"] for item in abandoned] == [alone["id"]]
+    finished = (await client.get("/v1/games?status=finished")).json()["items"]
+    assert finished[0]["seats"][0]["resigned"] is True
+    ann = (await client.get("/v1/players/ann/stats")).json()["games"][0]
+    bob = (await client.get("/v1/players/bob/stats")).json()["games"][0]
+    assert (ann["played"], ann["wins"], ann["resigned"]) == (1, 0, 1)
+    assert bob["resigned"] == 0 and bob["rated_games"] == 1
+    assert (await client.get("/v1/players/dee/stats")).json()["games"] == [], "abandoned games count nowhere"
+
+
+async def test_a_clock_runs_out_and_the_scheduler_moves_for_the_seat(client: Client, services: Services) -> None:
+    refused = await client.post("/v1/games", json={"game": "sushi-go", "players": 2, "options": {"clock": "soon"}})
+    assert (refused.status_code, refused.json()["code"]) == (422, "invalid-options")
+    clock = {"turn_seconds": 1, "on_timeout": "skip"}
+    game = await create(client, "sushi-go", 2, seats=[{"name": "ann"}, {"bot": "greedy"}], options={"clock": clock})
+    assert game["options"]["clock"] == {"turn_seconds": 1, "bank_seconds": 0, "on_timeout": "skip"}
+    due = datetime.fromisoformat(game["awaiting_until"]["0"])
+    assert services.scheduler is not None
+    assert await services.scheduler.run_once() == 0
+    await asyncio.sleep(max(0.0, (due - datetime.now(due.tzinfo)).total_seconds()) + 0.05)
+    assert await services.scheduler.run_once() == 1
+    events = (await client.get(f"/v1/games/{game['id']}/events?after={game['version']}")).json()["events"]
+    assert events[0]["type"] == "TurnTimedOut"
+    assert events[0]["data"] == {"type": "TurnTimedOut", "seat": 0, "at": events[0]["data"]["at"]}
+    assert await services.scheduler.run_once() == 0

@@ -1,0 +1,97 @@
+"""Deadline rows: written by the append that sets them, claimed once, moved back by a claim's lease;
+the same contract in memory, on SQLite and on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+
+from adapters.database import create_engine
+from adapters.deadlines import InMemoryDeadlines, SqlDeadlines
+from adapters.memory_store import InMemoryEventStore
+from adapters.sql_store import SqlEventStore
+from services.ports import ConcurrencyConflict, Deadlines, EventStore
+from tests.integration.test_event_store_contract import START, event, summary
+
+LEASE = timedelta(seconds=30)
+#: Far later than any deadline another test of the session (on the same database) writes.
+LATER = START + timedelta(days=3650)
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("memory", id="memory"),
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ]
+)
+async def stores(request: pytest.FixtureRequest) -> AsyncIterator[tuple[EventStore, Deadlines]]:
+    if request.param == "memory":
+        store = InMemoryEventStore()
+        yield store, InMemoryDeadlines(store)
+        return
+    engine = create_engine(request.getfixturevalue(f"{request.param}_url"))
+    try:
+        yield SqlEventStore(engine), SqlDeadlines(engine)
+    finally:
+        await engine.dispose()
+
+
+async def test_an_append_sets_replaces_and_removes_its_games_deadline(stores: tuple[EventStore, Deadlines]) -> None:
+    store, deadlines = stores
+    game = str(uuid.uuid4())
+    due = LATER + timedelta(seconds=5)
+    await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    assert (await store.summary(game)).wake_at == due  # type: ignore[union-attr]
+    assert await deadlines.claim(due - timedelta(seconds=1), LEASE, 100) == []
+    assert game in await deadlines.claim(due, LEASE, 100)
+    assert game not in await deadlines.claim(due + timedelta(seconds=29), LEASE, 100), "claimed for its lease"
+    assert game in await deadlines.claim(due + timedelta(seconds=30), LEASE, 100), "claimed again after it"
+    later = due + timedelta(minutes=5)
+    await store.append(game, 1, [event("SeatTaken")], summary(game, 2, wake_at=later))
+    assert game not in await deadlines.claim(later - timedelta(seconds=1), LEASE, 100)
+    await store.append(game, 2, [event("SeatTaken")], summary(game, 3, wake_at=None))
+    assert game not in await deadlines.claim(later + timedelta(days=1), LEASE, 100)
+
+
+async def test_a_refused_append_leaves_the_deadline_alone(stores: tuple[EventStore, Deadlines]) -> None:
+    store, deadlines = stores
+    game = str(uuid.uuid4())
+    due = LATER + timedelta(hours=1)
+    await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    with pytest.raises(ConcurrencyConflict):
+        await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=None))
+    assert game in await deadlines.claim(due, LEASE, 100)
+
+
+async def test_reschedule_moves_only_the_version_it_names(stores: tuple[EventStore, Deadlines]) -> None:
+    store, deadlines = stores
+    game = str(uuid.uuid4())
+    due = LATER + timedelta(hours=2)
+    await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    await deadlines.reschedule(game, 0, due + timedelta(days=1))
+    await deadlines.reschedule(game, 1, due + timedelta(minutes=1))
+    assert game not in await deadlines.claim(due, LEASE, 100)
+    assert game in await deadlines.claim(due + timedelta(minutes=1), LEASE, 100)
+    await deadlines.reschedule(game, 1, None)
+    assert game not in await deadlines.claim(due + timedelta(days=2), LEASE, 100)
+
+
+@pytest.mark.postgres
+async def test_claims_at_once_on_postgresql_never_share_a_game(postgres_url: str) -> None:
+    engine = create_engine(postgres_url)
+    try:
+        store, deadlines = SqlEventStore(engine), SqlDeadlines(engine)
+        due = LATER + timedelta(days=1)
+        games = [str(uuid.uuid4()) for _ in range(12)]
+        for game in games:
+            await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+        claims = await asyncio.gather(*(deadlines.claim(due, LEASE, 3) for _ in range(8)))
+        claimed = [game for claim in claims for game in claim if game in games]
+        assert sorted(claimed) == sorted(games)
+    finally:
+        await engine.dispose()

@@ -1,0 +1,68 @@
+"""Games over the in-memory store with a clock that tests move by hand, and their scheduler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import msgspec
+
+from adapters.deadlines import InMemoryDeadlines
+from adapters.memory_store import InMemoryEventStore
+from adapters.system import SecureIds
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
+from services.scheduler import Scheduler
+from services.views import CreatedGame
+
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.at = START
+
+    def now(self) -> datetime:
+        return self.at
+
+    def advance(self, seconds: float) -> None:
+        self.at += timedelta(seconds=seconds)
+
+
+@dataclass
+class Server:
+    clock: FakeClock
+    store: InMemoryEventStore
+    games: Games
+    scheduler: Scheduler
+
+    async def create(self, clock: dict[str, Any] | None, seats: list[NewSeat], game: str = "sushi-go") -> CreatedGame:
+        options = None if clock is None else {"clock": clock}
+        return await self.games.create(CreateGame(game, len(seats), options, 3, tuple(seats)))
+
+    async def move(self, game_id: str, token: str) -> int:
+        """The seat's first legal command; the version after it."""
+        legal = await self.games.legal_commands(game_id, token)
+        outcome = await self.games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))
+        return outcome.version
+
+    async def types(self, game_id: str, after: int = 0) -> list[str]:
+        return [event.type for event in await self.store.read(game_id, after)]
+
+
+def server(abandon_after: timedelta | None = None) -> Server:
+    clock = FakeClock()
+    store = InMemoryEventStore(clock=clock)
+    games = Games(store, clock, SecureIds(), abandon_after)
+    return Server(clock, store, games, Scheduler(InMemoryDeadlines(store), games, clock))
+
+
+PEOPLE = [NewSeat(name="Ann", player_id="ann"), NewSeat(name="Bo", player_id="bo")]
+
+
+async def play_out(s: Server, game_id: str, tokens: dict[str, str]) -> None:
+    """The people who still hold these seats play their first legal command until the game ends."""
+    while (view := await s.games.view(game_id, None)).status == "active":
+        seat = next(seat for seat in view.awaiting if str(seat) in tokens)
+        await s.move(game_id, tokens[str(seat)])
