@@ -50,10 +50,19 @@ def test_the_visibility_and_the_rematch_link_are_recorded_only_when_they_say_som
     assert (folded.visibility, folded.rematch_of) == ("private", "g-1")
 
 
-def test_a_finished_game_takes_no_invitation() -> None:
-    finished = msgspec.structs.replace(table(), status="finished")
+@pytest.mark.parametrize("status", ["finished", "abandoned"])
+def test_a_game_that_is_over_takes_no_invitation(status: lobby.Status) -> None:
+    over = msgspec.structs.replace(table(), status=status)
     with pytest.raises(NotNow):
-        lobby.issue_invitation(finished, 0, "i1", code_hash("c"))
+        lobby.issue_invitation(over, 0, "i1", code_hash("c"))
+
+
+def test_a_rematch_is_created_with_the_options_recorded_clock_included() -> None:
+    options = {"clock": {"turn_seconds": 60, "bank_seconds": 120}}
+    clocked = lobby.replay(GAME, lobby.create_game(GAME, 2, options, 7, b"salt"))
+    again = lobby.replay(GAME, lobby.create_game(GAME, 2, lobby.recorded_options(clocked), 8, b"salt"))
+    assert clocked.clock is not None
+    assert (again.options, again.clock) == (clocked.options, clocked.clock)
 
 
 operations = st.lists(st.tuples(st.booleans(), st.integers(min_value=0, max_value=5)), max_size=30)
