@@ -11,6 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from adapters.sql_store import SqlEventStore
 from adapters.webhook_store import SqlWebhookStore
 from services.ports import ConcurrencyConflict, DeliveryAttempt, DueDelivery, NewEvent, OutboxMessage, WebhookRecord
+from tests.integration.test_event_store_contract import summary
 
 LEASE = timedelta(seconds=30)
 
@@ -75,6 +76,21 @@ async def test_appends_queue_deliveries_that_are_claimed_in_order_one_at_a_time(
     shown = await webhooks.deliveries(hook.webhook_id, 0, 10)
     assert [(item.version, item.status) for item in shown] == [(2, "delivered"), (4, "pending")]
     assert [a.status_code for a in shown[0].attempts] == [500, 200]
+
+
+async def test_one_append_keeps_the_summary_its_deadline_and_its_outbox(engine: AsyncEngine) -> None:
+    events, webhooks = SqlEventStore(engine), SqlWebhookStore(engine)
+    game = str(uuid.uuid4())
+    await events.append(game, 0, [event()])
+    hook = WebhookRecord(str(uuid.uuid4()), game, 0, "http://127.0.0.1/x", ["turn"], datetime.now(UTC))
+    await webhooks.add(hook, "secret-of-sixteen-chars")
+    due = datetime(2099, 1, 1, tzinfo=UTC)
+    await events.append(game, 1, [event()], summary(game, 2, wake_at=due), outbox=[message("turn", 2)])
+    assert (await events.summary(game)).wake_at == due  # type: ignore[union-attr]
+    assert [item.version for item in await webhooks.deliveries(hook.webhook_id, 0, 10)] == [2]
+    await webhooks.remove(hook.webhook_id)
+    # No deadline left behind in the session's database.
+    await events.append(game, 2, [event()], summary(game, 3, wake_at=None))
 
 
 async def test_a_refused_append_queues_nothing(engine: AsyncEngine) -> None:
