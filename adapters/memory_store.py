@@ -17,6 +17,7 @@ from services.ports import (
     DuplicateIdempotencyKey,
     GameSummary,
     NewEvent,
+    OutboxMessage,
     StoredEvent,
 )
 
@@ -41,6 +42,8 @@ class InMemoryEventStore:
         #: Each game's deadline row, (version, due_at), as the summaries' wake times set them.
         self.deadlines: dict[str, tuple[int, datetime]] = {}
         self._last_position = 0
+        #: What appends queued for webhooks, by stream (this store keeps no webhooks to deliver them to).
+        self.outbox: dict[str, list[OutboxMessage]] = {}
 
     async def append(
         self,
@@ -49,6 +52,7 @@ class InMemoryEventStore:
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         # A retry of an earlier command is recognised even when the stream has moved on since.
@@ -89,6 +93,8 @@ class InMemoryEventStore:
                 self.deadlines.pop(stream_id, None)
             else:
                 self.deadlines[stream_id] = (summary.version, summary.wake_at)
+        if outbox:
+            self.outbox.setdefault(stream_id, []).extend(outbox)
         if self._notifier is not None:
             self._notifier.publish(AppendNotice(stream_id, stored[-1].version))
         return stored

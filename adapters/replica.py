@@ -25,6 +25,7 @@ from services.ports import (
     MatchKey,
     MatchRecord,
     NewEvent,
+    OutboxMessage,
     PlayerGameRecord,
     ReadModels,
     StoredEvent,
@@ -91,8 +92,9 @@ class ReplicaEventStore:
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
-        return await self._primary.append(stream_id, expected_version, events, summary, idempotency_key)
+        return await self._primary.append(stream_id, expected_version, events, summary, idempotency_key, outbox)
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         return await self._health.read(

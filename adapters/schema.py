@@ -166,6 +166,75 @@ deadlines = sa.Table(
 )
 
 
+# --- Webhooks (services/webhooks.py): a seat's subscriptions and their transactional outbox ------
+
+webhooks = sa.Table(
+    "webhooks",
+    metadata,
+    sa.Column("webhook_id", sa.Text, primary_key=True),
+    sa.Column("game_id", sa.Text, nullable=False),
+    #: The seat that registered it: only its token may read its deliveries or remove it.
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("url", sa.Text, nullable=False),
+    #: Kept as given: every delivery is signed with it.
+    sa.Column("secret", sa.Text, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Index(None, "game_id"),
+)
+
+#: What each webhook is sent: the append joins its game's moments (`turn`, `finished`) to these rows.
+webhook_events = sa.Table(
+    "webhook_events",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("event", sa.Text, primary_key=True),
+    sa.Column("webhook_id", sa.Text, primary_key=True),
+)
+
+#: The outbox: one row per webhook and moment, written in the transaction of the events that caused it.
+webhook_deliveries = sa.Table(
+    "webhook_deliveries",
+    metadata,
+    sa.Column(
+        "delivery_id",
+        sa.BigInteger().with_variant(sa.Integer(), "sqlite"),
+        sa.Identity(always=True),
+        primary_key=True,
+    ),
+    sa.Column("webhook_id", sa.Text, nullable=False),
+    sa.Column("game_id", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("event", sa.Text, nullable=False),
+    #: The exact bytes POSTed (and signed), as text.
+    sa.Column("body", sa.Text, nullable=False),
+    #: `pending` until a 2xx answer (`delivered`) or the end of the retry period (`failed`).
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("attempts", sa.Integer, nullable=False),
+    sa.Column("next_attempt_at", UtcDateTime, nullable=False),
+    #: A worker that claimed the delivery owns it until then (a worker that died loses it then).
+    sa.Column("claimed_until", UtcDateTime),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("finished_at", UtcDateTime),
+    sa.UniqueConstraint("webhook_id", "version"),
+    sa.Index(None, "status", "next_attempt_at"),
+    sqlite_autoincrement=True,
+)
+
+webhook_attempts = sa.Table(
+    "webhook_attempts",
+    metadata,
+    sa.Column("delivery_id", sa.BigInteger, primary_key=True),
+    sa.Column("attempt", sa.Integer, primary_key=True),
+    sa.Column("attempted_at", UtcDateTime, nullable=False),
+    #: The receiver's HTTP status; NULL when no answer came (refused, timed out, unreachable).
+    sa.Column("status_code", sa.Integer),
+    sa.Column("latency_ms", sa.Integer, nullable=False),
+    sa.Column("error", sa.Text),
+    #: The start of the receiver's answer.
+    sa.Column("answer", sa.Text),
+)
+
+
 # --- Catch-up projections (adapters/projections): disposable, rebuilt from the log ----------------
 
 #: Where each projection has got to in the global log, written in the same transaction as its
@@ -190,6 +259,8 @@ match_history = sa.Table(
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seats", JSON_VALUE, nullable=False),
+    #: `private` games are never listed.
+    sa.Column("visibility", sa.Text, nullable=False, server_default="public"),
     #: The finished game's result (scores, winners, ranking), else NULL.
     sa.Column("result", JSON_VALUE),
     sa.Column("created_at", UtcDateTime, nullable=False),

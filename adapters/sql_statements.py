@@ -14,7 +14,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
 from adapters.notify import CHANNEL
-from adapters.schema import deadlines, events, games, idempotency_keys
+from adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
 
 EVENT_COLUMNS = (
     events.c.global_position,
@@ -37,6 +37,7 @@ class Statements:
             idempotency_keys.c.key == sa.bindparam("key"),
         )
         self.upsert_summary = _upsert_summary(dialect_name)
+        self.queue_deliveries = _queue_deliveries(dialect_name)
         self.schedule = _schedule(dialect_name, sa.select(*_deadline_row()))
         self.unschedule = sa.delete(deadlines).where(deadlines.c.game_id == sa.bindparam("stream_id"))
         self.append_all = _append_all() if dialect_name == "postgresql" else None
@@ -190,6 +191,41 @@ def _append_all() -> sa.Select[Any]:
         .where(has_summary, wake_at.is_(None), inserted)
         .cte("unscheduled")
     )
+    queued = _queue_deliveries("postgresql", inserted).cte("queued")
     return sa.select(appended.c.global_position, appended.c.version).add_cte(
-        remembered, summarized, scheduled, unscheduled
+        remembered, summarized, scheduled, unscheduled, queued
     )
+
+
+def _queue_deliveries(dialect_name: str, inserted: sa.ColumnElement[bool] | None = None) -> sa.Insert:
+    """The webhook outbox: a pending delivery for each message (`:outbox`, a JSON array of `[version,
+    event, body]`) and each webhook of the stream subscribed to its event; with `inserted`, only
+    when the events were."""
+    outbox = sa.bindparam("outbox", type_=sa.Text)
+    message: Any
+    version: sa.ColumnElement[Any]
+    if dialect_name == "postgresql":
+        message = sa.func.jsonb_array_elements(sa.cast(outbox, JSONB)).table_valued(sa.column("value", JSONB)).c.value
+        version, event, body = sa.cast(message[0].astext, sa.Integer), message[1].astext, message[2].astext
+    else:
+        message = sa.func.json_each(outbox).table_valued("value").c.value
+        version, event, body = (sa.func.json_extract(message, f"$[{i}]") for i in range(3))
+    stream_id = sa.bindparam("stream_id", type_=sa.Text)
+    now = sa.bindparam("recorded_at", type_=webhook_deliveries.c.created_at.type)
+    rows = sa.select(
+        webhook_events.c.webhook_id, stream_id, version, event, body, sa.literal("pending"), sa.literal(0), now, now
+    ).where(webhook_events.c.game_id == stream_id, webhook_events.c.event == event)
+    if inserted is not None:
+        rows = rows.where(inserted)
+    columns = [
+        "webhook_id",
+        "game_id",
+        "version",
+        "event",
+        "body",
+        "status",
+        "attempts",
+        "next_attempt_at",
+        "created_at",
+    ]
+    return sa.insert(webhook_deliveries).from_select(columns, rows)

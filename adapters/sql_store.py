@@ -23,6 +23,7 @@ from services.ports import (
     DuplicateIdempotencyKey,
     GameSummary,
     NewEvent,
+    OutboxMessage,
     StoredEvent,
 )
 
@@ -57,6 +58,7 @@ class SqlEventStore:
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         recorded_at = recorded_now(self._clock)
@@ -75,6 +77,9 @@ class SqlEventStore:
             # Used on PostgreSQL only, where the INSERT also sends the NOTIFY of the append.
             "last_version": expected_version + len(events),
             "notice_payload": notice_payload(stream_id, expected_version + len(events)),
+            "outbox": _encoder.encode(
+                [(message.version, message.event, message.body.decode()) for message in outbox]
+            ).decode(),
         }
         try:
             if self._sql.append_all is not None:
@@ -148,6 +153,8 @@ class SqlEventStore:
                         self._sql.schedule,
                         {"stream_id": stream_id, "last_version": summary.version, "summary_wake_at": wake_at},
                     )
+            if parameters["outbox"] != "[]":
+                await connection.execute(self._sql.queue_deliveries, parameters)
         return positions
 
     async def _insert_events(self, connection: AsyncConnection, parameters: dict[str, Any]) -> dict[int, int]:

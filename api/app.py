@@ -22,9 +22,11 @@ from api.request_log import RequestLog
 from api.routes.catalog import CatalogController
 from api.routes.games import GamesController
 from api.routes.history import HISTORY_HANDLERS
+from api.routes.lobby import LobbyController
 from api.routes.logs import LogsController
 from api.routes.operations import health, ready
 from api.routes.stream import StreamController
+from api.routes.webhooks import WebhooksController
 from api.settings import Settings
 from api.shutdown import streams_end_on_exit_signal
 
@@ -46,6 +48,15 @@ limit gets `429` with code `rate-limited` and `Retry-After` (seconds).
 `EventSource` cannot send `Authorization`, and a seat token never goes in a URL: a seat trades its
 token for a single-use stream ticket (`createStreamTicket`, valid 60 s) and opens
 `streamEvents?ticket=...`, which streams that seat's view.
+
+**Lobby.** A `private` game (`visibility` at creation) is not listed, and its free seats are taken
+with an invitation code (`createInvitation`, by any seated person; revocable). `createRematch` turns a
+finished game into a new one with the same game, options and seats.
+
+**Webhooks.** A seat registers a URL (`createWebhook`) and kaiten POSTs `turn` and `finished`
+moments to it, signed (`X-Kaiten-Signature: sha256=<HMAC-SHA256 of the body>`), at least once, in
+version order, from an outbox written with the events. `KAITEN_WEBHOOK_ALLOW_PRIVATE=1` lets URLs
+point at private networks (tests); `KAITEN_WEBHOOK_RETRY_SECONDS` sets the first retry's scale.
 
 **Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
 client: its seat token when it sends one, else its address. Each serving process counts on its own,
@@ -82,6 +93,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 configured.database_url,
                 read_database_url=configured.read_database_url,
                 run_projections=True,
+                run_deliveries=True,
+                webhooks=configured.webhooks,
                 run_scheduler=True,
                 abandon_after=configured.abandon_after,
                 scheduler_interval=configured.scheduler_interval,
@@ -107,8 +120,10 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         route_handlers=[
             CatalogController,
             GamesController,
+            LobbyController,
             LogsController,
             StreamController,
+            WebhooksController,
             *HISTORY_HANDLERS,
             health,
             ready,

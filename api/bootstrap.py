@@ -20,6 +20,9 @@ from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from adapters.sql_store import SqlEventStore
 from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from adapters.system import SecureIds, SystemClock
+from adapters.webhook_http import HttpWebhookSender
+from adapters.webhook_store import SqlWebhookStore
+from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
 from services.games import Games
 from services.history import HistoryQueries
 from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
@@ -27,6 +30,8 @@ from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 from services.table_cache import DEFAULT_CACHED_TABLES
+from services.webhook_delivery import DeliveryWorker
+from services.webhooks import Webhooks
 
 
 @dataclass
@@ -45,6 +50,11 @@ class Services:
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
     projection_runners: list[ProjectionRunner] = field(default_factory=list)
     run_projections: bool = False
+    #: Webhooks (None without a database), and the worker that delivers them, run by `start` when
+    #: `run_deliveries` is set (every serving process).
+    webhooks: Webhooks | None = None
+    delivery_worker: DeliveryWorker | None = None
+    run_deliveries: bool = False
     #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
     scheduler: Scheduler | None = None
     run_scheduler: bool = False
@@ -56,6 +66,8 @@ class Services:
         await self._background.enter_async_context(self.notifier.running())
         if self.run_projections:
             await self._background.enter_async_context(running(self.projection_runners))
+        if self.run_deliveries and self.delivery_worker is not None:
+            await self._background.enter_async_context(self.delivery_worker.running())
         if self.run_scheduler and self.scheduler is not None:
             await self._background.enter_async_context(self.scheduler.running())
 
@@ -86,6 +98,8 @@ def bootstrap(
     *,
     read_database_url: str | None = None,
     run_projections: bool = False,
+    run_deliveries: bool = False,
+    webhooks: WebhookOptions = DEFAULT_WEBHOOKS,
     run_scheduler: bool = False,
     clock: Clock | None = None,
     ids: IdSource | None = None,
@@ -94,10 +108,10 @@ def bootstrap(
     cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
-    `run_scheduler` the deadlines' scheduler (a serving process runs both); `cached_tables` bounds the
-    games whose tables this process keeps in memory.
-    With `read_database_url` (a PostgreSQL read replica of it) the history, the statistics and the
-    reads of one game that may lag (services/replica_reads.py) go to the replica.
+    `run_deliveries` the webhook delivery worker and `run_scheduler` the deadlines' scheduler (a
+    serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
+    history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
+    the replica. `cached_tables` bounds the games whose tables this process keeps in memory.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     read_engine = None if read_database_url is None else create_engine(read_database_url)
@@ -110,6 +124,7 @@ def bootstrap(
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
+    webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=webhooks.allow_private)
     replica: EventStore | None = None
     read_models: ReadModels = SqlReadModels(engine)
     if read_engine is not None:
@@ -138,6 +153,11 @@ def bootstrap(
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
+        webhooks=Webhooks(store, webhook_store, sender, clock or SystemClock()),
+        delivery_worker=DeliveryWorker(
+            webhook_store, sender, clock or SystemClock(), notifier, first_retry_seconds=webhooks.first_retry_seconds
+        ),
+        run_deliveries=run_deliveries,
         run_scheduler=run_scheduler,
     )
 

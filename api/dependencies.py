@@ -17,6 +17,7 @@ from services.games import Games
 from services.history import HistoryQueries
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
+from services.webhooks import Webhooks
 
 
 def services_of(state: State) -> Services:
@@ -42,9 +43,17 @@ def provide_history(state: State) -> HistoryQueries:
     return history
 
 
+def provide_webhooks(state: State) -> Webhooks:
+    webhooks = services_of(state).webhooks
+    if webhooks is None:
+        raise ServiceError("unavailable", "webhooks-unavailable", "this server keeps no webhooks")
+    return webhooks
+
+
 PROVIDERS = {
     "games": Provide(provide_games, sync_to_thread=False),
     "streams": Provide(provide_streams, sync_to_thread=False),
     "tickets": Provide(provide_tickets, sync_to_thread=False),
     "history": Provide(provide_history, sync_to_thread=False),
+    "webhooks": Provide(provide_webhooks, sync_to_thread=False),
 }

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import Annotated, Any, Union, cast
+from typing import Annotated, Any, Literal, Union, cast
 
 import msgspec
 
 from domain.catalog import GAMES, get_game
 from services.commands import CreateGame, NewSeat
 from services.text_rules import PRINTABLE
+from services.webhooks import WebhookEvent
 
 GameName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Players = Annotated[int, msgspec.Meta(ge=1, le=64)]
@@ -27,12 +28,19 @@ class SeatRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return NewSeat(name=self.name, player_id=self.player_id, bot=self.bot)
 
 
+class TakeSeatRequest(SeatRequest, frozen=True, forbid_unknown_fields=True):
+    #: The code of an invitation (createInvitation): a private game's seats need one.
+    invitation: Annotated[str, msgspec.Meta(min_length=1, max_length=256, pattern=PRINTABLE)] | None = None
+
+
 class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     game: GameName
     players: Players
     options: dict[str, Any] = {}
     seed: Seed | None = None
     seats: list[SeatRequest] = []
+    #: `private`: not listed, and its free seats are taken only with an invitation.
+    visibility: Literal["public", "private"] = "public"
 
     def as_command(self) -> CreateGame:
         return CreateGame(
@@ -41,6 +49,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
             options=self.options,
             seed=self.seed,
             seats=tuple(seat.as_new_seat() for seat in self.seats),
+            visibility=self.visibility,
         )
 
 
@@ -103,3 +112,12 @@ TypedCatalog = cast(type[Catalog], msgspec.defstruct("Catalog", [("games", _summ
 
 class Health(msgspec.Struct, frozen=True):
     status: str
+
+
+class WebhookRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    #: http:// or https://; its host must not resolve to a loopback, link-local or private address.
+    url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=PRINTABLE)]
+    #: The moments to be told of: `turn`, `finished`, or both.
+    events: Annotated[list[WebhookEvent], msgspec.Meta(min_length=1, max_length=2)]
+    #: Signs every delivery (`X-Kaiten-Signature`); keep it secret.
+    secret: Annotated[str, msgspec.Meta(min_length=16, max_length=256, pattern=PRINTABLE)]

@@ -63,6 +63,28 @@ def check_read_replica(database_url: str, read_database_url: str) -> str:
 
 
 @dataclass(frozen=True)
+class WebhookOptions:
+    #: Webhooks may point at loopback, link-local and private addresses (tests, local development).
+    allow_private: bool = False
+    #: The first retry of a failed delivery comes within this; each next within twice the one before.
+    first_retry_seconds: float = 1.0
+
+    @classmethod
+    def from_env(cls) -> WebhookOptions:
+        retry = os.environ.get("KAITEN_WEBHOOK_RETRY_SECONDS") or "1"
+        try:
+            first_retry = float(retry)
+        except ValueError:
+            first_retry = -1.0
+        if not 0 < first_retry <= 3600:
+            raise SettingsError(f"KAITEN_WEBHOOK_RETRY_SECONDS must be a number of seconds in (0, 3600], not {retry}")
+        return cls(os.environ.get("KAITEN_WEBHOOK_ALLOW_PRIVATE") == "1", first_retry)
+
+
+DEFAULT_WEBHOOKS = WebhookOptions()
+
+
+@dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
     #: A read replica of that database (PostgreSQL streaming replication), for reads that may lag.
@@ -74,6 +96,7 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
     #: Games whose tables each serving process keeps in memory (least recently used go first).
     table_cache: int = DEFAULT_CACHED_TABLES
+    webhooks: WebhookOptions = DEFAULT_WEBHOOKS
     #: A game nobody moved in for this long is abandoned (None: never).
     abandon_after: timedelta | None = None
     #: How often each serving process looks for due deadlines.
@@ -104,4 +127,5 @@ class Settings:
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),
             table_cache=int(table_cache),
+            webhooks=WebhookOptions.from_env(),
         )

@@ -22,6 +22,8 @@ from domain.clock import ClockOptions
 from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, RuleViolation, S, reads_view
 
 Status = Literal["open", "active", "finished", "abandoned"]
+#: A private game is not listed, and its seats are taken only with an invitation.
+Visibility = Literal["public", "private"]
 _replace = msgspec.structs.replace
 
 #: The bot that plays for a seat whose time ran out, or whose person resigned.
@@ -30,7 +32,10 @@ STAND_IN_BOT = "greedy"
 CLOCK_OPTION = "clock"
 
 
-class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_defaults=True):
+    """A new table. The fields with defaults came later and are left out at their defaults, so a
+    public game that is no rematch is recorded and shown as before they existed."""
+
     game: str
     players: int
     #: The game's options, as its `options_type` (the API shows them typed as such).
@@ -43,6 +48,9 @@ class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     salt: str | None
     #: The rules version the game is played and replayed under (a log from before versions: 1).
     rules_version: int
+    visibility: Visibility = "public"
+    #: The finished game this one is the rematch of.
+    rematch_of: str | None = None
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -61,6 +69,28 @@ class GameFinished(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     #: The seed and salt revealed: anyone can check them against GameCreated's commitment.
     seed: int
     salt: str
+
+
+class InvitationIssued(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """A seated person invited others to a private game: the code (kept only as its SHA-256) takes
+    any free seat until it is revoked."""
+
+    invitation_id: str
+    code_hash: str
+    #: Who issued it.
+    seat: int
+
+
+class InvitationRevoked(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    invitation_id: str
+    seat: int
+
+
+class SeatClaimed(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """A person took their seat of a rematch with a new token (its hash is in the metadata), by
+    showing the token of their seat in the game before."""
+
+    seat: int
 
 
 class TurnTimedOut(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -103,7 +133,12 @@ LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (
     SeatResigned,
     SeatTakenOver,
     GameAbandoned,
+    InvitationIssued,
+    InvitationRevoked,
+    SeatClaimed,
 )
+#: Lobby events that may come at any time before the end (they change who may sit or act, not the game).
+ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -138,6 +173,10 @@ class Table(msgspec.Struct, Generic[S], frozen=True):
     result: Result | None = None
     #: GameCreated's rules version: every table function plays the game under it (see `rules_of`).
     rules_version: int = 1
+    visibility: Visibility = "public"
+    #: The invitations not revoked: SHA-256 of their code by invitation id.
+    invitations: Mapping[str, str] = msgspec.field(default_factory=dict)
+    rematch_of: str | None = None
     #: The turn clock (None: no clock).
     clock: ClockOptions | None = None
 
@@ -186,7 +225,21 @@ def parse_clock(options: Mapping[str, Any] | None) -> ClockOptions | None:
         raise RuleViolation("invalid-options", f"invalid clock: {exc}") from None
 
 
-def create_game(game: AnyGame, players: int, options: Mapping[str, Any] | None, seed: int, salt: bytes) -> list[Any]:
+def recorded_options(table: Table[Any]) -> dict[str, Any]:
+    """The options as GameCreated recorded them: the game's own and the clock."""
+    clocked = {} if table.clock is None else {CLOCK_OPTION: msgspec.to_builtins(table.clock)}
+    return {**msgspec.to_builtins(table.options), **clocked}
+
+
+def create_game(
+    game: AnyGame,
+    players: int,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    salt: bytes,
+    visibility: Visibility = "public",
+    rematch_of: str | None = None,
+) -> list[Any]:
     if not game.min_players <= players <= game.max_players:
         raise RuleViolation(
             "invalid-player-count",
@@ -204,6 +257,8 @@ def create_game(game: AnyGame, players: int, options: Mapping[str, Any] | None, 
             seed=seed,
             salt=salt.hex(),
             rules_version=game.rules_version,
+            visibility=visibility,
+            rematch_of=rematch_of,
         )
     ]
 
@@ -229,6 +284,8 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
             status="open",
             seats=(),
             rules_version=event.rules_version,
+            visibility=event.visibility,
+            rematch_of=event.rematch_of,
         )
     if isinstance(event, SeatTaken):
         seat = Seat(seat=event.seat, name=event.name, player_id=event.player_id, bot=event.bot)
@@ -238,7 +295,12 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
         return msgspec.structs.replace(table, status="active", state=state)
     if isinstance(event, GameFinished):
         return msgspec.structs.replace(table, status="finished", result=event.result)
-    if isinstance(event, TurnTimedOut):
+    if isinstance(event, InvitationIssued):
+        return msgspec.structs.replace(table, invitations={**table.invitations, event.invitation_id: event.code_hash})
+    if isinstance(event, InvitationRevoked):
+        kept = {key: value for key, value in table.invitations.items() if key != event.invitation_id}
+        return msgspec.structs.replace(table, invitations=kept)
+    if isinstance(event, SeatClaimed | TurnTimedOut):
         return table
     if isinstance(event, SeatResigned | SeatTakenOver):
         seats = list(table.seats)
@@ -440,6 +502,25 @@ def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | No
     if isinstance(event, LOBBY_EVENTS):
         return event
     return rules_of(game, table).redact(event, seat)
+
+
+def issue_invitation(table: Table[Any], seat: int, invitation_id: str, code_hash: str) -> InvitationIssued:
+    if is_over(table):
+        raise NotNow("game-finished", "the game is over")
+    return InvitationIssued(invitation_id=invitation_id, code_hash=code_hash, seat=seat)
+
+
+def revoke_invitation(table: Table[Any], seat: int, invitation_id: str) -> InvitationRevoked:
+    if invitation_id not in table.invitations:
+        raise RuleViolation("unknown-invitation", "this game has no such invitation (or it was revoked)")
+    if is_over(table):
+        raise NotNow("game-finished", "the game is over")
+    return InvitationRevoked(invitation_id=invitation_id, seat=seat)
+
+
+def invited(table: Table[Any], code_hash: str | None) -> bool:
+    """Whether a seat may be taken with this invitation: any, in a public game."""
+    return table.visibility == "public" or (code_hash is not None and code_hash in table.invitations.values())
 
 
 class BotsStuck(RuntimeError):

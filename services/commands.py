@@ -24,11 +24,15 @@ class CreateGame(msgspec.Struct, frozen=True):
     seed: int | None = None
     #: Seats filled at creation, from seat 0 on.
     seats: tuple[NewSeat, ...] = ()
+    #: `private`: not listed, and a seat is taken only with an invitation.
+    visibility: str = "public"
 
 
 class TakeSeat(msgspec.Struct, frozen=True):
     game_id: str
     seat: NewSeat
+    #: The code of an invitation: a private game's seats need one.
+    invitation: str | None = None
 
 
 class Act(msgspec.Struct, frozen=True):

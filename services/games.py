@@ -15,6 +15,7 @@ replica when its copy is fresh enough for the caller (services/replica_reads.py)
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -48,12 +49,14 @@ from services.views import (
     CommandOutcome,
     CreatedGame,
     EventPage,
+    Invitation,
     LegalCommands,
     SeatGranted,
     SeatToken,
     TableView,
     views_of,
 )
+from services.webhooks import outbox_messages
 
 T = TypeVar("T")
 
@@ -104,15 +107,21 @@ class Games:
 
     # --- writes -------------------------------------------------------------------------------
 
-    async def create(self, command: CreateGame) -> CreatedGame:
+    async def create(
+        self, command: CreateGame, game_id: str | None = None, rematch_of: str | None = None
+    ) -> CreatedGame:
+        """A new game; `game_id` and `rematch_of` name a rematch (services/rematches.py)."""
         game = get_game(command.game)
         players, seats = command.players, command.seats
         if len(seats) > players:
             raise RuleViolation("too-many-seats", f"{len(seats)} seats for a game of {players} players")
+        if command.visibility not in ("public", "private"):
+            raise RuleViolation("invalid-visibility", "a game's visibility is public or private")
         codec = codec_for(game.id)
-        game_id = self.ids.game_id()
+        game_id = game_id or self.ids.game_id()
         seed = self.ids.seed() if command.seed is None else command.seed
-        events = lobby.create_game(game, players, command.options, seed, self.ids.salt())
+        visibility: lobby.Visibility = "private" if command.visibility == "private" else "public"
+        events = lobby.create_game(game, players, command.options, seed, self.ids.salt(), visibility, rematch_of)
         table = lobby.replay(game, events)
         new_events = [self._new_event(codec, events[0], {"seat": None})]
         tokens: dict[str, str] = {}
@@ -143,15 +152,16 @@ class Games:
             public=lobby.is_over(bots.table),
         )
         view = _with_deadlines(view, game, bots.table, clocks)
-        created: CreatedGame = views_of(game.id).created(
-            **msgspec.structs.asdict(view),
-            tokens=tokens,
-            seat_tokens=[SeatToken(seat=int(seat), token=token) for seat, token in tokens.items()],
-        )
-        return created
+        return _with_tokens(game.id, view, tokens)
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
+        code_hash = None if command.invitation is None else hash_token(command.invitation)
+
         def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
+            if not lobby.invited(loaded.table, code_hash):
+                if code_hash is None:
+                    raise ServiceError("forbidden", "invitation-required", "a private game's seats need an invitation")
+                raise ServiceError("forbidden", "invalid-invitation", "this invitation is unknown or was revoked")
             seated, table, token = self._seat(loaded.codec, loaded.table, command.seat, loaded.version)
             moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
@@ -187,6 +197,75 @@ class Games:
             return self._outcome(loaded, seat, decision, metadata)
 
         return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
+
+    async def invite(self, game_id: str, token: str) -> Invitation:
+        """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
+        code, invitation_id = self.ids.token(), str(uuid.uuid4())
+
+        def attempt(loaded: CachedTable) -> Planned[Invitation]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_token(code))
+            url = f"/play#/games/{loaded.game_id}/join?invitation={code}"
+            invitation = Invitation(id=invitation_id, code=code, url=url)
+            return self._lobby_event(loaded, issued, seat, lambda _stored: invitation)
+
+        return await self._write(game_id, attempt)
+
+    async def revoke(self, game_id: str, token: str, invitation_id: str) -> None:
+        def attempt(loaded: CachedTable) -> Planned[None]:
+            seat = loaded.seat_of(token)
+            assert seat is not None
+            revoked = lobby.revoke_invitation(loaded.table, seat, invitation_id)
+            return self._lobby_event(loaded, revoked, seat, lambda _stored: None)
+
+        await self._write(game_id, attempt)
+
+    def _lobby_event(
+        self, loaded: CachedTable, event: Any, seat: int, answer: Callable[[Sequence[StoredEvent]], T]
+    ) -> Planned[T]:
+        table = lobby.evolve_table(loaded.game, loaded.table, event)
+        return Planned([self._new_event(loaded.codec, event, {"seat": seat})], table, answer)
+
+    async def rematch(self, game_id: str, token: str) -> tuple[CreatedGame, bool]:
+        """The rematch of a finished game (and whether this request created it), with a new token for
+        the token's seat: the same game, options, visibility and seats (bots included)."""
+        old = await self.tables.current(game_id)
+        seat = old.seat_of(token)
+        assert seat is not None
+        if old.table.status != "finished":
+            raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished game")
+        rematch_id = rematch_id_of(old.game_id)
+        if await self.store.summary(rematch_id) is None:
+            command = CreateGame(
+                game=old.table.game,
+                players=old.table.players,
+                options=lobby.recorded_options(old.table),
+                seats=tuple(NewSeat(name=s.name, player_id=s.player_id, bot=s.bot) for s in old.table.seats),
+                visibility=old.table.visibility,
+            )
+            try:
+                created = await self.create(command, game_id=rematch_id, rematch_of=old.game_id)
+            except ConcurrencyConflict:
+                pass  # someone else's request created it a moment ago: claim the seat in it
+            else:
+                # The other people's tokens are dropped unseen: each claims a new one by asking.
+                return await self._as_seat(old.table.game, rematch_id, seat, created.tokens[str(seat)]), True
+        new_token = self.ids.token()
+
+        def attempt(loaded: CachedTable) -> Planned[None]:
+            if loaded.table.status == "finished":
+                raise ServiceError("conflict", "game-finished", "the rematch is over already")
+            claimed = lobby.SeatClaimed(seat=seat)
+            metadata = {"seat": seat, "token_hash": hash_token(new_token)}
+            table = lobby.evolve_table(loaded.game, loaded.table, claimed)
+            return Planned([self._new_event(loaded.codec, claimed, metadata)], table, lambda _stored: None)
+
+        await self._write(rematch_id, attempt)
+        return await self._as_seat(old.table.game, rematch_id, seat, new_token), False
+
+    async def _as_seat(self, game: str, game_id: str, seat: int, token: str) -> CreatedGame:
+        return _with_tokens(game, await self.view(game_id, token), {str(seat): token})
 
     async def resign(self, command: Resign) -> CommandOutcome:
         """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
@@ -264,7 +343,13 @@ class Games:
         """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
         loaded = await self._read(game_id, token, seen)
         view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
-        return _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
+        view = _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
+        # The rematch's summary row, written with its first events, says it exists: one row, read from
+        # the replica when there is one (a finished game is read there; a rematch shows once it is).
+        summaries = self.reads.replica or self.store
+        if loaded.table.status == "finished" and await summaries.summary(rematch_id_of(loaded.game_id)):
+            view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
+        return view
 
     async def legal_commands(self, game_id: str, token: str | None, seen: int | None = None) -> LegalCommands:
         if token is None:
@@ -352,9 +437,10 @@ class Games:
                 now,
                 wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
+            outbox = outbox_messages(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
             try:
                 stored = await self.store.append(
-                    loaded.game_id, loaded.version, planned.events, summary, idempotency_key
+                    loaded.game_id, loaded.version, planned.events, summary, idempotency_key, outbox
                 )
             except ConcurrencyConflict:
                 if pinned:
@@ -481,6 +567,24 @@ class Games:
             public=lobby.is_over(loaded.table),
         )
         return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
+
+
+def _with_tokens(game_id: str, view: TableView, tokens: dict[str, str]) -> CreatedGame:
+    created: CreatedGame = views_of(game_id).created(
+        **msgspec.structs.asdict(view),
+        tokens=tokens,
+        seat_tokens=[SeatToken(seat=int(seat), token=token) for seat, token in tokens.items()],
+    )
+    return created
+
+
+#: Rematch ids are derived from the finished game's id: asking twice (or two people at once) finds
+#: the one rematch, and the finished game finds its rematch without a record of its own.
+REMATCH_NAMESPACE = uuid.UUID("5b0c3f4e-6d1a-4c8e-9a57-0f3b1d2e4a61")
+
+
+def rematch_id_of(game_id: str) -> str:
+    return str(uuid.uuid5(REMATCH_NAMESPACE, game_id))
 
 
 def _with_deadlines(view: TableView, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> TableView:

@@ -194,6 +194,8 @@ def _check_place(game: AnyGame, table: Table[Any] | None, event: Any, version: i
         return
     if isinstance(event, GameCreated):
         raise refuse("can only start a log")
+    if isinstance(event, tables.ACCESS_EVENTS) and table.status != "finished":
+        return
     if isinstance(event, tables.SeatTaken):
         if table.status != "open" or event.seat != len(table.seats):
             raise refuse("does not take the next free seat of an open game")

@@ -73,6 +73,17 @@ class GameSummary(msgspec.Struct, frozen=True):
     wake_at: datetime | None = None
 
 
+class OutboxMessage(msgspec.Struct, frozen=True):
+    """A moment of a game that webhooks may be told of (services/webhooks.py), queued in the
+    transaction of the events that led to it."""
+
+    #: `turn` or `finished`: the webhooks of the stream subscribed to it get `body`.
+    event: str
+    version: int
+    #: The JSON POSTed (and signed), the same for every webhook of the game.
+    body: bytes
+
+
 class EventStore(Protocol):
     async def append(
         self,
@@ -81,8 +92,10 @@ class EventStore(Protocol):
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
-        """Append after `expected_version` (0 for a new stream) atomically with the summary upsert.
+        """Append after `expected_version` (0 for a new stream) atomically with the summary upsert
+        and, for each outbox message, a pending delivery to every webhook of the stream subscribed to it.
 
         Raises ConcurrencyConflict when the stream is not at `expected_version`, and
         DuplicateIdempotencyKey when the key was already used on this stream (the caller then reads
@@ -271,6 +284,94 @@ class ReadModels(Protocol):
 
     async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
         """The rated players of that game, best rating first (player_id breaks ties)."""
+
+
+# --- Webhooks (services/webhooks.py) --------------------------------------------------------------
+
+
+class WebhookRecord(msgspec.Struct, frozen=True):
+    webhook_id: str
+    game_id: str
+    #: The seat that registered it.
+    seat: int
+    url: str
+    events: list[str]
+    created_at: datetime
+
+
+class DeliveryAttempt(msgspec.Struct, frozen=True):
+    attempt: int
+    attempted_at: datetime
+    #: None when no answer came (refused, timed out, unreachable, not allowed).
+    status_code: int | None
+    latency_ms: int
+    error: str | None
+    #: The start of the receiver's answer.
+    answer: str | None
+
+
+class DeliveryRecord(msgspec.Struct, frozen=True):
+    delivery_id: int
+    version: int
+    event: str
+    status: str
+    attempts: list[DeliveryAttempt]
+    created_at: datetime
+    next_attempt_at: datetime | None
+    finished_at: datetime | None
+
+
+class DueDelivery(msgspec.Struct, frozen=True):
+    """A delivery a worker claimed: the oldest pending one of its webhook, due now."""
+
+    delivery_id: int
+    webhook_id: str
+    url: str
+    secret: str
+    body: bytes
+    #: Attempts made before this one.
+    attempts: int
+    created_at: datetime
+
+
+class WebhookStore(Protocol):
+    async def add(self, webhook: WebhookRecord, secret: str) -> None: ...
+
+    async def get(self, webhook_id: str) -> WebhookRecord | None: ...
+
+    async def remove(self, webhook_id: str) -> None:
+        """Forget the webhook, its subscriptions, its deliveries and their attempts."""
+
+    async def deliveries(self, webhook_id: str, after: int, limit: int) -> list[DeliveryRecord]:
+        """The webhook's deliveries of versions after `after`, oldest first, with their attempts."""
+
+    async def claim(self, now: datetime, until: datetime, limit: int) -> list[DueDelivery]:
+        """Up to `limit` deliveries due at `now`, each the oldest pending one of its webhook and
+        claimed by no live worker, now claimed until `until`: no other worker takes them before."""
+
+    async def record(
+        self, delivery_id: int, attempt: DeliveryAttempt, status: str, next_attempt_at: datetime | None
+    ) -> None:
+        """Keep an attempt; the delivery becomes `status` (`pending` again: due at `next_attempt_at`)."""
+
+
+class SendResult(msgspec.Struct, frozen=True):
+    status_code: int | None
+    latency_ms: int
+    error: str | None
+    answer: str | None
+
+
+class WebhookSender(Protocol):
+    async def refusal(self, url: str) -> str | None:
+        """Why kaiten will not send to this URL (its scheme, or a host that resolves to a private
+        network), else None."""
+
+    async def send(self, url: str, body: bytes, headers: dict[str, str]) -> SendResult:
+        """POST the body; never raises for what the receiver or the network did."""
+
+    async def close(self) -> None:
+        """Let go of the connections kept open."""
 
 
 class BotRegistry(Protocol):

@@ -54,6 +54,8 @@ def table_view(
         full_state=full_state,
         created_at=created_at,
         updated_at=updated_at,
+        visibility=table.visibility,
+        rematch_of=table.rematch_of,
     )
     return view
 

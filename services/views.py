@@ -73,6 +73,11 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: Only for a game imported from a log (POST /v1/games/import): the id of the game it was exported
     #: from, null when the imported document named none. Absent for every game played here.
     imported_from: str | UnsetType | None = UNSET
+    #: `private`: not listed, and a seat is taken only with an invitation.
+    visibility: Literal["public", "private"] = "public"
+    #: The finished game this one is the rematch of, and the rematch of this one once asked for.
+    rematch_of: GameId | None = None
+    rematch: GameId | None = None
     #: Only for a game with a clock: when each awaited seat's time runs out, by seat number (as a
     #: string); then the server moves for it (`options.clock.on_timeout`).
     awaiting_until: dict[str, datetime] | UnsetType = UNSET
@@ -85,6 +90,17 @@ class CreatedGame(TableView, frozen=True):
     tokens: dict[str, str]
     #: The same tokens as a list, for clients that read typed fields rather than maps.
     seat_tokens: list[SeatToken]
+
+
+class Invitation(msgspec.Struct, frozen=True):
+    """An invitation to a private game: its code takes any free seat (`takeSeat` with `invitation`)
+    until it is revoked; it is shown only now (kaiten keeps its hash)."""
+
+    id: str
+    code: str
+    #: The web client's page that takes a seat with it (the code travels in the fragment, which
+    #: browsers never send to a server).
+    url: str
 
 
 class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):

@@ -2,8 +2,9 @@
 
 It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time),
 SeatTaken adds a seat (and, when the seat has a player_id, the game to that player's list),
-SeatResigned and SeatTakenOver mark a seat, GameStarted, GameFinished and GameAbandoned move its
-status on; GameFinished brings the result, and it and GameAbandoned the time the game ended.
+GameCreated's visibility keeps a private game's row out of every listing, SeatResigned and
+SeatTakenOver mark a seat, GameStarted, GameFinished and GameAbandoned move its status on;
+GameFinished brings the result, and it and GameAbandoned the time the game ended.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type")
 
     game: str
     players: int
+    visibility: str = "public"
 
 
 class _Finished(msgspec.Struct, frozen=True, tag="GameFinished", tag_field="type"):
@@ -76,6 +78,7 @@ class HistoryProjection:
                 rows[event.stream_id] = {
                     "game_id": event.stream_id,
                     "game": change.game,
+                    "visibility": change.visibility,
                     "status": "open",
                     "players": change.players,
                     "seats": [],

@@ -20,7 +20,8 @@ from adapters.schema import (
 )
 from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, SeatRecord
 
-_MATCH_COLUMNS = tuple(match_history.c)
+#: What a match record holds: the visibility only filters (private games are never listed).
+_MATCH_COLUMNS = tuple(column for column in match_history.c if column.name != "visibility")
 _PLAYER_COLUMNS = tuple(player_stats.c)
 
 
@@ -104,6 +105,7 @@ def _matches(where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:
             .select_from(match_players.join(match_history, match_history.c.game_id == match_players.c.game_id))
             .where(match_players.c.player_id == where.player_id)
         )
+    statement = statement.where(match_history.c.visibility == "public")
     if where.game is not None:
         statement = statement.where(match_history.c.game == where.game)
     if where.status is not None:

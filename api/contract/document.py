@@ -25,6 +25,7 @@ STATUS_TEXT = {
     304: "Not modified: the caller's copy (`If-None-Match`) is current",
     400: "The request cannot be read",
     401: "No seat for this token",
+    403: "Not allowed without an invitation",
     404: "Not found",
     409: "Not now: the game is not in a state to take this",
     422: "Refused by the rules or by a check of the request",

@@ -27,6 +27,13 @@ BODY_EXAMPLES: dict[str, dict[str, Any]] = {
         "sushi_go_chopsticks": {"type": "pick", "cards": [17, 42]},
         "spin_some_rotate": {"type": "rotate", "steps": -2},
     },
+    "createWebhook": {
+        "turns_and_end": {
+            "url": "https://app.example/kaiten-hook",
+            "events": ["turn", "finished"],
+            "secret": "a-long-random-shared-secret",
+        }
+    },
     "scoreTableaus": {
         "sushi_go": {
             "players": [

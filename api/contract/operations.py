@@ -12,13 +12,14 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.schemas import CreateGameRequest, Health, SeatRequest, TypedCatalog, catalog_types
+from api.schemas import CreateGameRequest, Health, TakeSeatRequest, TypedCatalog, WebhookRequest, catalog_types
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
-from services.views import SeatGranted, views_of
+from services.views import Invitation, SeatGranted, views_of
+from services.webhooks import Deliveries, Webhook
 
 Auth = Literal["none", "optional", "required"]
 
@@ -78,7 +79,18 @@ OPERATIONS: dict[str, Operation] = {
         body=per_game(create_request),
         answers=(Answer(201, per_game(lambda game: views_of(game.id).created), "The new game's table"),),
     ),
-    "takeSeat": Operation(body=(SeatRequest,), answers=(Answer(201, (SeatGranted,), "The seat taken"),)),
+    "takeSeat": Operation(body=(TakeSeatRequest,), answers=(Answer(201, (SeatGranted,), "The seat taken"),)),
+    "createInvitation": Operation(
+        answers=(Answer(201, (Invitation,), "The invitation; its code is shown only now"),), auth="required"
+    ),
+    "revokeInvitation": Operation(answers=(Answer(204, (), "Revoked"),), auth="required"),
+    "createRematch": Operation(
+        answers=(
+            Answer(201, per_game(lambda game: views_of(game.id).created), "The rematch, created now"),
+            Answer(200, per_game(lambda game: views_of(game.id).created), "The rematch asked for before"),
+        ),
+        auth="required",
+    ),
     "getTable": Operation(answers=(TABLE,), auth="optional", conditional=True),
     "replayGame": Operation(answers=(Answer(200, TABLES, "The table right after that version"),), auth="optional"),
     "listLegalCommands": Operation(
@@ -144,6 +156,13 @@ OPERATIONS: dict[str, Operation] = {
         body=per_game(lambda game: views_of(game.id).log),
         answers=(Answer(201, TABLES, "The imported game's table: a new finished game, with `imported_from`"),),
     ),
+    "createWebhook": Operation(
+        body=(WebhookRequest,), answers=(Answer(201, (Webhook,), "The webhook"),), auth="required"
+    ),
+    "listWebhookDeliveries": Operation(
+        answers=(Answer(200, (Deliveries,), "The deliveries and their attempts"),), auth="required"
+    ),
+    "deleteWebhook": Operation(answers=(Answer(204, (), "Removed"),), auth="required"),
     "health": Operation(answers=(Answer(200, (Health,), "The process is up"),)),
     "ready": Operation(answers=(Answer(200, (Health,), "The database is reachable and migrated"),)),
 }

@@ -43,7 +43,14 @@ EVERY_OPERATION: dict[int, tuple[str, ...]] = {
     503: ("database-unavailable",),
 }
 
-LOBBY_CODES = ("invalid-player-count", "invalid-options", "too-many-seats", "unknown-bot", "invalid-seat")
+LOBBY_CODES = (
+    "invalid-player-count",
+    "invalid-options",
+    "too-many-seats",
+    "unknown-bot",
+    "invalid-seat",
+    "invalid-visibility",
+)
 PARTY_MENU_CODES = ("unknown-menu", "invalid-menu", "menu-not-for-player-count", "card-not-for-player-count")
 GAME_ID = {404: ("game-not-found",)}
 OPTIONAL_TOKEN = {401: ("invalid-token",)}
@@ -141,7 +148,28 @@ def _all_rule_codes() -> tuple[str, ...]:
 #: Each operation's problems beyond EVERY_OPERATION, by status.
 OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "createGame": {422: ("unknown-game", *LOBBY_CODES, *PARTY_MENU_CODES)},
-    "takeSeat": {**GAME_ID, 409: ("game-full",), 422: ("unknown-bot", "invalid-seat"), 503: ("too-much-contention",)},
+    "takeSeat": {
+        **GAME_ID,
+        403: ("invitation-required", "invalid-invitation"),
+        409: ("game-full",),
+        422: ("unknown-bot", "invalid-seat"),
+        503: ("too-much-contention",),
+    },
+    "createInvitation": {**GAME_ID, **REQUIRED_TOKEN, 409: ("game-finished",), 503: ("too-much-contention",)},
+    "revokeInvitation": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-finished",),
+        422: ("unknown-invitation",),
+        503: ("too-much-contention",),
+    },
+    "createRematch": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-not-finished", "game-finished"),
+        422: (*LOBBY_CODES, *PARTY_MENU_CODES),
+        503: ("too-much-contention",),
+    },
     "getTable": {**GAME_ID, **OPTIONAL_TOKEN},
     "listLegalCommands": {**GAME_ID, **REQUIRED_TOKEN},
     "sendCommand": {
@@ -177,6 +205,20 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getLeaderboard": {404: ("unknown-game",), 422: ("invalid-page",), 503: ("history-unavailable",)},
     "exportLog": {404: ("game-not-found",), 409: ("game-not-finished",)},
     "importLog": {422: IMPORT_CODES},
+    "createWebhook": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-finished",),
+        422: ("webhook-url-refused",),
+        503: ("webhooks-unavailable",),
+    },
+    "listWebhookDeliveries": {
+        404: ("game-not-found", "webhook-not-found"),
+        **REQUIRED_TOKEN,
+        422: ("invalid-page",),
+        503: ("webhooks-unavailable",),
+    },
+    "deleteWebhook": {404: ("game-not-found", "webhook-not-found"), **REQUIRED_TOKEN, 503: ("webhooks-unavailable",)},
     "health": {},
     "ready": {503: ("not-ready",)},
 }

@@ -20,7 +20,7 @@ from api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
-from api.schemas import CreateGameRequest, SeatRequest
+from api.schemas import CreateGameRequest, TakeSeatRequest
 from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
 from services.games import MAX_EVENTS_PAGE, Games
@@ -92,8 +92,8 @@ class GamesController(Controller):
         return await history.matches(game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
-    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[SeatRequest]) -> SeatGranted:
-        return await games.take_seat(TakeSeat(game_id=game_id, seat=data.as_new_seat()))
+    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[TakeSeatRequest]) -> SeatGranted:
+        return await games.take_seat(TakeSeat(game_id=game_id, seat=data.as_new_seat(), invitation=data.invitation))
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
     async def get_table(

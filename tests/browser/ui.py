@@ -28,6 +28,7 @@ def create_game(
     seats: dict[int, str] | None = None,
     menu: str | None = None,
     seed: int = 7,
+    private: bool = False,
     clock: int | None = None,
 ) -> str:
     """Fills the new-game form (seat kinds by seat: "you", "open", "bot:greedy"...; a turn clock of
@@ -39,6 +40,8 @@ def create_game(
         page.select_option(f"#seat-{seat}", kind)
     if menu is not None:
         page.select_option("#menu", menu)
+    if private:
+        page.check("#private")
     if clock is not None:
         page.select_option("#clock", str(clock))
     page.click("summary:text('Seed')")

@@ -12,7 +12,7 @@ from adapters.system import SecureIds, SystemClock
 from services.commands import Act, CreateGame, NewSeat
 from services.errors import ServiceError
 from services.games import Games
-from services.ports import ConcurrencyConflict, GameSummary, NewEvent, StoredEvent
+from services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
 
 
 class LosingStore(InMemoryEventStore):
@@ -30,12 +30,13 @@ class LosingStore(InMemoryEventStore):
         events: Sequence[NewEvent],
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
     ) -> list[StoredEvent]:
         self.appends += 1
         if self.losses:
             self.losses -= 1
             raise ConcurrencyConflict(stream_id, expected_version)
-        return await super().append(stream_id, expected_version, events, summary, idempotency_key)
+        return await super().append(stream_id, expected_version, events, summary, idempotency_key, outbox)
 
 
 @pytest.fixture

@@ -72,8 +72,12 @@ export const api = {
   catalogGame: (id) => call("GET", `/v1/catalog/${encodeURIComponent(id)}`),
   /** @param {unknown} body @returns {Promise<import("./types.js").CreatedGame>} */
   create: (body) => call("POST", games, { body }),
-  /** @param {string} id @param {import("./types.js").SeatRequest} body @returns {Promise<import("./types.js").SeatGranted>} */
+  /** @param {string} id @param {import("./types.js").TakeSeatRequest} body @returns {Promise<import("./types.js").SeatGranted>} */
   takeSeat: (id, body) => call("POST", `${game(id)}/seats`, { body }),
+  /** @param {string} id @param {string} token @returns {Promise<import("./types.js").Invitation>} */
+  invite: (id, token) => call("POST", `${game(id)}/invitations`, { token }),
+  /** @param {string} id @param {string} token @returns {Promise<import("./types.js").CreatedGame>} */
+  rematch: (id, token) => call("POST", `${game(id)}/rematch`, { token }),
   /** @param {string} id @param {string | null} token @returns {Promise<import("./types.js").TableView>} */
   table: (id, token) => call("GET", game(id), { token }),
   /** @param {string} id @param {string} token @returns {Promise<import("./types.js").LegalCommands>} */

@@ -17,7 +17,7 @@ import { tableScreen } from "./screens/table.js";
 const ROUTES = [
   [/^#?\/?$/, lobbyScreen],
   [/^#\/new\/([\w-]+)$/, createScreen],
-  [/^#\/games\/([\w-]+)\/join\/(\d+)$/, joinScreen],
+  [/^#\/games\/([\w-]+)\/join(?:\/(\d+))?(?:\?invitation=([^&]+))?$/, joinScreen],
   [/^#\/games\/([\w-]+)\/replay(?:\/(\d+))?$/, replayScreen],
   [/^#\/games\/([\w-]+)(?:\/seat\/(\d+))?$/, tableScreen],
   [/^#\/history(?:\?(.*))?$/, historyScreen],

@@ -17,6 +17,8 @@
  * @typedef {Schemas["Card"]} Card
  * @typedef {Schemas["Seat"]} Seat
  * @typedef {Schemas["SeatRequest"]} SeatRequest
+ * @typedef {Schemas["TakeSeatRequest"]} TakeSeatRequest
+ * @typedef {Schemas["Invitation"]} Invitation
  * @typedef {Schemas["Problem"]} Problem
  * @typedef {Schemas["GameStats"]} GameStats
  * @typedef {Schemas["PlayerStats"]} PlayerStats

@@ -39,6 +39,7 @@ export async function createScreen(main, gameId) {
   const seatRows = h("ol", { class: "seats-form" });
   const options = h("div", { class: "options" });
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: 0, inputmode: "numeric" });
+  const privately = h("input", { id: "private", name: "private", type: "checkbox" });
   // Seconds per turn, and twice that as each seat's bank for the whole game.
   const clock = h(
     "select",
@@ -110,6 +111,7 @@ export async function createScreen(main, gameId) {
             players: seats.length,
             options: turnSeconds ? { ...readOptions(), clock: { turn_seconds: turnSeconds, bank_seconds: turnSeconds * 2 } } : readOptions(),
             seed: seed.value === "" ? null : Number(seed.value),
+            visibility: privately.checked ? "private" : "public",
             seats: seats.filter((choice) => choice.kind !== "open").map((choice, seat) => seatRequest(choice, seat, yourName.value.trim(), me.player_id)),
           };
           const created = await api.create(body);
@@ -131,6 +133,7 @@ export async function createScreen(main, gameId) {
       h("ul", { class: "quiet" }, game.bots.map((bot) => h("li", {}, `${bot.name} bot: ${bot.description}`))),
     ),
     options,
+    h("p", {}, privately, h("label", { for: "private" }, "Private: not listed; open seats are taken only with an invitation link")),
     h("p", {}, h("label", { for: "clock" }, "Turn clock (when time runs out, the greedy bot moves for that seat)"), clock),
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),

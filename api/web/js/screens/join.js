@@ -1,4 +1,5 @@
-// Joining a game by its share link: take the next open seat (seats are taken in order).
+// Joining a game by its share link: take the next open seat (seats are taken in order). A private
+// game's links carry an invitation code (in the address's fragment, never sent to a server).
 
 import { api } from "../api.js";
 import { catalogGame } from "../catalog.js";
@@ -11,9 +12,10 @@ import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
 /**
  * @param {HTMLElement} main
  * @param {string} gameId
- * @param {string} seat the open seat the link was made for
+ * @param {string} seat the open seat the link was made for ("" for the next one)
+ * @param {string} invitation the code of a private game's invitation ("" for none)
  */
-export async function joinScreen(main, gameId, seat) {
+export async function joinScreen(main, gameId, seat, invitation) {
   const table = await api.table(gameId, null);
   const [game, players] = await Promise.all([catalogGame(table.game), tableSize(table, () => api.events(gameId, null, 0, 1))]);
   const held = seatsHeld(gameId);
@@ -37,7 +39,7 @@ export async function joinScreen(main, gameId, seat) {
         event.preventDefault();
         try {
           saveProfile({ ...me, name: name.value.trim() });
-          const granted = await api.takeSeat(gameId, { name: name.value.trim(), player_id: me.player_id });
+          const granted = await api.takeSeat(gameId, { name: name.value.trim(), player_id: me.player_id, invitation: invitation || null });
           if (granted.token) holdSeats(gameId, table.game, { [String(granted.seat)]: granted.token });
           location.hash = `#/games/${gameId}`;
         } catch (error) {
@@ -46,7 +48,7 @@ export async function joinScreen(main, gameId, seat) {
       },
     },
     h("p", {}, h("label", { for: "join-name" }, "Your name"), name),
-    h("p", {}, h("button", { type: "submit", class: "primary" }, `Take seat ${Number(seat) + 1}`)),
+    h("p", {}, h("button", { type: "submit", class: "primary" }, `Take seat ${Number(seat || table.seats.length) + 1}`)),
   );
   replace(
     main,

@@ -9,7 +9,7 @@ import { resultPanel } from "../games/result.js";
 import { follow } from "../live.js";
 import { describeEvent, seatNames } from "../names.js";
 import { showProblem } from "../notice.js";
-import { seatsHeld } from "../storage.js";
+import { holdSeats, seatsHeld } from "../storage.js";
 
 /** Events kept in the "latest events" list. */
 const RECENT = 8;
@@ -33,6 +33,9 @@ export async function tableScreen(main, gameId, asSeat) {
   let ui = {};
   let sending = false;
   let connected = false;
+  /** A private game's invitation, asked for once by a seated person while seats are open. */
+  /** @type {import("../types.js").Invitation | null} */
+  let invitation = null;
 
   const root = h("section", { class: "table", dataset: { game: table.game } });
   // Outside the redrawn part: a live region is read out when its text changes, not when it is replaced.
@@ -59,8 +62,9 @@ export async function tableScreen(main, gameId, asSeat) {
       canResign
         ? h("p", { class: "links" }, h("button", { type: "button", class: "resign", dataset: { action: "resign" }, disabled: sending, onclick: resign }, "Resign (a bot plays on for you)"))
         : null,
-      table.status === "open" ? shareLinks(gameId, table, players) : null,
+      table.status === "open" ? shareLinks(gameId, table, players, invitation) : null,
       table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
+      table.status === "finished" ? rematchPanel(table, token) : null,
       table.state
         ? board({
             view: table.state,
@@ -87,6 +91,7 @@ export async function tableScreen(main, gameId, asSeat) {
 
   const load = async () => {
     let fresh = await api.table(gameId, token);
+    if (fresh.visibility === "private" && fresh.status === "open" && token && !invitation) invitation = await api.invite(gameId, token);
     let legal = null;
     // The table and its commands are read one after the other: read again when the game moved on between.
     for (let attempt = 0; attempt < 3 && token && fresh.status === "active" && fresh.viewer.seat !== null && fresh.awaiting.includes(fresh.viewer.seat); attempt += 1) {
@@ -226,21 +231,27 @@ function turnLine(table, names, seat, canAct) {
  * @param {string} gameId
  * @param {import("../types.js").TableView} table
  * @param {number} players
+ * @param {import("../types.js").Invitation | null} invitation a private game's, when this page may invite
  */
-function shareLinks(gameId, table, players) {
+function shareLinks(gameId, table, players, invitation) {
   const base = `${location.origin}${location.pathname}${location.search}`;
   const open = [];
   for (let seat = table.seats.length; seat < players; seat += 1) open.push(seat);
+  const heading = h("h2", { id: "share-title" }, "Invite players");
+  if (table.visibility === "private" && !invitation) {
+    return h("section", { class: "share", "aria-labelledby": "share-title" }, heading, h("p", {}, "This game is private: a seated person invites the others."));
+  }
+  const code = invitation ? `?invitation=${encodeURIComponent(invitation.code)}` : "";
   return h(
     "section",
     { class: "share", "aria-labelledby": "share-title" },
-    h("h2", { id: "share-title" }, "Invite players"),
+    heading,
     h("p", {}, "Send each person one link: opening it takes the next open seat."),
     h(
       "ul",
       { class: "list" },
       open.map((seat) => {
-        const url = `${base}#/games/${gameId}/join/${seat}`;
+        const url = `${base}#/games/${gameId}/join/${seat}${code}`;
         return h(
           "li",
           {},
@@ -250,6 +261,37 @@ function shareLinks(gameId, table, players) {
       }),
     ),
   );
+}
+
+/**
+ * A finished game offers its seated people a rematch: the same game and seats, a new token each.
+ * @param {import("../types.js").TableView} table
+ * @param {string | null} token
+ */
+function rematchPanel(table, token) {
+  const existing = table.rematch ? h("a", { href: `#/games/${table.rematch}` }, "Go to the rematch") : null;
+  if (!token || (table.rematch && seatsHeld(table.rematch).length)) return existing ? h("p", { class: "links" }, existing) : null;
+  const button = h(
+    "button",
+    {
+      type: "button",
+      id: "rematch",
+      class: "primary",
+      onclick: async () => {
+        button.disabled = true;
+        try {
+          const created = await api.rematch(table.id, token);
+          holdSeats(created.id, created.game, created.tokens);
+          location.hash = `#/games/${created.id}`;
+        } catch (error) {
+          showProblem(error);
+          button.disabled = false;
+        }
+      },
+    },
+    table.rematch ? "Join the rematch" : "Rematch",
+  );
+  return h("p", { class: "links" }, button);
 }
 
 /**

@@ -1,0 +1,62 @@
+"""The lobby around games: invitations to private games, and rematches of finished ones."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, Response, delete, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import PathParameter
+
+from api.auth import bearer_token, required_bearer_token
+from services.games import Games
+from services.views import CreatedGame, Invitation
+
+GameId = Annotated[str, PathParameter(description="The game's UUID")]
+SeatToken = NamedDependency[str]
+GamesDep = NamedDependency[Games]
+
+REMATCH_DESCRIPTION = """\
+A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
+(`rematch_of` in the new table, `rematch` in the finished one). The first request creates it (201);
+every later one, from any seat, answers the same rematch (200). Each person gets a new token for
+their seat by asking through their token of the finished game; asking again replaces it.
+"""
+
+
+class LobbyController(Controller):
+    path = "/v1/games/{game_id:str}"
+    tags = ["games"]
+    dependencies = {
+        "token": Provide(bearer_token, sync_to_thread=False),
+        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
+    }
+
+    @post(
+        "/invitations",
+        operation_id="createInvitation",
+        summary="Invite someone to a free seat (any seated person may)",
+        status_code=201,
+    )
+    async def create_invitation(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> Invitation:
+        return await games.invite(game_id, seat_token)
+
+    @delete("/invitations/{invitation_id:str}", operation_id="revokeInvitation", summary="Revoke an invitation")
+    async def revoke_invitation(
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        seat_token: SeatToken,
+        invitation_id: Annotated[str, PathParameter(description="The invitation's id")],
+    ) -> None:
+        await games.revoke(game_id, seat_token, invitation_id)
+
+    @post(
+        "/rematch",
+        operation_id="createRematch",
+        summary="The rematch of a finished game, with a new token for the caller's seat",
+        description=REMATCH_DESCRIPTION,
+    )
+    async def rematch(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> Response[CreatedGame]:
+        created, new = await games.rematch(game_id, seat_token)
+        return Response(created, status_code=201 if new else 200, headers={"Location": f"/v1/games/{created.id}"})

@@ -1,0 +1,72 @@
+"""Webhooks: a seat registers a URL that kaiten POSTs to when it is someone's turn or the game ends."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import Controller, delete, get, post
+from litestar.di import NamedDependency, Provide
+from litestar.params import JSONBody, PathParameter, QueryParameter
+
+from api.auth import bearer_token, required_bearer_token
+from api.schemas import WebhookRequest
+from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, Webhooks
+
+WEBHOOK_DESCRIPTION = """\
+kaiten POSTs `{"game_id", "version", "event", "seats"}` to the URL when one of the chosen moments
+comes: `turn` (`seats`: the seats whose turn has just come) or `finished` (`seats`: the winners;
+none for an abandoned game).
+Each request carries `X-Kaiten-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>`,
+`X-Kaiten-Delivery` (the same id on every attempt of one delivery) and `X-Kaiten-Attempt`.
+Deliveries come at least once, in version order, each until a 2xx answer (5 s timeout), retried
+with exponential backoff and jitter for 24 hours. The URL is http(s) and its host must not resolve
+to a loopback, link-local or private address (unless the server sets KAITEN_WEBHOOK_ALLOW_PRIVATE=1).
+"""
+
+GameId = Annotated[str, PathParameter(description="The game's UUID")]
+WebhookId = Annotated[str, PathParameter(description="The webhook's UUID")]
+SeatToken = NamedDependency[str]
+WebhooksDep = NamedDependency[Webhooks]
+
+
+class WebhooksController(Controller):
+    path = "/v1/games/{game_id:str}/webhooks"
+    tags = ["webhooks"]
+    dependencies = {
+        "token": Provide(bearer_token, sync_to_thread=False),
+        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
+    }
+
+    @post(
+        "/",
+        operation_id="createWebhook",
+        summary="Be told by an HTTP POST when it is someone's turn or the game is over",
+        description=WEBHOOK_DESCRIPTION,
+        status_code=201,
+    )
+    async def create_webhook(
+        self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken, data: JSONBody[WebhookRequest]
+    ) -> Webhook:
+        return await webhooks.register(game_id, seat_token, data.url, data.events, data.secret)
+
+    @get(
+        "/{webhook_id:str}/deliveries",
+        operation_id="listWebhookDeliveries",
+        summary="The webhook's deliveries, oldest first, with every attempt and its answer",
+    )
+    async def list_deliveries(
+        self,
+        webhooks: WebhooksDep,
+        game_id: GameId,
+        webhook_id: WebhookId,
+        seat_token: SeatToken,
+        after: Annotated[int, QueryParameter(ge=0, description="deliveries of versions after this one")] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
+    ) -> Deliveries:
+        return await webhooks.deliveries(game_id, seat_token, webhook_id, after, limit)
+
+    @delete("/{webhook_id:str}", operation_id="deleteWebhook", summary="Remove the webhook and its deliveries")
+    async def delete_webhook(
+        self, webhooks: WebhooksDep, game_id: GameId, webhook_id: WebhookId, seat_token: SeatToken
+    ) -> None:
+        await webhooks.remove(game_id, seat_token, webhook_id)

@@ -1,0 +1,137 @@
+"""The delivery worker every serving process runs: claims due webhook deliveries, POSTs them, records
+each attempt, and schedules the next one after a failure.
+
+Each webhook gets its deliveries in version order: only its oldest pending delivery is ever claimed,
+so a failing one holds the later ones back until it is delivered or given up. A failure is retried
+after an exponential backoff with full jitter (the `backoff` library's), for `RETRY_FOR` after the
+delivery was queued; then it is given up (`failed`) and the next one goes. A worker wakes on each
+append it hears of, and polls for retries that fall due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+import backoff
+
+from services.ports import Clock, DeliveryAttempt, DueDelivery, Notifier, WebhookSender, WebhookStore
+from services.webhooks import signature
+
+log = logging.getLogger("kaiten.webhooks")
+
+RETRY_FOR = timedelta(hours=24)
+#: The first retry comes within this; each next one within twice the one before, up to the cap.
+FIRST_RETRY_SECONDS = 1.0
+MAX_RETRY_SECONDS = 3600.0
+#: How long a claimed delivery stays with the worker that claimed it (well past a send's timeout):
+#: one that died with it loses it then, and another sends it again.
+LEASE = timedelta(seconds=30)
+POLL_SECONDS = 0.5
+BATCH = 20
+
+
+def retry_delay(failed_attempts: int, first: float = FIRST_RETRY_SECONDS, cap: float = MAX_RETRY_SECONDS) -> float:
+    """Seconds before the next attempt after `failed_attempts` (≥ 1) failures: full jitter over an
+    exponential `first * 2**(failed_attempts - 1)`, capped."""
+    delays = backoff.expo(factor=first, max_value=cap)
+    next(delays)  # the generator's priming step
+    ceiling = next(itertools.islice(delays, failed_attempts - 1, None))
+    return backoff.full_jitter(ceiling)
+
+
+class DeliveryWorker:
+    def __init__(
+        self,
+        webhooks: WebhookStore,
+        sender: WebhookSender,
+        clock: Clock,
+        notifier: Notifier | None = None,
+        *,
+        first_retry_seconds: float = FIRST_RETRY_SECONDS,
+        poll_seconds: float = POLL_SECONDS,
+    ) -> None:
+        self.webhooks = webhooks
+        self.sender = sender
+        self.clock = clock
+        self.notifier = notifier
+        self.first_retry_seconds = first_retry_seconds
+        self.poll_seconds = poll_seconds
+        self._wake = asyncio.Event()
+
+    async def deliver_due(self) -> int:
+        """Claim and send what is due now, batch after batch; the number of attempts made."""
+        made = 0
+        while True:
+            now = self.clock.now()
+            claimed = await self.webhooks.claim(now, now + LEASE, BATCH)
+            if not claimed:
+                return made
+            await asyncio.gather(*(self._attempt(delivery) for delivery in claimed))
+            made += len(claimed)
+
+    async def _attempt(self, delivery: DueDelivery) -> None:
+        number = delivery.attempts + 1
+        headers = {
+            "Content-Type": "application/json",
+            "User-Agent": "kaiten-webhooks",
+            "X-Kaiten-Signature": signature(delivery.secret, delivery.body),
+            "X-Kaiten-Delivery": str(delivery.delivery_id),
+            "X-Kaiten-Attempt": str(number),
+        }
+        sent_at = self.clock.now()
+        result = await self.sender.send(delivery.url, delivery.body, headers)
+        attempt = DeliveryAttempt(
+            attempt=number,
+            attempted_at=sent_at,
+            status_code=result.status_code,
+            latency_ms=result.latency_ms,
+            error=result.error,
+            answer=result.answer,
+        )
+        if result.status_code is not None and 200 <= result.status_code < 300:
+            await self.webhooks.record(delivery.delivery_id, attempt, "delivered", None)
+            return
+        retry_at = self.clock.now() + timedelta(seconds=retry_delay(number, self.first_retry_seconds))
+        if retry_at > delivery.created_at + RETRY_FOR:
+            log.warning("webhook delivery %s given up after %d attempts", delivery.delivery_id, number)
+            await self.webhooks.record(delivery.delivery_id, attempt, "failed", None)
+        else:
+            await self.webhooks.record(delivery.delivery_id, attempt, "pending", retry_at)
+
+    async def run(self) -> None:
+        """Deliver until cancelled; a failing round (database away) is logged and tried again."""
+        while True:
+            try:
+                await self.deliver_due()
+            except Exception:
+                log.exception("webhook deliveries failed; trying again")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+            self._wake.clear()
+
+    async def _listen(self) -> None:
+        assert self.notifier is not None
+        async with self.notifier.subscribe() as notices:
+            async for _notice in notices:
+                self._wake.set()
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(self.run())]
+        if self.notifier is not None:
+            tasks.append(asyncio.create_task(self._listen()))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await self.sender.close()

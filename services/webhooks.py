@@ -1,0 +1,159 @@
+"""Webhooks: a seat asks to be told, by an HTTP POST, when it is someone's turn or the game is over.
+
+What a webhook hears of is decided with the events (`outbox_messages`) and written in their
+transaction (the EventStore's outbox), so a process that dies after an append loses no delivery; the
+delivery worker (services/webhook_delivery.py) sends them, each webhook's in version order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import uuid
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+import msgspec
+
+from domain import lobby
+from domain.engine import AnyGame
+from domain.lobby import Table
+from services.errors import ServiceError
+from services.loading import check_game_id, load_game
+from services.ports import (
+    Clock,
+    DeliveryRecord,
+    EventStore,
+    NewEvent,
+    OutboxMessage,
+    WebhookRecord,
+    WebhookSender,
+    WebhookStore,
+)
+
+WebhookEvent = Literal["turn", "finished"]
+MAX_DELIVERIES_PAGE = 500
+
+
+class WebhookPayload(msgspec.Struct, frozen=True):
+    """What kaiten POSTs to a webhook (signed: `X-Kaiten-Signature: sha256=<hex HMAC of the body>`)."""
+
+    game_id: str
+    #: The game's version right after the moment.
+    version: int
+    #: `turn`: `seats` are the seats whose turn has just come; `finished`: `seats` are the winners (none
+    #: when the game was abandoned).
+    event: WebhookEvent
+    seats: list[int]
+
+
+class Webhook(msgspec.Struct, frozen=True):
+    id: str
+    url: str
+    events: list[WebhookEvent]
+    #: The seat whose token registered it: only that token may read its deliveries or remove it.
+    seat: int
+    created_at: datetime
+
+
+class Deliveries(msgspec.Struct, frozen=True):
+    deliveries: list[DeliveryRecord]
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def signature(secret: str, body: bytes) -> str:
+    """The `X-Kaiten-Signature` header of a body: a receiver recomputes it with the shared secret."""
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def outbox_messages(
+    game: AnyGame,
+    game_id: str,
+    before: Table[Any],
+    after: Table[Any],
+    events: Sequence[NewEvent],
+    version: int,
+) -> list[OutboxMessage]:
+    """What webhooks hear of an append that took the game from `before` to `after` at `version`.
+
+    A turn comes for a seat that is awaited now and was not, or that moved (sent a command) in this
+    append and is awaited again (a new round); a seat still awaited from before hears nothing new.
+    """
+    if lobby.is_over(after):
+        if lobby.is_over(before):
+            return []
+        # An abandoned game ends too, with no winners.
+        winners = [] if after.result is None else list(after.result.winners)
+        return [_message(game_id, version, "finished", winners)]
+    moved = {event.metadata["seat"] for event in events if "command_id" in event.metadata}
+    waiting = set(lobby.awaiting(game, before)) - moved
+    turns = [seat for seat in lobby.awaiting(game, after) if seat not in waiting]
+    return [_message(game_id, version, "turn", turns)] if turns else []
+
+
+def _message(game_id: str, version: int, event: WebhookEvent, seats: list[int]) -> OutboxMessage:
+    payload = WebhookPayload(game_id=game_id, version=version, event=event, seats=sorted(seats))
+    return OutboxMessage(event=event, version=version, body=_encoder.encode(payload))
+
+
+class Webhooks:
+    """Registering, listing the deliveries of and removing a seat's webhooks."""
+
+    def __init__(self, store: EventStore, webhooks: WebhookStore, sender: WebhookSender, clock: Clock) -> None:
+        self.store = store
+        self.webhooks = webhooks
+        self.sender = sender
+        self.clock = clock
+
+    async def register(
+        self, game_id: str, token: str, url: str, events: Sequence[WebhookEvent], secret: str
+    ) -> Webhook:
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        assert seat is not None
+        if lobby.is_over(loaded.table):
+            raise ServiceError("conflict", "game-finished", "the game is over: there is nothing left to hear of")
+        refused = await self.sender.refusal(url)
+        if refused is not None:
+            raise ServiceError("invalid", "webhook-url-refused", refused)
+        record = WebhookRecord(
+            webhook_id=str(uuid.uuid4()),
+            game_id=loaded.game_id,
+            seat=seat,
+            url=url,
+            events=sorted(set(events)),
+            created_at=self.clock.now(),
+        )
+        await self.webhooks.add(record, secret)
+        return _shown(record)
+
+    async def deliveries(self, game_id: str, token: str, webhook_id: str, after: int, limit: int) -> Deliveries:
+        if after < 0 or not 1 <= limit <= MAX_DELIVERIES_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_DELIVERIES_PAGE}")
+        record = await self._own(game_id, token, webhook_id)
+        return Deliveries(deliveries=await self.webhooks.deliveries(record.webhook_id, after, limit))
+
+    async def remove(self, game_id: str, token: str, webhook_id: str) -> None:
+        record = await self._own(game_id, token, webhook_id)
+        await self.webhooks.remove(record.webhook_id)
+
+    async def _own(self, game_id: str, token: str, webhook_id: str) -> WebhookRecord:
+        """The webhook, when the token's seat registered it; another seat's is not found, as is any
+        webhook of another game."""
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        try:
+            record = await self.webhooks.get(str(uuid.UUID(webhook_id)))
+        except ValueError:
+            record = None
+        if record is None or record.game_id != check_game_id(game_id) or record.seat != seat:
+            raise ServiceError("not-found", "webhook-not-found", f"this seat has no webhook {webhook_id!r} here")
+        return record
+
+
+def _shown(record: WebhookRecord) -> Webhook:
+    events: list[WebhookEvent] = [event for event in ("turn", "finished") if event in record.events]
+    return Webhook(id=record.webhook_id, url=record.url, events=events, seat=record.seat, created_at=record.created_at)

@@ -1,0 +1,54 @@
+"""The web client's lobby: a private game's invitation links, and a rematch offered once a game is over."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+
+from tests.browser.ui import create_game, settled, tokens
+
+
+def test_a_private_games_links_carry_an_invitation_that_seats_the_person_who_opens_one(
+    kaiten: str, open_page: Any
+) -> None:
+    alice = open_page(f"{kaiten}/play").page
+    game = create_game(alice, "sushi-go", 3, {2: "open", 1: "open"}, private=True)
+    assert httpx.get(f"{kaiten}/v1/games/{game}").json()["visibility"] == "private"
+    link = alice.input_value("#share-1")
+    assert f"#/games/{game}/join/1?invitation=" in link
+    bob = open_page(link).page
+    bob.fill("#join-name", "Bob")
+    bob.click("button[type=submit]")
+    bob.wait_for_selector(".table[data-version]")
+    assert set(tokens(bob, game)) == {"1"}
+    # Without the code, the next seat is refused.
+    watched = open_page(alice.input_value("#share-2").split("?invitation=")[0])
+    watched.expected.append("403 (Forbidden)")
+    carol = watched.page
+    carol.fill("#join-name", "Carol")
+    carol.click("button[type=submit]")
+    carol.wait_for_selector("#notice:not([hidden]):has-text('invitation-required')")
+
+
+def test_a_finished_game_offers_a_rematch_with_the_same_seats(kaiten: str, open_page: Any) -> None:
+    alice = open_page(f"{kaiten}/play").page
+    game = create_game(alice, "sushi-go", 2, {1: "bot:greedy"})
+    token = tokens(alice, game)["0"]
+    headers = {"authorization": f"Bearer {token}"}
+    rng = random.Random(5)
+    while httpx.get(f"{kaiten}/v1/games/{game}").json()["status"] != "finished":
+        legal = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()
+        assert httpx.post(f"{kaiten}/v1/games/{game}/commands", json=rng.choice(legal["commands"]), headers=headers)
+    alice.reload()
+    settled(alice)
+    alice.click("#rematch")
+    alice.wait_for_function("game => !location.hash.includes(game)", arg=game)
+    settled(alice)
+    rematch = alice.evaluate("location.hash").split("/")[2]
+    table = httpx.get(
+        f"{kaiten}/v1/games/{rematch}", headers={"authorization": f"Bearer {tokens(alice, rematch)['0']}"}
+    )
+    assert table.json()["rematch_of"] == game and table.json()["viewer"] == {"seat": 0}
+    assert [seat["bot"] for seat in table.json()["seats"]] == [None, "greedy"]

@@ -1,0 +1,126 @@
+"""Private games and their invitations, and rematches, through the API (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from litestar.testing import AsyncTestClient
+
+from api.bootstrap import Services
+from tests.e2e.play import bearer, create, play_randomly
+from tests.projecting import settle_all
+
+Client = AsyncTestClient  # type: ignore[type-arg]
+
+
+async def invite(client: Client, game: dict[str, Any], seat: str = "0") -> dict[str, Any]:
+    response = await client.post(f"/v1/games/{game['id']}/invitations", headers=bearer(game["tokens"][seat]))
+    assert response.status_code == 201, response.text
+    invitation: dict[str, Any] = response.json()
+    return invitation
+
+
+async def test_a_private_games_seats_need_a_live_invitation(client: Client) -> None:
+    game = await create(client, "sushi-go", 3, seats=[{"name": "Alice"}], visibility="private")
+    assert game["visibility"] == "private"
+    seats = f"/v1/games/{game['id']}/seats"
+    refused = await client.post(seats, json={"name": "Mallory"})
+    assert refused.status_code == 403 and refused.json()["code"] == "invitation-required"
+    wrong = await client.post(seats, json={"name": "Mallory", "invitation": "guessed"})
+    assert wrong.status_code == 403 and wrong.json()["code"] == "invalid-invitation"
+    invitation = await invite(client, game)
+    assert invitation["url"].endswith(f"/games/{game['id']}/join?invitation={invitation['code']}")
+    bob = await client.post(seats, json={"name": "Bob", "invitation": invitation["code"]})
+    assert bob.status_code == 201, bob.text
+    # The code is kept only as its hash: the log never shows it.
+    events = (await client.get(f"/v1/games/{game['id']}/events")).json()["events"]
+    assert invitation["code"] not in str(events)
+    assert [event["type"] for event in events].count("InvitationIssued") == 1
+    # Bob, seated now, may revoke it; then it seats nobody.
+    revoked = await client.delete(
+        f"/v1/games/{game['id']}/invitations/{invitation['id']}", headers=bearer(bob.json()["token"])
+    )
+    assert revoked.status_code == 204
+    late = await client.post(seats, json={"name": "Carol", "invitation": invitation["code"]})
+    assert late.status_code == 403 and late.json()["code"] == "invalid-invitation"
+    again = await client.delete(
+        f"/v1/games/{game['id']}/invitations/{invitation['id']}", headers=bearer(game["tokens"]["0"])
+    )
+    assert again.status_code == 422 and again.json()["code"] == "unknown-invitation"
+    anonymous = await client.post(f"/v1/games/{game['id']}/invitations")
+    assert anonymous.status_code == 401
+
+
+async def test_an_invitation_is_for_its_game_only(client: Client) -> None:
+    first = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private")
+    second = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private")
+    invitation = await invite(client, first)
+    other = await client.post(f"/v1/games/{second['id']}/seats", json={"name": "Bob", "invitation": invitation["code"]})
+    assert other.status_code == 403 and other.json()["code"] == "invalid-invitation"
+
+
+async def test_private_games_are_not_listed(client: Client, services: Services) -> None:
+    public = await create(client, "sushi-go", 2, seats=[{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}])
+    private = await create(
+        client,
+        "sushi-go",
+        2,
+        seats=[{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}],
+        visibility="private",
+    )
+    await settle_all(services.projection_runners)
+    for query in ("", "?player_id=alice", "?game=sushi-go"):
+        listed = {item["id"] for item in (await client.get(f"/v1/games{query}")).json()["items"]}
+        assert public["id"] in listed and private["id"] not in listed, query
+    assert (await client.get(f"/v1/games/{private['id']}")).status_code == 200
+
+
+async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client: Client) -> None:
+    seats = [{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}, {"name": "Bob"}]
+    game = await create(client, "sushi-go", 3, seats=seats, options={}, visibility="private")
+    early = await client.post(f"/v1/games/{game['id']}/rematch", headers=bearer(game["tokens"]["0"]))
+    assert early.status_code == 409 and early.json()["code"] == "game-not-finished"
+    await play_randomly(client, game, random.Random(1))
+    first = await client.post(f"/v1/games/{game['id']}/rematch", headers=bearer(game["tokens"]["2"]))
+    assert first.status_code == 201, first.text
+    rematch = first.json()
+    assert rematch["rematch_of"] == game["id"] and rematch["visibility"] == "private"
+    assert [(s["name"], s["player_id"], s["bot"]) for s in rematch["seats"]] == [
+        ("Alice", "alice", None),
+        (None, None, "greedy"),
+        ("Bob", None, None),
+    ]
+    assert list(rematch["tokens"]) == ["2"] and rematch["viewer"] == {"seat": 2}
+    # Alice asks through her old token: the same rematch, with a token for her seat.
+    second = await client.post(f"/v1/games/{game['id']}/rematch", headers=bearer(game["tokens"]["0"]))
+    assert second.status_code == 200 and second.json()["id"] == rematch["id"]
+    alice = second.json()["tokens"]["0"]
+    assert alice not in (game["tokens"]["0"], rematch["tokens"]["2"])
+    mine = await client.get(f"/v1/games/{rematch['id']}/legal-commands", headers=bearer(alice))
+    assert mine.status_code == 200 and mine.json()["seat"] == 0
+    # Old tokens hold no seat in the rematch; the finished game links to its rematch.
+    stale = await client.get(f"/v1/games/{rematch['id']}", headers=bearer(game["tokens"]["0"]))
+    assert stale.status_code == 401
+    assert (await client.get(f"/v1/games/{game['id']}")).json()["rematch"] == rematch["id"]
+    # Both people hold their seats now and play: the bot's seat plays along in the same requests.
+    for token in (alice, rematch["tokens"]["2"]):
+        legal = (await client.get(f"/v1/games/{rematch['id']}/legal-commands", headers=bearer(token))).json()
+        sent = await client.post(
+            f"/v1/games/{rematch['id']}/commands", json=legal["commands"][0], headers=bearer(token)
+        )
+        assert sent.status_code == 200, sent.text
+
+
+async def test_a_private_games_log_with_its_invitations_is_exported_and_imported(client: Client) -> None:
+    game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private", seed=3)
+    invitation = await invite(client, game)
+    bot = await client.post(f"/v1/games/{game['id']}/seats", json={"bot": "greedy", "invitation": invitation["code"]})
+    assert bot.status_code == 201, bot.text
+    await invite(client, game)  # while the game runs
+    await play_randomly(client, {**game, "awaiting": [0], "status": "active"}, random.Random(4))
+    exported = (await client.get(f"/v1/games/{game['id']}/export")).json()
+    assert [event["type"] for event in exported["events"]].count("InvitationIssued") == 2
+    imported = await client.post("/v1/games/import", json=exported)
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["visibility"] == "private"

@@ -1,0 +1,182 @@
+"""Webhooks through the API, delivered by the serving process's worker to a receiver on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from litestar.testing import AsyncTestClient
+
+from api.app import create_app
+from api.bootstrap import Services, bootstrap
+from api.settings import WebhookOptions
+from tests.e2e.play import bearer, create, play_randomly
+from tests.e2e.webhook_receiver import SECRET, Receiver, person_against_a_bot, pick, register
+
+
+@pytest.fixture
+async def hooked(database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    """An app whose worker delivers (to 127.0.0.1, allowed here) and retries within tenths of a second."""
+    options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
+    services: Services = bootstrap(database_url, run_deliveries=True, webhooks=options)
+    assert services.delivery_worker is not None
+    services.delivery_worker.poll_seconds = 0.05
+    try:
+        async with AsyncTestClient(app=create_app(services)) as client:
+            yield client
+    finally:
+        await services.close()
+
+
+@pytest.fixture
+async def receiver() -> AsyncIterator[Receiver]:
+    started = Receiver()
+    await started.start()
+    yield started
+    await started.stop()
+
+
+async def test_a_whole_game_is_delivered_signed_and_in_order(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    receiver: Receiver,
+) -> None:
+    game = await person_against_a_bot(hooked)
+    hook = await register(hooked, game, receiver.url)
+    finished = await play_randomly(hooked, game, random.Random(3))
+    await receiver.wait_for(1, event="finished", game_id=game["id"])
+    payloads = await receiver.wait_for(1, game_id=game["id"])
+    assert all(item.signed_with(SECRET) for item in receiver.received)
+    versions = [payload["version"] for payload in payloads]
+    assert versions == sorted(set(versions))
+    # Every pick but the last gives Alice her next turn (the table awaited her right then), the last
+    # one ends the game.
+    turns = [payload for payload in payloads if payload["event"] == "turn"]
+    assert len(turns) >= 20 and {tuple(payload["seats"]) for payload in turns} == {(0,)}
+    for turn in turns[:: len(turns) // 4]:
+        assert (await hooked.get(f"/v1/games/{game['id']}/replay?at={turn['version']}")).json()["awaiting"] == [0]
+    assert payloads[-1] == {
+        "game_id": game["id"],
+        "version": finished["version"],
+        "event": "finished",
+        "seats": finished["result"]["winners"],
+    }
+    shown = await hooked.get(
+        f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries?limit=500", headers=bearer(game["tokens"]["0"])
+    )
+    deliveries = shown.json()["deliveries"]
+    assert [delivery["version"] for delivery in deliveries] == versions
+    assert {delivery["status"] for delivery in deliveries} == {"delivered"}
+    first = deliveries[0]["attempts"]
+    assert len(first) == 1 and first[0]["status_code"] == 200 and first[0]["latency_ms"] >= 0
+
+
+async def test_a_failed_delivery_is_retried_and_holds_the_later_ones_back(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    receiver: Receiver,
+) -> None:
+    game = await person_against_a_bot(hooked)
+    hook = await register(hooked, game, receiver.url, events=["turn"])
+    receiver.statuses = [500, 503]
+    versions = [await pick(hooked, game) for _ in range(3)]
+    payloads = await receiver.wait_for(3, game_id=game["id"])
+    assert [payload["version"] for payload in payloads] == versions
+    # The first delivery was tried three times; the others waited for it and came once each.
+    received = [item for item in receiver.received if item.payload["game_id"] == game["id"]]
+    assert [item.payload["version"] for item in received] == [versions[0]] * 3 + versions[1:]
+    assert [item.headers["x-kaiten-attempt"] for item in received[:3]] == ["1", "2", "3"]
+    shown = await hooked.get(
+        f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries", headers=bearer(game["tokens"]["0"])
+    )
+    attempts = shown.json()["deliveries"][0]["attempts"]
+    assert [attempt["status_code"] for attempt in attempts] == [500, 503, 200]
+
+
+async def test_deliveries_wait_for_a_receiver_that_is_down(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+) -> None:
+    receiver = Receiver()  # not listening yet
+    game = await person_against_a_bot(hooked)
+    hook = await register(hooked, game, receiver.url)
+    versions = [await pick(hooked, game) for _ in range(2)]
+    path = f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries"
+    async with asyncio.timeout(10):
+        while not (await hooked.get(path, headers=bearer(game["tokens"]["0"]))).json()["deliveries"][0]["attempts"]:
+            await asyncio.sleep(0.05)
+    failed = (await hooked.get(path, headers=bearer(game["tokens"]["0"]))).json()["deliveries"][0]["attempts"][0]
+    assert failed["status_code"] is None and failed["error"]
+    await receiver.start()
+    try:
+        payloads = await receiver.wait_for(2, game_id=game["id"])
+    finally:
+        await receiver.stop()
+    assert [payload["version"] for payload in payloads] == versions
+
+
+async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    receiver: Receiver,
+) -> None:
+    game = await create(hooked, "sushi-go", 2, seed=1)
+    hook = await register(hooked, game, receiver.url)
+    path = f"/v1/games/{game['id']}/webhooks/{hook['id']}"
+    other = await hooked.get(f"{path}/deliveries", headers=bearer(game["tokens"]["1"]))
+    assert other.status_code == 404 and other.json()["code"] == "webhook-not-found"
+    assert (await hooked.delete(path, headers=bearer(game["tokens"]["1"]))).status_code == 404
+    anonymous = await hooked.get(f"{path}/deliveries")
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "missing-token"
+    assert (await hooked.delete(path, headers=bearer(game["tokens"]["0"]))).status_code == 204
+    gone = await hooked.get(f"{path}/deliveries", headers=bearer(game["tokens"]["0"]))
+    assert gone.status_code == 404 and gone.json()["code"] == "webhook-not-found"
+    await pick(hooked, game)
+    assert [item for item in receiver.received if item.payload["game_id"] == game["id"]] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"url": "ftp://127.0.0.1/x", "events": ["turn"], "secret": SECRET}, 422, "webhook-url-refused"),
+        ({"url": "not a url", "events": ["turn"], "secret": SECRET}, 422, "webhook-url-refused"),
+        ({"url": "http://127.0.0.1/x", "events": ["moved"], "secret": SECRET}, 400, "malformed-request"),
+        ({"url": "http://127.0.0.1/x", "events": [], "secret": SECRET}, 400, "malformed-request"),
+        ({"url": "http://127.0.0.1/x", "events": ["turn"], "secret": "short"}, 400, "malformed-request"),
+    ],
+)
+async def test_bad_webhooks_are_refused_with_a_code(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    body: dict[str, Any],
+    status: int,
+    code: str,
+) -> None:
+    game = await create(hooked, "sushi-go", 2, seed=1)
+    response = await hooked.post(f"/v1/games/{game['id']}/webhooks", json=body, headers=bearer(game["tokens"]["0"]))
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.json()["code"] == code
+
+
+@pytest.mark.postgres
+async def test_two_workers_share_the_deliveries_without_sending_one_twice(
+    postgres_url: str, receiver: Receiver
+) -> None:
+    """Two serving processes' workers on one PostgreSQL: each delivery is claimed by one of them."""
+    options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
+    first = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
+    second = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
+    try:
+        async with AsyncTestClient(app=create_app(first)) as client:
+            await second.start()
+            games = [await person_against_a_bot(client) for _ in range(3)]
+            for game in games:
+                await register(client, game, receiver.url)
+            versions = {game["id"]: [await pick(client, game) for _ in range(4)] for game in games}
+            payloads = [payload for game in games for payload in await receiver.wait_for(4, game_id=game["id"])]
+    finally:
+        await second.close()
+        await first.close()
+    mine = {game["id"] for game in games}
+    assert len([item for item in receiver.received if item.payload["game_id"] in mine]) == 12
+    for game in games:
+        assert [payload["version"] for payload in payloads if payload["game_id"] == game["id"]] == versions[game["id"]]

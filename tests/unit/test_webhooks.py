@@ -1,0 +1,129 @@
+"""What webhooks hear of, how they are signed, when they are retried, and where they may not go."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from adapters.memory_store import InMemoryEventStore
+from adapters.system import SecureIds, SystemClock
+from adapters.webhook_http import HttpWebhookSender, is_private
+from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
+from services.games import Games
+from services.webhook_delivery import retry_delay
+from services.webhooks import signature
+
+Payload = dict[str, object]
+
+
+def payloads(store: InMemoryEventStore, game_id: str) -> list[Payload]:
+    return [msgspec.json.decode(message.body) for message in store.outbox.get(game_id, [])]
+
+
+async def play_to_the_end(games: Games, game_id: str, tokens: dict[str, str]) -> None:
+    while (table := await games.view(game_id, None)).status != "finished":
+        for seat in table.awaiting:
+            legal = await games.legal_commands(game_id, tokens[str(seat)])
+            body = msgspec.json.encode(legal.commands[0])
+            await games.act(Act(game_id=game_id, token=tokens[str(seat)], body=body))
+
+
+async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_winners() -> None:
+    store = InMemoryEventStore()
+    games = Games(store, SystemClock(), SecureIds())
+    created = await games.create(CreateGame("sushi-go", 3, None, 11, [NewSeat(name="a"), NewSeat(name="b")]))
+    granted = await games.take_seat(TakeSeat(game_id=created.id, seat=NewSeat(name="c")))
+    assert granted.token is not None
+    tokens = {**created.tokens, "2": granted.token}
+    # The game started with the last seat: every seat's turn came at once.
+    started = (await games.view(created.id, None)).version
+    assert payloads(store, created.id) == [
+        {"game_id": created.id, "version": started, "event": "turn", "seats": [0, 1, 2]}
+    ]
+    await play_to_the_end(games, created.id, tokens)
+    sent = payloads(store, created.id)
+    # Simultaneous picks: a seat that picked waits for the others and hears nothing until the hands
+    # pass, when every seat's next turn comes together.
+    assert {tuple(payload["seats"]) for payload in sent if payload["event"] == "turn"} == {(0, 1, 2)}
+    final = await games.view(created.id, None)
+    assert sent[-1] == {
+        "game_id": created.id,
+        "version": final.version,
+        "event": "finished",
+        "seats": list(final.result.winners),
+    }
+    assert [payload["version"] for payload in sent] == sorted({payload["version"] for payload in sent})
+
+
+async def test_an_abandoned_game_ends_too_with_no_winners() -> None:
+    store = InMemoryEventStore()
+    games = Games(store, SystemClock(), SecureIds())
+    created = await games.create(CreateGame("sushi-go", 2, None, 11, [NewSeat(name="a"), NewSeat(bot="greedy")]))
+    await games.resign(Resign(game_id=created.id, token=created.tokens["0"]))
+    final = await games.view(created.id, None)
+    assert final.status == "abandoned"
+    assert payloads(store, created.id)[-1] == {
+        "game_id": created.id,
+        "version": final.version,
+        "event": "finished",
+        "seats": [],
+    }
+
+
+def test_the_signature_is_the_hex_hmac_sha256_of_the_body() -> None:
+    body = b'{"game_id":"g","version":3,"event":"turn","seats":[0]}'
+    expected = hmac.new(b"secret", body, hashlib.sha256).hexdigest()
+    assert signature("secret", body) == f"sha256={expected}"
+
+
+@given(st.integers(min_value=1, max_value=60))
+def test_retries_back_off_exponentially_with_jitter_up_to_a_cap(failures: int) -> None:
+    ceiling = min(3600.0, 2.0 ** (failures - 1))
+    assert 0 <= retry_delay(failures) <= ceiling
+
+
+def test_jitter_spreads_the_retries() -> None:
+    assert len({retry_delay(8) for _ in range(20)}) > 1
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "fd00::1", "0.0.0.0"],
+)
+def test_loopback_link_local_and_private_addresses_are_private(address: str) -> None:
+    assert is_private(address)
+    assert is_private(f"::ffff:{address}") if ":" not in address else True
+
+
+@pytest.mark.parametrize("address", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "1.1.1.1"])
+def test_public_addresses_are_not(address: str) -> None:
+    assert not is_private(address)
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:8000/hook", "http://localhost/hook", "https://[::1]/x", "http://169.254.169.254/latest"],
+)
+async def test_urls_into_the_servers_own_network_are_refused(url: str) -> None:
+    refusal = await HttpWebhookSender().refusal(url)
+    assert refusal is not None and "private" in refusal
+
+
+@pytest.mark.parametrize("url", ["ftp://example.com/x", "file:///etc/passwd", "http:///nohost", "hook"])
+async def test_only_http_urls_with_a_host_are_taken(url: str) -> None:
+    for sender in (HttpWebhookSender(), HttpWebhookSender(allow_private=True)):
+        assert await sender.refusal(url) == "a webhook's URL is http:// or https:// with a host"
+
+
+async def test_private_urls_are_taken_when_allowed() -> None:
+    assert await HttpWebhookSender(allow_private=True).refusal("http://127.0.0.1:8000/hook") is None
+
+
+async def test_a_refused_url_is_not_sent_to() -> None:
+    result = await HttpWebhookSender().send("http://127.0.0.1:9/hook", b"{}", {})
+    assert result.status_code is None and result.error is not None and result.error.startswith("not sent")
