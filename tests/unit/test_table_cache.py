@@ -195,3 +195,23 @@ def test_the_setting_bounds_the_cache_and_refuses_what_is_no_number(monkeypatch)
     monkeypatch.setenv("KAITEN_TABLE_CACHE", "lots")
     with pytest.raises(SettingsError, match="KAITEN_TABLE_CACHE"):
         Settings.from_env()
+
+
+async def test_cached_clocks_are_the_clocks_a_fold_of_the_log_works_out(store):
+    # The store stamps its own time on appends, a moment after the use case's clock: the cache keeps
+    # the clocks as of the stamped time, as a fold of the log does.
+    first, second = process(store), process(store)
+    options = {"clock": {"turn_seconds": 60, "bank_seconds": 30}}
+    game = await first.create(CreateGame("sushi-go", 2, options, 3, [NewSeat(name="a"), NewSeat(name="b")]))
+
+    async def deadlines(games: Games) -> object:
+        return (await games.view(game.id, None)).awaiting_until
+
+    fresh = await deadlines(process(store, 0))
+    assert fresh and await deadlines(first) == fresh
+    await play(first, game.id, game.tokens["0"])
+    assert await deadlines(first) == await deadlines(process(store, 0))
+    # The other process folds the events it missed into its cached table, clocks included.
+    await deadlines(second)
+    await play(first, game.id, game.tokens["1"])
+    assert await deadlines(second) == await deadlines(process(store, 0)) != fresh
