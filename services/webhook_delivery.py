@@ -111,8 +111,11 @@ class DeliveryWorker:
                 await self.deliver_due()
             except Exception:
                 log.exception("webhook deliveries failed; trying again")
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that
+            # comes as the wait ends, and the worker would then never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
+                async with asyncio.timeout(self.poll_seconds):
+                    await self._wake.wait()
             self._wake.clear()
 
     async def _listen(self) -> None:

@@ -160,8 +160,11 @@ class ProjectionRunner:
                         delay, held_back = held_back, min(self.poll_seconds, held_back * 2)
                         noticed = held_back < self.poll_seconds
                     await asyncio.sleep(SETTLE_SECONDS)
+                # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+                # that comes as the wait ends, and the runner would then never stop.
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), delay)
+                    async with asyncio.timeout(delay):
+                        await wake.wait()
 
     async def ensure_checkpoint(self) -> None:
         """Create this projection's checkpoint at the start of the log unless it exists."""
