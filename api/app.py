@@ -98,6 +98,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 run_scheduler=True,
                 abandon_after=configured.abandon_after,
                 scheduler_interval=configured.scheduler_interval,
+                cached_tables=configured.table_cache,
             )
             if services is None
             else services

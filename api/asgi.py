@@ -2,7 +2,10 @@
 
 from api.app import create_app
 from api.logging_setup import configure_logging
+from api.parent_death import die_with_parent
 from api.settings import Settings
+
+die_with_parent()
 
 settings = Settings.from_env()
 configure_logging(settings.log_level)

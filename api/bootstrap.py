@@ -29,6 +29,7 @@ from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, R
 from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
+from services.table_cache import DEFAULT_CACHED_TABLES
 from services.webhook_delivery import DeliveryWorker
 from services.webhooks import Webhooks
 
@@ -104,12 +105,13 @@ def bootstrap(
     ids: IdSource | None = None,
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
+    cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
     """Services over that database; `run_projections` makes `start` run the catch-up projections and
     `run_deliveries` the webhook delivery worker and `run_scheduler` the deadlines' scheduler (a
     serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
     history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
-    the replica.
+    the replica. `cached_tables` bounds the games whose tables this process keeps in memory.
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     read_engine = None if read_database_url is None else create_engine(read_database_url)
@@ -140,6 +142,7 @@ def bootstrap(
         deadlines=SqlDeadlines(engine),
         abandon_after=abandon_after,
         scheduler_interval=scheduler_interval,
+        cached_tables=cached_tables,
     )
     return replace(
         services,
@@ -193,15 +196,16 @@ def _services(
     deadlines: Deadlines | None = None,
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
+    cached_tables: int = DEFAULT_CACHED_TABLES,
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
-    games = Games(store, clock, ids, abandon_after, replica=replica)
+    games = Games(store, clock, ids, abandon_after, replica=replica, cached_tables=cached_tables)
     return Services(
         games=games,
         scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
         streams=EventStreams(store, notifier),
-        tickets=Ticketing(store, tickets, clock, ids),
+        tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,
         engine=engine,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -13,12 +14,17 @@ from typing import Any, TypeVar
 import msgspec
 
 from adapters.migrate import upgrade_sync
+from api.parent_death import WORKER_OF
 from api.settings import Settings
 from services.errors import ServiceError
 
 T = TypeVar("T")
 
 OPENAPI_PATH = Path("openapi/openapi.json")
+ASGI_APP = "api.asgi:app"
+SERVERS = ("uvicorn", "granian")
+#: Picked by bench/api.py's figures (bench/README.md).
+DEFAULT_SERVER = "granian"
 
 #: On shutdown uvicorn waits for open responses before the app's own shutdown, which is what ends the
 #: event streams (they never finish by themselves): past this many seconds it cancels what is left.
@@ -29,7 +35,13 @@ def add_commands(commands: Any) -> None:
     serve = commands.add_parser("serve", help="migrate the database, then serve the REST API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--workers", type=int, default=1, help="serving processes (each with its own table cache)")
+    serve.add_argument(
+        "--server",
+        choices=SERVERS,
+        default=DEFAULT_SERVER,
+        help=f"the HTTP server (default {DEFAULT_SERVER}; see bench/README.md for how they compare)",
+    )
     serve.set_defaults(run=run_serve)
 
     migrate = commands.add_parser("migrate", help="bring the database schema up to date")
@@ -50,25 +62,54 @@ def add_commands(commands: Any) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     settings = Settings.from_env()
     upgrade_sync(settings.database_url)
     print(
-        f"kaiten: serving {_safe_url(settings.database_url)} on http://{args.host}:{args.port}",
+        f"kaiten: serving {_safe_url(settings.database_url)} on http://{args.host}:{args.port} "
+        f"with {args.server} ({args.workers} worker{'s' if args.workers > 1 else ''})",
         file=sys.stderr,
     )
+    if args.server == "granian":
+        _serve_with_granian(args.host, args.port, args.workers)
+    else:
+        _serve_with_uvicorn(args.host, args.port, args.workers)
+    return 0
+
+
+def _serve_with_uvicorn(host: str, port: int, workers: int) -> None:
+    import uvicorn
+
     uvicorn.run(
-        "api.asgi:app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
+        ASGI_APP,
+        host=host,
+        port=port,
+        workers=workers,
         log_level="warning",
         # kaiten writes its own request log (api/request_log.py), one JSON line per request.
         access_log=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
-    return 0
+
+
+def _serve_with_granian(host: str, port: int, workers: int) -> None:
+    from granian import Granian
+    from granian.constants import Interfaces
+    from granian.log import LogLevels
+
+    # granian serves from child processes: they must not outlive this one (api/parent_death.py).
+    os.environ[WORKER_OF] = str(os.getpid())
+    Granian(
+        ASGI_APP,
+        address=host,
+        port=port,
+        interface=Interfaces.ASGI,
+        workers=workers,
+        websockets=False,
+        log_level=LogLevels.warning,
+        # kaiten writes its own request log (api/request_log.py), one JSON line per request.
+        log_access=False,
+        workers_kill_timeout=GRACEFUL_SHUTDOWN_SECONDS,
+    ).serve()
 
 
 def run_migrate(args: argparse.Namespace) -> int:

@@ -10,6 +10,8 @@ from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
 
+from services.table_cache import DEFAULT_CACHED_TABLES
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///kaiten.sqlite3"
 
 RateUnit = Literal["second", "minute", "hour", "day"]
@@ -92,6 +94,8 @@ class Settings:
     log_level: str = "INFO"
     #: The origins whose pages may call the API from a browser (`*`: any); empty: CORS is off.
     cors_origins: tuple[str, ...] = ()
+    #: Games whose tables each serving process keeps in memory (least recently used go first).
+    table_cache: int = DEFAULT_CACHED_TABLES
     webhooks: WebhookOptions = DEFAULT_WEBHOOKS
     #: A game nobody moved in for this long is abandoned (None: never).
     abandon_after: timedelta | None = None
@@ -105,6 +109,9 @@ class Settings:
         log_level = (os.environ.get("KAITEN_LOG_LEVEL") or "INFO").upper()
         if log_level not in LOG_LEVELS:
             raise SettingsError(f"KAITEN_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        table_cache = os.environ.get("KAITEN_TABLE_CACHE") or str(DEFAULT_CACHED_TABLES)
+        if not table_cache.strip().isdigit():
+            raise SettingsError(f"KAITEN_TABLE_CACHE must be a number of games (0: none), not {table_cache!r}")
         database_url = os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL
         read_database_url = os.environ.get("KAITEN_READ_DATABASE_URL")
         abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
@@ -119,5 +126,6 @@ class Settings:
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),
+            table_cache=int(table_cache),
             webhooks=WebhookOptions.from_env(),
         )

@@ -1,28 +1,36 @@
-"""Commands per second and latency of the full command path against a one-INSERT Litestar endpoint.
+"""Commands per second and latency of the full command path against a one-INSERT Litestar endpoint,
+the cost of reads by the length of the log, and uvicorn against granian (and N workers).
 
-Both servers run side by side in this one run, on the same PostgreSQL, each as one uvicorn process,
-loaded by the same 16 concurrent clients; the figure that matters is the ratio of their throughputs.
+The one-INSERT endpoint (under uvicorn) and the full app under each server compared run side by side
+in this one run, on the same PostgreSQL, loaded by the same 16 concurrent clients in alternating
+windows; the figures that matter are the ratios.
 
     .venv/bin/python -m bench.api [--database-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
-                                  [--clients 16] [--seconds 10]
+                                  [--clients 16] [--seconds 10] [--servers uvicorn,granian,uvicorn:2]
+                                  [--reads 100] [--before PATH]
 
 Each client plays 4-player Sushi Go! games (one person, three bots: every command also runs the
 bots, reveals and deals) by replaying a command sequence worked out in process beforehand for the
 same seed, so no read request is mixed into the measured commands.
+
+The reads are timed one at a time, round robin: `/health`, then the table, the legal commands, an
+events page and a replay of a short and of a long game of Sushi Go Party! at 8 players (one person,
+seven bots; the longest logs the catalog makes). `--before PATH` also serves another checkout's code
+(say, main's, from `git archive main | tar -x -C PATH`) under the same servers, in the same
+alternating windows: a before-and-after side by side in one run.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
-import subprocess
-import sys
 import time
-from collections.abc import Awaitable, Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -31,30 +39,54 @@ import psycopg
 from adapters.memory_store import InMemoryEventStore
 from adapters.migrate import upgrade
 from adapters.system import SecureIds, SystemClock
+from bench.servers import ROOT, ServerKind, serving, tree_rss_mib
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
 
-ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261130
 SEATS = [{"name": "bench"}, {"bot": "greedy"}, {"bot": "random"}, {"bot": "random"}]
+LONG_SEATS = [{"name": "bench"}, *({"bot": "random"} for _ in range(7))]
+SHORT_LOG = 40
 
 #: One client's loop: send requests until the deadline, appending each one's latency.
 Client = Callable[[httpx.AsyncClient, float, list[float]], Awaitable[None]]
 
 
-async def planned_commands() -> list[bytes]:
+@dataclass(frozen=True)
+class Served:
+    """The app of one checkout under one server."""
+
+    name: str
+    server: ServerKind
+    root: Path
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The person's commands of one seeded game, and the version after each."""
+
+    game: str
+    seats: list[dict[str, Any]]
+    bodies: list[bytes]
+    versions: list[int]
+
+
+async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
     """The person's commands of one seeded game, found by playing it in process."""
     games = Games(InMemoryEventStore(), SystemClock(), SecureIds())
-    seats = [msgspec.convert(seat, NewSeat) for seat in SEATS]
-    game = await games.create(CreateGame("sushi-go", 4, None, SEED, seats))
-    token = game.tokens["0"]
-    bodies = []
-    while (await games.view(game.id, None)).status != "finished":
-        legal = await games.legal_commands(game.id, token)
+    new_seats = tuple(msgspec.convert(seat, NewSeat) for seat in seats)
+    created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats))
+    token = created.tokens["0"]
+    bodies, versions = [], []
+    while (await games.view(created.id, None)).status != "finished":
+        legal = await games.legal_commands(created.id, token)
         body = msgspec.json.encode(legal.commands[-1])
-        await games.act(Act(game.id, token, body))
+        versions.append((await games.act(Act(created.id, token, body))).version)
         bodies.append(body)
-    return bodies
+    return Plan(game, seats, bodies, versions)
 
 
 async def fresh_database(admin_url: str, name: str) -> str:
@@ -69,32 +101,6 @@ async def fresh_database(admin_url: str, name: str) -> str:
         connection.execute("CREATE TABLE bench_pings (id bigserial PRIMARY KEY, stream_id text, data jsonb)")
     await upgrade(url)
     return url
-
-
-@contextmanager
-def server(app: str, port: int, database_url: str) -> Iterator[subprocess.Popen[bytes]]:
-    env = {**os.environ, "DATABASE_URL": database_url}
-    command = [sys.executable, "-m", "uvicorn", app, "--port", str(port), "--log-level", "warning", "--no-access-log"]
-    process = subprocess.Popen(command, cwd=ROOT, env=env)
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
-        yield process
-    finally:
-        process.terminate()
-        process.wait(10)
-
-
-def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 async def load(clients: int, seconds: float, one_client: Client) -> tuple[float, list[float]]:
@@ -150,44 +156,123 @@ def ping_client(port: int) -> Client:
     return ping
 
 
+def p50_ms(latencies: list[float]) -> float:
+    return statistics.median(latencies) * 1000
+
+
 def summary(name: str, rate: float, latencies: list[float]) -> str:
     ordered = sorted(latencies)
-    p50 = statistics.median(ordered) * 1000
     p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
-    return f"{name:<22} {rate:8.1f} req/s   p50 {p50:6.1f} ms   p99 {p99:6.1f} ms   ({len(ordered)} requests)"
+    return (
+        f"{name:<22} {rate:8.1f} req/s   p50 {p50_ms(ordered):6.1f} ms   p99 {p99:6.1f} ms   ({len(ordered)} requests)"
+    )
+
+
+async def played(http: httpx.AsyncClient, base: str, plan: Plan, commands: int) -> tuple[str, str, int]:
+    """A game of the plan with its first `commands` commands sent: its id, the person's token, its version."""
+    created = await http.post(
+        f"{base}/v1/games", json={"game": plan.game, "players": len(plan.seats), "seed": SEED, "seats": plan.seats}
+    )
+    game = created.json()
+    headers = {"Authorization": f"Bearer {game['tokens']['0']}", "content-type": "application/json"}
+    for body in plan.bodies[:commands]:
+        sent = await http.post(f"{base}/v1/games/{game['id']}/commands", content=body, headers=headers)
+        sent.raise_for_status()
+    return game["id"], game["tokens"]["0"], plan.versions[commands - 1]
+
+
+async def read_requests(port: int, plan: Plan) -> dict[str, tuple[str, dict[str, str]]]:
+    """The reads to time on one server, by name: paths and headers, about a short and a long game."""
+    base = f"http://127.0.0.1:{port}"
+    short = next(index for index, version in enumerate(plan.versions, start=1) if version >= SHORT_LOG)
+    requests: dict[str, tuple[str, dict[str, str]]] = {"/health": (f"{base}/health", {})}
+    async with httpx.AsyncClient(timeout=30) as http:
+        # The last command would end the game: the long game stays active, like the short one.
+        for commands in (short, len(plan.bodies) - 1):
+            game_id, token, version = await played(http, base, plan, commands)
+            seat = {"Authorization": f"Bearer {token}"}
+            game = f"{base}/v1/games/{game_id}"
+            requests[f"table {version}"] = (game, seat)
+            requests[f"legal {version}"] = (f"{game}/legal-commands", seat)
+            requests[f"events {version}"] = (f"{game}/events?after={version - 20}&limit=20", seat)
+            requests[f"replay {version}"] = (f"{game}/replay?at={version - 5}", seat)
+    return requests
+
+
+async def reads(ports: dict[Served, int], plan: Plan, rounds: int) -> dict[Served, dict[str, list[float]]]:
+    """Latencies of each read on each server, one request at a time, round robin over all of them."""
+    requests = {kind: await read_requests(port, plan) for kind, port in ports.items()}
+    latencies = {kind: {name: list[float]() for name in named} for kind, named in requests.items()}
+    async with httpx.AsyncClient(timeout=30) as http:
+        for _ in range(rounds):
+            for kind, named in requests.items():
+                for name, (url, headers) in named.items():
+                    await timed(http.get(url, headers=headers), latencies[kind][name])
+    return latencies
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=10, help="of commands, per server")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--servers", default="uvicorn,granian", help="e.g. uvicorn,granian,uvicorn:2,granian:2")
+    parser.add_argument("--reads", type=int, default=100, help="requests of each read, per server")
+    parser.add_argument("--before", type=Path, help="another checkout, served beside this one")
     args = parser.parse_args()
+    roots = {"": ROOT} if args.before is None else {"": ROOT, "before ": args.before}
+    server_kinds = [ServerKind.parse(text) for text in args.servers.split(",")]
+    kinds = [Served(f"{label}{kind}", kind, root) for label, root in roots.items() for kind in server_kinds]
 
-    bodies = await planned_commands()
+    bodies = (await planned("sushi-go", SEATS)).bodies
+    long_plan = await planned("sushi-go-party", LONG_SEATS)
     url = await fresh_database(args.database_url, "kaiten_bench")
-    with server("bench.minimal_app:app", 8701, url) as minimal, server("api.asgi:app", 8702, url) as full:
-        await load(args.clients, 1, ping_client(8701))  # warm both up
-        await load(args.clients, 1, command_client(8702, bodies))
-        # The two loads take turns in short windows, so the machine's drift (other work, a noisy
-        # neighbour) falls on both alike instead of on whichever ran second.
+    ports = {kind: 8702 + number for number, kind in enumerate(kinds)}
+    with ExitStack() as servers:
+        minimal = servers.enter_context(serving("bench.minimal_app:app", 8701, url))
+        full = {
+            kind: servers.enter_context(serving("api.asgi:app", port, url, kind.server, kind.root))
+            for kind, port in ports.items()
+        }
+        # Reads first: after the command load, the catch-up projections of every server would still
+        # be working through its events, in the same processes.
+        read_latencies = await reads(ports, long_plan, args.reads)
+        await load(args.clients, 1, ping_client(8701))  # warm up
+        for port in ports.values():
+            await load(args.clients, 1, command_client(port, bodies))
+        # The loads take turns in short windows, so the machine's drift (other work, a noisy
+        # neighbour) falls on all alike instead of on whichever ran last.
         window = args.seconds / args.rounds
-        ping_rate, ping_latencies = 0.0, []
-        command_rate, command_latencies = 0.0, []
+        ping_rate, ping_latencies = 0.0, list[float]()
+        rates, command_latencies = dict.fromkeys(kinds, 0.0), {kind: list[float]() for kind in kinds}
         for _ in range(args.rounds):
             rate, latencies = await load(args.clients, window, ping_client(8701))
             ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
-            rate, latencies = await load(args.clients, window, command_client(8702, bodies))
-            command_rate, command_latencies = command_rate + rate / args.rounds, command_latencies + latencies
-        print(
-            f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, "
-            "PostgreSQL, one uvicorn process per server"
-        )
-        print(summary("minimal INSERT", ping_rate, ping_latencies))
-        print(summary("full command path", command_rate, command_latencies))
-        print(f"ratio (full / minimal throughput): {command_rate / ping_rate:.2f}   (target ≥ 0.50)")
-        print(f"server RSS after the run: full {rss_mib(full.pid):.0f} MiB, minimal {rss_mib(minimal.pid):.0f} MiB")
+            for kind, port in ports.items():
+                rate, latencies = await load(args.clients, window, command_client(port, bodies))
+                rates[kind] += rate / args.rounds
+                command_latencies[kind] += latencies
+
+        print(f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, PostgreSQL")
+        print(summary("minimal INSERT uvicorn", ping_rate, ping_latencies))
+        for kind in kinds:
+            print(summary(f"commands {kind}", rates[kind], command_latencies[kind]))
+        for kind in kinds:
+            print(f"ratio commands {kind} / minimal INSERT: {rates[kind] / ping_rate:.2f}   (target ≥ 0.90)")
+        for kind in kinds:
+            p50 = {name: p50_ms(latencies) for name, latencies in read_latencies[kind].items()}
+            print(f"reads through {kind}, p50 of {args.reads} each, one at a time:")
+            print("   " + "   ".join(f"{name} {ms:.2f} ms" for name, ms in p50.items()))
+            names = list(p50)
+            health, (short, long) = p50["/health"], (names[1], names[5])
+            print(
+                f"   ratio {long} / {short}: {p50[long] / p50[short]:.2f} (target ≤ 1.2)   "
+                f"{short} / /health: {p50[short] / health:.2f}   {long} / /health: {p50[long] / health:.2f} "
+                "(target ≤ 3)"
+            )
+        rss = "   ".join(f"{kind} {tree_rss_mib(process.pid):.0f} MiB" for kind, process in full.items())
+        print(f"server RSS after the run: {rss}   minimal {tree_rss_mib(minimal.pid):.0f} MiB")
 
 
 if __name__ == "__main__":

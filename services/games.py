@@ -1,10 +1,15 @@
-"""The game use cases: create, seat, act, and the reads of one game.
+"""The game use cases: create, seat, act, resign, wake, and the reads of one game.
 
-Every write is load → decide → append at the loaded version. A concurrent writer makes the append
-conflict; the use case then reloads and decides again (bounded), unless the client pinned the version
-with If-Match, in which case the conflict is its answer.
+Every write decides on the table this process holds (services/table_cache.py) and appends at its
+version. When another writer (a request here, or another process) moved the game on, the append
+conflicts; the use case then reads the events it missed and decides again (bounded), unless the client
+pinned the version with If-Match, in which case the conflict is its answer. A refusal decided on a
+table that may be behind is checked the same way: the missed events are read, and the command is
+refused only if the game is where the table said. Writes, and the reads they make, use the primary.
 
-Reads may come from a read replica when its copy is fresh enough for the caller (services/replica_reads.py).
+Reads use the cached table: a game that is over as it is, a running game with the events after it read
+from the primary. A game not cached, and the windows of events pages and replays, may come from a read
+replica when its copy is fresh enough for the caller (services/replica_reads.py).
 """
 
 from __future__ import annotations
@@ -27,8 +32,7 @@ from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
-from services.loading import LoadedGame, check_game_id, hash_token, load_game
-from services.logs import imported_from
+from services.loading import hash_token
 from services.ports import (
     Clock,
     ConcurrencyConflict,
@@ -40,6 +44,7 @@ from services.ports import (
 )
 from services.presenting import event_views, summary_of, table_view
 from services.replica_reads import ReplicaReads
+from services.table_cache import DEFAULT_CACHED_TABLES, CachedTable, Tables, created_table, token_hashes_of
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -88,10 +93,13 @@ class Games:
         abandon_after: timedelta | None = None,
         *,
         replica: EventStore | None = None,
+        cached_tables: int = DEFAULT_CACHED_TABLES,
     ) -> None:
         self.store = store
         #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
         self.reads = ReplicaReads(store, replica)
+        #: The tables this process keeps, at most `cached_tables` games.
+        self.tables = Tables(store, cached_tables, self.reads)
         self.clock = clock
         self.ids = ids
         #: A game nobody moved in for this long is abandoned (None: never).
@@ -128,9 +136,11 @@ class Games:
         clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
         wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
         summary = summary_of(
-            game_id, game, bots.table, len(new_events), self._hashes(new_events), now, now, wake_at=wake
+            game_id, game, bots.table, len(new_events), token_hashes_of(new_events), now, now, wake_at=wake
         )
         stored = await self.store.append(game_id, 0, new_events, summary)
+        clocks = self._clocks_recorded(codec, None, None, new_events, bots.table, stored, now, clocks)
+        self.tables.remember(created_table(game_id, bots.table, stored, clocks))
         view = table_view(
             game,
             game_id,
@@ -147,7 +157,7 @@ class Games:
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
         code_hash = None if command.invitation is None else hash_token(command.invitation)
 
-        def attempt(loaded: LoadedGame) -> Planned[SeatGranted]:
+        def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
             if not lobby.invited(loaded.table, code_hash):
                 if code_hash is None:
                     raise ServiceError("forbidden", "invitation-required", "a private game's seats need an invitation")
@@ -165,12 +175,15 @@ class Games:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
         request_hash = fingerprint(body)
 
-        async def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+        async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
             assert seat is not None
             if idempotency_key is not None:
                 first = await self.store.read_idempotent(loaded.game_id, idempotency_key)
                 if first:
+                    # Shown as the game now stands, which is at least where the first answer left it.
+                    if loaded.version < first[-1].version:
+                        loaded = await self.tables.refreshed(loaded)
                     outcome = self._first_answer(loaded, first, seat, request_hash)
                     return Planned([], loaded.table, lambda _stored: outcome)
             if if_match is not None and if_match != loaded.version:
@@ -189,7 +202,7 @@ class Games:
         """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
         code, invitation_id = self.ids.token(), str(uuid.uuid4())
 
-        def attempt(loaded: LoadedGame) -> Planned[Invitation]:
+        def attempt(loaded: CachedTable) -> Planned[Invitation]:
             seat = loaded.seat_of(token)
             assert seat is not None
             issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_token(code))
@@ -200,7 +213,7 @@ class Games:
         return await self._write(game_id, attempt)
 
     async def revoke(self, game_id: str, token: str, invitation_id: str) -> None:
-        def attempt(loaded: LoadedGame) -> Planned[None]:
+        def attempt(loaded: CachedTable) -> Planned[None]:
             seat = loaded.seat_of(token)
             assert seat is not None
             revoked = lobby.revoke_invitation(loaded.table, seat, invitation_id)
@@ -209,7 +222,7 @@ class Games:
         await self._write(game_id, attempt)
 
     def _lobby_event(
-        self, loaded: LoadedGame, event: Any, seat: int, answer: Callable[[Sequence[StoredEvent]], T]
+        self, loaded: CachedTable, event: Any, seat: int, answer: Callable[[Sequence[StoredEvent]], T]
     ) -> Planned[T]:
         table = lobby.evolve_table(loaded.game, loaded.table, event)
         return Planned([self._new_event(loaded.codec, event, {"seat": seat})], table, answer)
@@ -217,7 +230,7 @@ class Games:
     async def rematch(self, game_id: str, token: str) -> tuple[CreatedGame, bool]:
         """The rematch of a finished game (and whether this request created it), with a new token for
         the token's seat: the same game, options, visibility and seats (bots included)."""
-        old = await load_game(self.store, game_id)
+        old = await self.tables.current(game_id)
         seat = old.seat_of(token)
         assert seat is not None
         if old.table.status != "finished":
@@ -240,7 +253,7 @@ class Games:
                 return await self._as_seat(old.table.game, rematch_id, seat, created.tokens[str(seat)]), True
         new_token = self.ids.token()
 
-        def attempt(loaded: LoadedGame) -> Planned[None]:
+        def attempt(loaded: CachedTable) -> Planned[None]:
             if loaded.table.status == "finished":
                 raise ServiceError("conflict", "game-finished", "the rematch is over already")
             claimed = lobby.SeatClaimed(seat=seat)
@@ -261,7 +274,7 @@ class Games:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
 
-        def attempt(loaded: LoadedGame) -> Planned[CommandOutcome]:
+        def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
             assert seat is not None
             decision = lobby.resign(loaded.game, loaded.table, seat)
@@ -275,25 +288,25 @@ class Games:
         append's version guard makes a deadline fire once, however many processes look at it."""
         now = self.clock.now()
 
-        def attempt(loaded: LoadedGame) -> Planned[Woken]:
+        def attempt(loaded: CachedTable) -> Planned[Woken]:
             decision = self._due(loaded, now)
             if decision is None:
-                last_move = loaded.stored[-1].recorded_at
-                wake = wake_at(loaded.game, loaded.table, loaded.clocks, last_move, self.abandon_after)
+                wake = wake_at(loaded.game, loaded.table, loaded.clocks, loaded.updated_at, self.abandon_after)
                 woken = Woken(fired=False, version=loaded.version, wake_at=wake)
                 return Planned([], loaded.table, lambda _stored: woken)
             events, table = decision
             moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events))
             return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
 
-        return await self._write(game_id, attempt)
+        # Nothing due is answered for the game as it stands: the scheduler sets its next wake by it.
+        return await self._write(game_id, attempt, current=True)
 
-    def _due(self, loaded: LoadedGame, now: datetime) -> tuple[list[NewEvent], Table[Any]] | None:
+    def _due(self, loaded: CachedTable, now: datetime) -> tuple[list[NewEvent], Table[Any]] | None:
         """The events of what is due at `now` and the table after them; None when nothing is."""
         table, codec = loaded.table, loaded.codec
         if lobby.is_over(table):
             return None
-        if self.abandon_after is not None and now - loaded.stored[-1].recorded_at >= self.abandon_after:
+        if self.abandon_after is not None and now - loaded.updated_at >= self.abandon_after:
             abandoned = lobby.abandon(loaded.game, table)
             return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
         events: list[NewEvent] = []
@@ -309,7 +322,7 @@ class Games:
         return (events, table) if events else None
 
     def _outcome(
-        self, loaded: LoadedGame, seat: int, decision: Decision[Any], metadata: dict[str, Any]
+        self, loaded: CachedTable, seat: int, decision: Decision[Any], metadata: dict[str, Any]
     ) -> Planned[CommandOutcome]:
         """A seat's decision, the bots' moves after it, and the answer: the events as the seat sees them."""
         new_events = self._new_events(loaded.codec, decision.events, metadata)
@@ -360,8 +373,11 @@ class Games:
         # Asking for the events after a version says the caller has seen it.
         loaded = await self._read(game_id, token, max(after, seen or 0))
         seat = loaded.seat_of(token)
-        window = slice(after, after + limit)
-        views = event_views(loaded.game, loaded.table, seat, loaded.stored[window], loaded.events[window])
+        # Only the page is read; it is shown as the table now stands (what the seat may see now).
+        count = min(limit, loaded.version - after)
+        stored = await self.reads.window(loaded.game_id, after, count) if count > 0 else []
+        events = [loaded.codec.decode_stored(item) for item in stored]
+        views = event_views(loaded.game, loaded.table, seat, stored, events)
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
@@ -370,56 +386,75 @@ class Games:
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
-        past = lobby.replay(loaded.game, loaded.events[:at])
-        if seat is not None and seat >= len(past.seats):
+        past = await self.tables.replay(loaded, at)
+        if seat is not None and seat >= len(past.table.seats):
             seat = None
-        return self._table_view(loaded, past, seat, at)
+        return self._table_view(loaded, past.table, seat, at, updated_at=past.recorded_at)
 
     # --- helpers ------------------------------------------------------------------------------
 
-    async def _read(self, game_id: str, token: str | None, seen: int | None) -> LoadedGame:
-        return await self.reads.load(game_id, seen=seen, token=token)
+    async def _read(self, game_id: str, token: str | None, seen: int | None) -> CachedTable:
+        return await self.tables.readable(game_id, seen, token)
 
     async def _write(
         self,
         game_id: str,
-        attempt: Callable[[LoadedGame], Planned[T] | Awaitable[Planned[T]]],
+        attempt: Callable[[CachedTable], Planned[T] | Awaitable[Planned[T]]],
         idempotency_key: str | None = None,
         pinned: bool = False,
+        current: bool = False,
     ) -> T:
-        game_id = check_game_id(game_id)
+        """`current`: decide on the game as it stands, not on a cached table that may be behind."""
+        loaded, fresh = await self.tables.known(game_id)
+        if current and not fresh:
+            loaded, fresh = await self.tables.refreshed(loaded), True
         for _ in range(MAX_ATTEMPTS):
-            loaded = await load_game(self.store, game_id)
-            planned = attempt(loaded)
-            if not isinstance(planned, Planned):
-                planned = await planned
+            try:
+                planned = attempt(loaded)
+                if not isinstance(planned, Planned):
+                    planned = await planned
+            except (RuleViolation, ServiceError):
+                # Decided on a table that may be behind: refuse only if the game is where it said.
+                if fresh:
+                    raise
+                behind, loaded, fresh = loaded, await self.tables.refreshed(loaded), True
+                if loaded.version == behind.version:
+                    raise
+                continue
             if not planned.events:
                 return planned.answer([])
             version = loaded.version + len(planned.events)
-            hashes = {**loaded.token_hashes(), **self._hashes(planned.events)}
+            hashes = {**loaded.token_hashes, **token_hashes_of(planned.events)}
             now = self.clock.now()
             clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
             summary = summary_of(
-                game_id,
+                loaded.game_id,
                 loaded.game,
                 planned.table,
                 version,
                 hashes,
-                loaded.stored[0].recorded_at,
+                loaded.created_at,
                 now,
                 wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
             )
-            outbox = outbox_messages(loaded.game, game_id, loaded.table, planned.table, planned.events, version)
+            outbox = outbox_messages(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
             try:
                 stored = await self.store.append(
-                    game_id, loaded.version, planned.events, summary, idempotency_key, outbox
+                    loaded.game_id, loaded.version, planned.events, summary, idempotency_key, outbox
                 )
             except ConcurrencyConflict:
                 if pinned:
                     raise _version_conflict(None) from None
+                loaded, fresh = await self.tables.refreshed(loaded), True
                 continue
             except DuplicateIdempotencyKey:
+                loaded, fresh = await self.tables.refreshed(loaded), True
                 continue
+            clocks = self._clocks_recorded(
+                loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, stored, now, clocks
+            )
+            metadata = [event.metadata for event in planned.events]
+            self.tables.remember(loaded.appended(planned.table, clocks, stored, metadata))
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
@@ -465,6 +500,25 @@ class Games:
         decoded = (codec.decode_event(event.type, event.schema_version, event.data) for event in new_events)
         return fold_clocked(codec.game, table, clocks, ((event, now) for event in decoded))[1]
 
+    @classmethod
+    def _clocks_recorded(
+        cls,
+        codec: GameCodec,
+        table: Table[Any] | None,
+        clocks: Clocks | None,
+        new_events: Sequence[NewEvent],
+        after: Table[Any],
+        stored: Sequence[StoredEvent],
+        now: datetime,
+        at_now: Clocks | None,
+    ) -> Clocks | None:
+        """The clocks as a fold of the log works them out: from the time the store recorded the events
+        (`at_now`, worked out at `now` for the wake time, when the store recorded them then)."""
+        recorded = stored[-1].recorded_at
+        if at_now is None or recorded == now:
+            return at_now
+        return cls._clocks_after(codec, table, clocks, new_events, after, recorded)
+
     @staticmethod
     def _new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEvent:
         return NewEvent(
@@ -477,12 +531,8 @@ class Games:
     def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
         return [self._new_event(codec, event, metadata) for event in events]
 
-    @staticmethod
-    def _hashes(new_events: Sequence[NewEvent]) -> dict[str, str]:
-        return {str(e.metadata["seat"]): e.metadata["token_hash"] for e in new_events if "token_hash" in e.metadata}
-
     def _first_answer(
-        self, loaded: LoadedGame, first: Sequence[StoredEvent], seat: int, request_hash: str
+        self, loaded: CachedTable, first: Sequence[StoredEvent], seat: int, request_hash: str
     ) -> CommandOutcome:
         if first[0].metadata.get("seat") != seat or first[0].metadata.get("request_hash") != request_hash:
             raise ServiceError(
@@ -498,19 +548,25 @@ class Games:
         )
         return outcome
 
-    def _table_view(self, loaded: LoadedGame, table: Table[Any], seat: int | None, version: int) -> TableView:
+    def _table_view(
+        self,
+        loaded: CachedTable,
+        table: Table[Any],
+        seat: int | None,
+        version: int,
+        updated_at: datetime | None = None,
+    ) -> TableView:
         view = table_view(
             loaded.game,
             loaded.game_id,
             table,
             seat,
             version,
-            created_at=loaded.stored[0].recorded_at,
-            updated_at=loaded.stored[version - 1].recorded_at,
+            created_at=loaded.created_at,
+            updated_at=loaded.updated_at if updated_at is None else updated_at,
             public=lobby.is_over(loaded.table),
         )
-        imported, origin = imported_from(loaded.stored)
-        return msgspec.structs.replace(view, imported_from=origin) if imported else view
+        return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
 
 
 def _with_tokens(game_id: str, view: TableView, tokens: dict[str, str]) -> CreatedGame:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,18 +52,23 @@ class LoadedGame:
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a bearer token belongs to; None for a spectator (no token)."""
-        if token is None:
-            return None
-        presented = hash_token(token)
-        found: int | None = None
-        # Compare against every seat so the time taken does not depend on which one matched.
-        for seat, token_hash in self.token_hashes().items():
-            if hmac.compare_digest(presented, token_hash):
-                found = int(seat)
-        if found is None:
-            raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
-        caller_seat.set(found)
-        return found
+        return seat_holding(self.token_hashes(), token)
+
+
+def seat_holding(token_hashes: Mapping[str, str], token: str | None) -> int | None:
+    """The seat whose token hash is the token's; None for a spectator (no token); 401 for any other."""
+    if token is None:
+        return None
+    presented = hash_token(token)
+    found: int | None = None
+    # Compare against every seat so the time taken does not depend on which one matched.
+    for seat, token_hash in token_hashes.items():
+        if hmac.compare_digest(presented, token_hash):
+            found = int(seat)
+    if found is None:
+        raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+    caller_seat.set(found)
+    return found
 
 
 def check_game_id(game_id: str) -> str:

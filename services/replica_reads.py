@@ -12,9 +12,11 @@ A read that names no version goes to the replica only for a game this process ha
 over (it remembers the latest such games; over is for ever, so the memory is never wrong);
 any other goes to the primary, which also teaches the process which games are finished. Asking the
 replica first would cost a running game's read, the most frequent read there is, a second round trip.
-Anything the replica cannot answer yet (a game it does not hold, a seat token it has not seen taken,
-a version it has not reached) is read from the primary. Commands, and the reads they make, always use
-the primary.
+With the table cache (services/table_cache.py) this decides how a game not cached is loaded, and
+where the windows of events pages and replays are read; a cached game is read from the cache, and the
+primary for a running game's newest events. Anything the replica cannot answer yet (a game it does
+not hold, a seat token it has not seen taken, a version it has not reached) is read from the primary.
+Commands, and the reads they make, always use the primary.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from collections import OrderedDict
 from domain.lobby import is_over
 from services.errors import ServiceError
 from services.loading import LoadedGame, check_game_id, hash_token, load_game
-from services.ports import EventStore
+from services.ports import EventStore, StoredEvent
 
 #: Finished games a process remembers (an id and a dict entry each, some 200 bytes).
 REMEMBERED_FINISHED = 10_000
@@ -60,6 +62,17 @@ class ReplicaReads:
                     return self._learn(copy)
         return self._learn(await load_game(self.primary, game_id))
 
+    async def window(self, game_id: str, after: int, count: int) -> list[StoredEvent]:
+        """The `count` events after version `after`, all of which the primary holds: from the replica
+        when it holds the whole window (a log is never rewritten, so what it holds is the truth), else
+        from the primary. An events page or a replay names the version it reads from, so the replica is
+        asked first, as for a read that names the version its caller has seen."""
+        if self.replica is not None:
+            window = await self.replica.read(game_id, after=after, limit=count)
+            if len(window) == count:
+                return window
+        return await self.primary.read(game_id, after=after, limit=count)
+
     def known_finished(self, game_id: str) -> bool:
         if game_id not in self._finished:
             return False
@@ -67,9 +80,14 @@ class ReplicaReads:
         return True
 
     def _learn(self, loaded: LoadedGame) -> LoadedGame:
-        if is_over(loaded.table) and self.replica is not None:
-            self._finished[loaded.game_id] = None
-            self._finished.move_to_end(loaded.game_id)
+        if is_over(loaded.table):
+            self.learn_over(loaded.game_id)
+        return loaded
+
+    def learn_over(self, game_id: str) -> None:
+        """Remember that this game is over (the table cache tells of the games it sees over)."""
+        if self.replica is not None:
+            self._finished[game_id] = None
+            self._finished.move_to_end(game_id)
             while len(self._finished) > self._remembered:
                 self._finished.popitem(last=False)
-        return loaded

@@ -10,8 +10,9 @@ from datetime import datetime, timedelta
 import msgspec
 
 from services.errors import ServiceError
-from services.loading import check_game_id, load_game
-from services.ports import Clock, EventStore, IdSource, StreamTickets
+from services.loading import check_game_id
+from services.ports import Clock, IdSource, StreamTickets
+from services.table_cache import Tables
 
 #: Long enough to open a stream after asking for the ticket, short enough that a leaked URL is stale.
 VALID_FOR = timedelta(seconds=60)
@@ -28,15 +29,15 @@ def ticket_hash(ticket: str) -> str:
 
 
 class Ticketing:
-    def __init__(self, store: EventStore, tickets: StreamTickets, clock: Clock, ids: IdSource) -> None:
-        self.store = store
+    def __init__(self, tables: Tables, tickets: StreamTickets, clock: Clock, ids: IdSource) -> None:
+        self.tables = tables
         self.tickets = tickets
         self.clock = clock
         self.ids = ids
 
     async def issue(self, game_id: str, token: str) -> StreamTicket:
         """A ticket for the token's seat of this game (the token is checked as for any read)."""
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         assert seat is not None
         ticket = self.ids.token()

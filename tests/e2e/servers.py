@@ -8,7 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -28,13 +28,13 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, log: Path, port: int | None = None) -> None:
+    def __init__(self, database_url: str, log: Path, port: int | None = None, options: Sequence[str] = ()) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         with log.open("wb") as output:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port)],
+                [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *options],
                 env={**os.environ, "DATABASE_URL": database_url},
                 cwd=log.parent,
                 stdout=output,

@@ -3,6 +3,9 @@
 The replica here is a second in-memory store that is handed the primary's events when the test says:
 a lag is a replica that has not been handed the latest ones yet. tests/e2e/test_read_replica.py runs
 the same routing against a real PostgreSQL streaming replica.
+
+Most tests read through a process without a table cache: that is how a process reads a game it has not
+cached. The last ones read through a process with its cache, which reads a cached game without the replica.
 """
 
 from __future__ import annotations
@@ -47,6 +50,11 @@ def replica() -> CountingStore:
 
 @pytest.fixture
 def games(primary: CountingStore, replica: CountingStore) -> Games:
+    return Games(primary, SystemClock(), SecureIds(), replica=replica, cached_tables=0)
+
+
+@pytest.fixture
+def caching(primary: CountingStore, replica: CountingStore) -> Games:
     return Games(primary, SystemClock(), SecureIds(), replica=replica)
 
 
@@ -128,7 +136,8 @@ async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(ga
     # Past what the replica holds, the primary answers, and a replay within the log is no error.
     assert (await games.events(game.id, None, after=3, limit=10)).last_version == game.version
     assert (await games.replay(game.id, None, at=game.version)).version == game.version
-    assert primary.reads == 2
+    # Each loads the game from the primary, then reads its window there once the replica's falls short.
+    assert primary.reads == 4
 
 
 async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primary, replica):
@@ -142,7 +151,8 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
     assert (await games.view(created.id, None)).status == "finished"
     assert (await export_log(games.store, created.id, games.reads)).id == created.id
     assert (await games.events(created.id, None, after=0, limit=5)).last_version == created.version
-    assert (primary.reads, replica.reads) == (1, 3)
+    # The table, the export, and the events page's game and window: all from the replica.
+    assert (primary.reads, replica.reads) == (1, 4)
 
 
 async def test_a_game_the_replica_answered_finished_is_known_finished(games, primary, replica):
@@ -200,6 +210,45 @@ async def test_refusals_still_come_from_the_primary(games, primary, replica):
     with pytest.raises(ServiceError) as refused:
         await games.view("6a1f1f6e-1c7b-4a57-9b8b-2f0f5a0c6f10", None)
     assert refused.value.code == "game-not-found"
+
+
+async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary, replica):
+    created = await caching.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    await replicate(primary, replica, created.id)
+    primary.reads = replica.reads = 0
+    assert (await caching.view(created.id, None)).status == "finished"
+    assert (await caching.view(created.id, None, seen=created.version)).version == created.version
+    assert (primary.reads, replica.reads) == (0, 0)
+    # Only the windows of an events page and a replay are read, and the replica holds them.
+    assert [event.version for event in (await caching.events(created.id, None, after=0, limit=3)).events] == [1, 2, 3]
+    assert (await caching.replay(created.id, None, at=4)).version == 4
+    assert (primary.reads, replica.reads) == (0, 2)
+    # The cache tells the replica reads the game is over: its export reads the replica's log.
+    assert len((await export_log(caching.store, created.id, caching.reads)).events) == created.version
+    assert (primary.reads, replica.reads) == (0, 3)
+
+
+async def test_a_cached_running_game_reads_its_newest_events_from_the_primary(caching, primary, replica):
+    game = await two_seats(caching)
+    await replicate(primary, replica, game.id)
+    other = Games(primary, SystemClock(), SecureIds())
+    moved = await play(other, game.id, game.tokens["1"], 1)
+    primary.reads = replica.reads = 0
+    # Though the replica reached the version the caller has seen, the cached table asks the primary
+    # for the events after it: one small read, and the caller gets the newest version.
+    view = await caching.view(game.id, game.tokens["0"], seen=game.version)
+    assert view.version == moved
+    assert (primary.reads, replica.reads) == (1, 0)
+
+
+async def test_a_game_not_cached_is_loaded_through_the_replica_then_cached(caching, primary, replica):
+    game = await two_seats(Games(primary, SystemClock(), SecureIds()))
+    await replicate(primary, replica, game.id)
+    primary.reads = replica.reads = 0
+    assert (await caching.view(game.id, game.tokens["0"], seen=game.version)).version == game.version
+    assert (primary.reads, replica.reads) == (0, 1)
+    assert (await caching.view(game.id, game.tokens["0"], seen=game.version)).version == game.version
+    assert (primary.reads, replica.reads) == (1, 1)
 
 
 @pytest.mark.parametrize(

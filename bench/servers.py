@@ -1,0 +1,102 @@
+"""Serving processes for the benchmarks: an ASGI app under uvicorn or granian, with N workers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class ServerKind:
+    """An HTTP server and its worker count, written `granian` or `granian:2` on the command line."""
+
+    name: str
+    workers: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> ServerKind:
+        name, _, workers = text.partition(":")
+        if name not in ("uvicorn", "granian"):
+            raise ValueError(f"a server is uvicorn or granian, not {name!r}")
+        return cls(name, int(workers or 1))
+
+    def __str__(self) -> str:
+        return self.name if self.workers == 1 else f"{self.name}:{self.workers}"
+
+    def command(self, app: str, port: int) -> list[str]:
+        if self.name == "uvicorn":
+            return [
+                *(sys.executable, "-m", "uvicorn", app, "--port", str(port), "--workers", str(self.workers)),
+                *("--log-level", "warning", "--no-access-log"),
+            ]
+        return [
+            *(sys.executable, "-m", "granian", "--interface", "asgi", app, "--port", str(port)),
+            *("--workers", str(self.workers), "--log-level", "warning", "--no-ws"),
+        ]
+
+
+@contextmanager
+def serving(
+    app: str,
+    port: int,
+    database_url: str,
+    kind: ServerKind = ServerKind("uvicorn"),
+    root: Path = ROOT,
+    env: dict[str, str] | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The app served from the code in `root` until the block ends."""
+    environment = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(root), **(env or {})}
+    # The servers' own output (a log line per request) is not what is measured here.
+    quiet = subprocess.DEVNULL
+    process = subprocess.Popen(kind.command(app, port), cwd=root, env=environment, stdout=quiet, stderr=quiet)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=0.5)
+                break
+            except httpx.TransportError:
+                time.sleep(0.2)
+        else:
+            raise RuntimeError(f"{kind} did not start serving {app} on port {port}")
+        yield process
+    finally:
+        process.terminate()
+        process.wait(15)
+
+
+def tree_rss_mib(pid: int) -> float:
+    """The resident memory of a process and all its descendants (a server's workers), in MiB."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    tree, grew = {pid}, True
+    while grew:
+        children = {child for child, parent in parents.items() if parent in tree} - tree
+        tree |= children
+        grew = bool(children)
+    return sum(_rss_kib(member) for member in tree) / 1024
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0

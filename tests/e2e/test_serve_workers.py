@@ -1,0 +1,47 @@
+"""`kaiten serve --workers 2` under either HTTP server, on SQLite and on PostgreSQL.
+
+Each request opens a connection of its own, so the workers share the requests; each worker has its
+own table cache, and a game played through both must stay whole.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.e2e.play import bearer
+from tests.e2e.servers import ServerProcess
+
+COMMANDS = 6
+
+
+@pytest.mark.parametrize("server", ["uvicorn", "granian"])
+async def test_two_workers_serve_one_game_on_either_store(server: str, database_url: str, tmp_path: Path) -> None:
+    process = ServerProcess(database_url, tmp_path / "server.log", options=["--workers", "2", "--server", server])
+    try:
+        async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+            await process.wait_ready(client)
+        seats = [{"name": "a"}, {"bot": "greedy"}]
+        async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+            created = await client.post("/v1/games", json={"game": "sushi-go", "players": 2, "seed": 2, "seats": seats})
+            assert created.status_code == 201, created.text
+        game = created.json()
+        token = bearer(game["tokens"]["0"])
+        for _ in range(COMMANDS):
+            # A fresh connection each time, which either worker may accept.
+            async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+                legal = await client.get(f"/v1/games/{game['id']}/legal-commands", headers=token)
+                assert legal.status_code == 200, legal.text
+            async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+                command = legal.json()["commands"][0]
+                sent = await client.post(f"/v1/games/{game['id']}/commands", json=command, headers=token)
+                assert sent.status_code == 200, sent.text
+        async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+            page = (await client.get(f"/v1/games/{game['id']}/events", headers=token)).json()
+        assert [event["version"] for event in page["events"]] == list(range(1, page["last_version"] + 1))
+        picks = [event for event in page["events"] if event["type"] == "CardPicked" and event["data"]["seat"] == 0]
+        assert len(picks) == COMMANDS
+    finally:
+        process.stop()
