@@ -12,7 +12,6 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from adapters.migrate import upgrade
-from api.app import create_app
 from api.bootstrap import Services, bootstrap
 from tests.e2e.play import bearer, create
 from tests.projecting import settle_all
@@ -28,12 +27,6 @@ async def services(empty_database_url: str) -> AsyncIterator[Services]:
         yield built
     finally:
         await built.close()
-
-
-@pytest.fixture
-async def client(services: Services) -> AsyncIterator[Client]:
-    async with AsyncTestClient(app=create_app(services)) as test_client:
-        yield test_client
 
 
 async def play_out(client: Client, game: dict[str, Any], seats: list[str]) -> dict[str, Any]:

@@ -65,12 +65,6 @@ async def services(pair: Pair) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
-async def client(services: Services) -> AsyncIterator[Client]:
-    async with AsyncTestClient(app=create_app(services)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
 async def lagging(pair: Pair) -> AsyncIterator[Pair]:
     """The replica, its replay paused from here to the end of the test (and caught up after)."""
     await asyncio.to_thread(pair.caught_up)
