@@ -315,7 +315,11 @@ game_stats = sa.Table(
     #: The winners' total of each game, summed.
     sa.Column("winning_score_sum", sa.BigInteger, nullable=False),
     sa.Column("picks", sa.BigInteger, nullable=False),
+    #: Seats of finished games whose people resigned before the end.
+    sa.Column("resigned_seats", sa.BigInteger, nullable=False, server_default=sa.text("0")),
 )
+#: The sums of game_stats, one per column: what each finished game adds to.
+GAME_SUMS = tuple(column.name for column in game_stats.columns if column.name != "game")
 
 game_seat_stats = sa.Table(
     "game_seat_stats",

@@ -81,20 +81,35 @@ class SqlWebhookStore:
             )
 
     async def get(self, webhook_id: str) -> WebhookRecord | None:
+        found = await self._records(webhooks.c.webhook_id == webhook_id)
+        return found[0] if found else None
+
+    async def of_seat(self, game_id: str, seat: int) -> list[WebhookRecord]:
+        return await self._records(webhooks.c.game_id == game_id, webhooks.c.seat == seat)
+
+    async def _records(self, *where: sa.ColumnElement[bool]) -> list[WebhookRecord]:
+        """The webhooks that match, oldest first, each with the events it hears of."""
+        query = sa.select(webhooks).where(*where).order_by(webhooks.c.created_at, webhooks.c.webhook_id)
         async with self._engine.connect() as connection:
-            row = (await connection.execute(sa.select(webhooks).where(webhooks.c.webhook_id == webhook_id))).first()
-            if row is None:
-                return None
-            subscribed = sa.select(webhook_events.c.event).where(webhook_events.c.webhook_id == webhook_id)
-            events = sorted((await connection.execute(subscribed)).scalars())
-        return WebhookRecord(
-            webhook_id=row.webhook_id,
-            game_id=row.game_id,
-            seat=row.seat,
-            url=row.url,
-            events=events,
-            created_at=row.created_at,
-        )
+            rows = (await connection.execute(query)).all()
+            ids = [row.webhook_id for row in rows]
+            subscribed = sa.select(webhook_events.c.webhook_id, webhook_events.c.event).where(
+                webhook_events.c.webhook_id.in_(ids)
+            )
+            events: dict[str, list[str]] = {}
+            for webhook_id, event in (await connection.execute(subscribed)).all():
+                events.setdefault(webhook_id, []).append(event)
+        return [
+            WebhookRecord(
+                webhook_id=row.webhook_id,
+                game_id=row.game_id,
+                seat=row.seat,
+                url=row.url,
+                events=sorted(events.get(row.webhook_id, [])),
+                created_at=row.created_at,
+            )
+            for row in rows
+        ]
 
     async def remove(self, webhook_id: str) -> None:
         async with self._writer.begin() as connection:
@@ -192,6 +207,19 @@ class SqlWebhookStore:
             await connection.execute(
                 sa.insert(webhook_attempts).values(delivery_id=delivery_id, **_attempt_columns(attempt))
             )
+
+    async def purge(self, finished_before: datetime, limit: int) -> int:
+        done = (
+            sa.select(webhook_deliveries.c.delivery_id)
+            .where(webhook_deliveries.c.status != "pending", webhook_deliveries.c.finished_at < finished_before)
+            .limit(limit)
+        )
+        async with self._writer.begin() as connection:
+            ids = list((await connection.execute(done)).scalars())
+            if ids:
+                await connection.execute(sa.delete(webhook_attempts).where(webhook_attempts.c.delivery_id.in_(ids)))
+                await connection.execute(sa.delete(webhook_deliveries).where(webhook_deliveries.c.delivery_id.in_(ids)))
+        return len(ids)
 
 
 def _attempt_columns(attempt: DeliveryAttempt) -> dict[str, object]:

@@ -155,7 +155,12 @@ def bootstrap(
         run_projections=run_projections,
         webhooks=Webhooks(store, webhook_store, sender, clock or SystemClock()),
         delivery_worker=DeliveryWorker(
-            webhook_store, sender, clock or SystemClock(), notifier, first_retry_seconds=webhooks.first_retry_seconds
+            webhook_store,
+            sender,
+            clock or SystemClock(),
+            notifier,
+            first_retry_seconds=webhooks.first_retry_seconds,
+            keep_for=webhooks.keep_for,
         ),
         run_deliveries=run_deliveries,
         run_scheduler=run_scheduler,

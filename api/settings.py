@@ -11,6 +11,7 @@ from typing import Literal, cast
 from sqlalchemy.engine import make_url
 
 from services.table_cache import DEFAULT_CACHED_TABLES
+from services.webhook_delivery import KEEP_FOR
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///kaiten.sqlite3"
 
@@ -68,6 +69,8 @@ class WebhookOptions:
     allow_private: bool = False
     #: The first retry of a failed delivery comes within this; each next within twice the one before.
     first_retry_seconds: float = 1.0
+    #: Delivered and given-up deliveries are forgotten after this.
+    keep_for: timedelta = KEEP_FOR
 
     @classmethod
     def from_env(cls) -> WebhookOptions:
@@ -78,7 +81,9 @@ class WebhookOptions:
             first_retry = -1.0
         if not 0 < first_retry <= 3600:
             raise SettingsError(f"KAITEN_WEBHOOK_RETRY_SECONDS must be a number of seconds in (0, 3600], not {retry}")
-        return cls(os.environ.get("KAITEN_WEBHOOK_ALLOW_PRIVATE") == "1", first_retry)
+        keep = os.environ.get("KAITEN_WEBHOOK_KEEP")
+        keep_for = KEEP_FOR if not keep else parse_duration("KAITEN_WEBHOOK_KEEP", keep)
+        return cls(os.environ.get("KAITEN_WEBHOOK_ALLOW_PRIVATE") == "1", first_retry, keep_for)
 
 
 DEFAULT_WEBHOOKS = WebhookOptions()

@@ -52,6 +52,8 @@ class Resign(msgspec.Struct, frozen=True):
 
     game_id: str
     token: str | None
+    #: A retry with the same key answers the first answer (a resigned seat cannot resign again).
+    idempotency_key: str | None = None
 
 
 class ScoreTableaus(msgspec.Struct, frozen=True):

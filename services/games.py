@@ -178,14 +178,9 @@ class Games:
         async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
             assert seat is not None
-            if idempotency_key is not None:
-                first = await self.store.read_idempotent(loaded.game_id, idempotency_key)
-                if first:
-                    # Shown as the game now stands, which is at least where the first answer left it.
-                    if loaded.version < first[-1].version:
-                        loaded = await self.tables.refreshed(loaded)
-                    outcome = self._first_answer(loaded, first, seat, request_hash)
-                    return Planned([], loaded.table, lambda _stored: outcome)
+            retried = await self._retried(loaded, idempotency_key, seat, request_hash)
+            if retried is not None:
+                return retried
             if if_match is not None and if_match != loaded.version:
                 raise _version_conflict(loaded.version)
             if loaded.table.seats[seat].resigned:
@@ -274,13 +269,19 @@ class Games:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
 
-        def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
+        idempotency_key = command.idempotency_key
+
+        async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
             seat = loaded.seat_of(token)
             assert seat is not None
+            retried = await self._retried(loaded, idempotency_key, seat, RESIGN_FINGERPRINT)
+            if retried is not None:
+                return retried
             decision = lobby.resign(loaded.game, loaded.table, seat)
-            return self._outcome(loaded, seat, decision, {"seat": seat, "command_id": self.ids.command_id()})
+            metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": RESIGN_FINGERPRINT}
+            return self._outcome(loaded, seat, decision, metadata)
 
-        return await self._write(command.game_id, attempt)
+        return await self._write(command.game_id, attempt, idempotency_key=idempotency_key)
 
     async def wake(self, game_id: str) -> Woken:
         """Fire what is due in the game at the clock's time: the turns whose time ran out (each
@@ -531,6 +532,22 @@ class Games:
     def _new_events(self, codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
         return [self._new_event(codec, event, metadata) for event in events]
 
+    async def _retried(
+        self, loaded: CachedTable, idempotency_key: str | None, seat: int, request_hash: str
+    ) -> Planned[CommandOutcome] | None:
+        """The first answer to a request retried with its idempotency key (nothing to append), or None
+        when the key is new."""
+        if idempotency_key is None:
+            return None
+        first = await self.store.read_idempotent(loaded.game_id, idempotency_key)
+        if not first:
+            return None
+        # Shown as the game now stands, which is at least where the first answer left it.
+        if loaded.version < first[-1].version:
+            loaded = await self.tables.refreshed(loaded)
+        outcome = self._first_answer(loaded, first, seat, request_hash)
+        return Planned([], loaded.table, lambda _stored: outcome)
+
     def _first_answer(
         self, loaded: CachedTable, first: Sequence[StoredEvent], seat: int, request_hash: str
     ) -> CommandOutcome:
@@ -603,6 +620,10 @@ def rfc3339(moment: datetime) -> str:
 def fingerprint(body: bytes) -> str:
     """What tells a retried command from another sent with the same idempotency key."""
     return hashlib.sha256(body).hexdigest()
+
+
+#: A resignation has no body: every retry of one is the same request.
+RESIGN_FINGERPRINT = fingerprint(b"resign")
 
 
 def _version_conflict(version: int | None) -> ServiceError:

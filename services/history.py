@@ -183,6 +183,7 @@ def _game_stats(record: GameStatsRecord) -> GameStats:
         player_games=record.player_games,
         mean_score=record.score_sum / record.player_games if record.player_games else None,
         mean_winning_score=record.winning_score_sum / record.games if record.games else None,
+        resigned_seats=record.resigned_seats,
         score_distribution=[ScoreCount(score=s, seats=n) for s, n in sorted(record.score_counts.items())],
         win_rate_by_seat=[
             SeatWinRate(

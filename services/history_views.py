@@ -98,6 +98,9 @@ class GameStats(msgspec.Struct, frozen=True):
     player_games: Annotated[int, msgspec.Meta(description="Seats of finished games: people, anonymous and bots.")]
     mean_score: float | None
     mean_winning_score: Annotated[float | None, msgspec.Meta(description="The winners' total, averaged over games.")]
+    resigned_seats: Annotated[
+        int, msgspec.Meta(description="Seats of finished games whose people resigned before the end (a bot finished).")
+    ]
     score_distribution: Annotated[list[ScoreCount], msgspec.Meta(description="Every final total, ascending.")]
     win_rate_by_seat: Annotated[list[SeatWinRate], msgspec.Meta(description="By table size, then seat.")]
     points_per_category: Annotated[list[CategoryPoints], msgspec.Meta(description="By category name.")]

@@ -263,6 +263,8 @@ class GameStatsRecord(msgspec.Struct, frozen=True):
     score_sum: int
     winning_score_sum: int
     picks: int
+    #: Seats whose people resigned before the end.
+    resigned_seats: int
     seats: list[SeatRecord]
     #: Seats that finished with each total.
     score_counts: dict[int, int]
@@ -339,6 +341,9 @@ class WebhookStore(Protocol):
 
     async def get(self, webhook_id: str) -> WebhookRecord | None: ...
 
+    async def of_seat(self, game_id: str, seat: int) -> list[WebhookRecord]:
+        """The webhooks this seat registered in the game, oldest first."""
+
     async def remove(self, webhook_id: str) -> None:
         """Forget the webhook, its subscriptions, its deliveries and their attempts."""
 
@@ -353,6 +358,10 @@ class WebhookStore(Protocol):
         self, delivery_id: int, attempt: DeliveryAttempt, status: str, next_attempt_at: datetime | None
     ) -> None:
         """Keep an attempt; the delivery becomes `status` (`pending` again: due at `next_attempt_at`)."""
+
+    async def purge(self, finished_before: datetime, limit: int) -> int:
+        """Forget up to `limit` deliveries (and their attempts) delivered or given up before then;
+        how many were forgotten."""
 
 
 class SendResult(msgspec.Struct, frozen=True):

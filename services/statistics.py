@@ -96,6 +96,7 @@ class GameTotals:
             score_sum=sum(totals.values()),
             winning_score_sum=totals[result.winners[0]],
             picks=sum(finished.picks.values()),
+            resigned_seats=len(finished.resigned),
         )
         for score in result.scores:
             self.seats[game, players, score.seat].update(games=1, wins=int(score.seat in result.winners))

@@ -34,6 +34,11 @@ MAX_RETRY_SECONDS = 3600.0
 LEASE = timedelta(seconds=30)
 POLL_SECONDS = 0.5
 BATCH = 20
+#: Delivered and given-up deliveries are kept this long for `listWebhookDeliveries`, then forgotten
+#: (looked for once every `PURGE_EVERY`, `PURGE_BATCH` at a time so no transaction grows large).
+KEEP_FOR = timedelta(days=30)
+PURGE_EVERY = timedelta(hours=1)
+PURGE_BATCH = 1000
 
 
 def retry_delay(failed_attempts: int, first: float = FIRST_RETRY_SECONDS, cap: float = MAX_RETRY_SECONDS) -> float:
@@ -55,6 +60,7 @@ class DeliveryWorker:
         *,
         first_retry_seconds: float = FIRST_RETRY_SECONDS,
         poll_seconds: float = POLL_SECONDS,
+        keep_for: timedelta = KEEP_FOR,
     ) -> None:
         self.webhooks = webhooks
         self.sender = sender
@@ -62,6 +68,8 @@ class DeliveryWorker:
         self.notifier = notifier
         self.first_retry_seconds = first_retry_seconds
         self.poll_seconds = poll_seconds
+        self.keep_for = keep_for
+        self._next_purge = clock.now()
         self._wake = asyncio.Event()
 
     async def deliver_due(self) -> int:
@@ -74,6 +82,20 @@ class DeliveryWorker:
                 return made
             await asyncio.gather(*(self._attempt(delivery) for delivery in claimed))
             made += len(claimed)
+
+    async def purge_finished(self) -> int:
+        """Forget the deliveries finished more than `keep_for` ago; how many. Runs at most once every
+        `PURGE_EVERY` (every process has a worker: one purge an hour each is plenty)."""
+        now = self.clock.now()
+        if now < self._next_purge:
+            return 0
+        self._next_purge = now + PURGE_EVERY
+        forgotten = 0
+        while (batch := await self.webhooks.purge(now - self.keep_for, PURGE_BATCH)) > 0:
+            forgotten += batch
+        if forgotten:
+            log.info("forgot %d webhook deliveries finished before %s", forgotten, now - self.keep_for)
+        return forgotten
 
     async def _attempt(self, delivery: DueDelivery) -> None:
         number = delivery.attempts + 1
@@ -109,6 +131,7 @@ class DeliveryWorker:
         while True:
             try:
                 await self.deliver_due()
+                await self.purge_finished()
             except Exception:
                 log.exception("webhook deliveries failed; trying again")
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that

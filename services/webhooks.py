@@ -57,6 +57,10 @@ class Webhook(msgspec.Struct, frozen=True):
     created_at: datetime
 
 
+class WebhookList(msgspec.Struct, frozen=True):
+    webhooks: list[Webhook]
+
+
 class Deliveries(msgspec.Struct, frozen=True):
     deliveries: list[DeliveryRecord]
 
@@ -100,7 +104,7 @@ def _message(game_id: str, version: int, event: WebhookEvent, seats: list[int]) 
 
 
 class Webhooks:
-    """Registering, listing the deliveries of and removing a seat's webhooks."""
+    """Registering, listing, listing the deliveries of and removing a seat's webhooks."""
 
     def __init__(self, store: EventStore, webhooks: WebhookStore, sender: WebhookSender, clock: Clock) -> None:
         self.store = store
@@ -129,6 +133,13 @@ class Webhooks:
         )
         await self.webhooks.add(record, secret)
         return _shown(record)
+
+    async def of_seat(self, game_id: str, token: str) -> WebhookList:
+        """The webhooks the token's seat registered in the game (another seat's are not shown)."""
+        loaded = await load_game(self.store, game_id)
+        seat = loaded.seat_of(token)
+        assert seat is not None
+        return WebhookList(webhooks=[_shown(record) for record in await self.webhooks.of_seat(loaded.game_id, seat)])
 
     async def deliveries(self, game_id: str, token: str, webhook_id: str, after: int, limit: int) -> Deliveries:
         if after < 0 or not 1 <= limit <= MAX_DELIVERIES_PAGE:

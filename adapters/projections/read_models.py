@@ -8,6 +8,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.schema import (
+    GAME_SUMS,
     UtcDateTime,
     game_card_picks,
     game_category_points,
@@ -70,11 +71,7 @@ class SqlReadModels:
             scores = (await connection.execute(self._scores, parameters)).all()
             categories = (await connection.execute(self._categories, parameters)).all()
             cards = (await connection.execute(self._cards, parameters)).all()
-        totals: dict[str, Any] = (
-            dict(sums)
-            if sums is not None
-            else {"game": game, "games": 0, "player_games": 0, "score_sum": 0, "winning_score_sum": 0, "picks": 0}
-        )
+        totals: dict[str, Any] = dict(sums) if sums is not None else {"game": game, **dict.fromkeys(GAME_SUMS, 0)}
         return GameStatsRecord(
             **totals,
             seats=[SeatRecord(players=s["players"], seat=s["seat"], games=s["games"], wins=s["wins"]) for s in seats],

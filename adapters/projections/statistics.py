@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from adapters.projections.log import LogEvent
 from adapters.projections.upserts import adding, chunks, replacing
 from adapters.schema import (
+    GAME_SUMS,
     events,
     game_card_picks,
     game_category_points,
@@ -97,9 +98,8 @@ def _finished_game(log: list[tuple[str, int, str]]) -> FinishedGame:
 
 
 def _totals_rows(totals: GameTotals) -> dict[sa.Table, list[dict[str, Any]]]:
-    columns = ("games", "player_games", "score_sum", "winning_score_sum", "picks")
     return {
-        game_stats: [{"game": g, **{c: sums[c] for c in columns}} for g, sums in totals.games.items()],
+        game_stats: [{"game": g, **{c: sums[c] for c in GAME_SUMS}} for g, sums in totals.games.items()],
         game_seat_stats: [
             {"game": g, "players": p, "seat": s, "games": sums["games"], "wins": sums["wins"]}
             for (g, p, s), sums in totals.seats.items()

@@ -19,7 +19,7 @@ from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMat
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
 from services.views import Invitation, SeatGranted, views_of
-from services.webhooks import Deliveries, Webhook
+from services.webhooks import Deliveries, Webhook, WebhookList
 
 Auth = Literal["none", "optional", "required"]
 
@@ -158,6 +158,9 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "createWebhook": Operation(
         body=(WebhookRequest,), answers=(Answer(201, (Webhook,), "The webhook"),), auth="required"
+    ),
+    "listWebhooks": Operation(
+        answers=(Answer(200, (WebhookList,), "The seat's webhooks, oldest first"),), auth="required"
     ),
     "listWebhookDeliveries": Operation(
         answers=(Answer(200, (Deliveries,), "The deliveries and their attempts"),), auth="required"

@@ -182,7 +182,8 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "resignSeat": {
         **GAME_ID,
         **REQUIRED_TOKEN,
-        409: ("game-not-started", "game-finished", "game-abandoned", "seat-resigned"),
+        409: ("game-not-started", "game-finished", "game-abandoned", "seat-resigned", "idempotency-key-reused"),
+        422: ("invalid-idempotency-key",),
         503: ("too-much-contention",),
     },
     "listEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-page",)},
@@ -212,6 +213,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         422: ("webhook-url-refused",),
         503: ("webhooks-unavailable",),
     },
+    "listWebhooks": {**GAME_ID, **REQUIRED_TOKEN, 503: ("webhooks-unavailable",)},
     "listWebhookDeliveries": {
         404: ("game-not-found", "webhook-not-found"),
         **REQUIRED_TOKEN,

@@ -49,6 +49,10 @@ def check_idempotency_key(value: str | None) -> str | None:
 
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
+]
 Token = NamedDependency[str | None]
 SeatToken = NamedDependency[str]
 GamesDep = NamedDependency[Games]
@@ -139,10 +143,7 @@ class GamesController(Controller):
             str | None,
             HeaderParameter(name="If-Match", required=False, description='"<version>": 409 if moved on'),
         ] = None,
-        idempotency_key: Annotated[
-            str | None,
-            HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
-        ] = None,
+        idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
         command = Act(
             game_id=game_id,
@@ -164,8 +165,15 @@ class GamesController(Controller):
         ),
         status_code=200,
     )
-    async def resign(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> CommandOutcome:
-        return await games.resign(Resign(game_id=game_id, token=seat_token))
+    async def resign(
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        seat_token: SeatToken,
+        idempotency_key: IdempotencyKey = None,
+    ) -> CommandOutcome:
+        command = Resign(game_id=game_id, token=seat_token, idempotency_key=check_idempotency_key(idempotency_key))
+        return await games.resign(command)
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
     async def list_events(

@@ -10,7 +10,7 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from api.auth import bearer_token, required_bearer_token
 from api.schemas import WebhookRequest
-from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, Webhooks
+from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
 WEBHOOK_DESCRIPTION = """\
 kaiten POSTs `{"game_id", "version", "event", "seats"}` to the URL when one of the chosen moments
@@ -49,10 +49,18 @@ class WebhooksController(Controller):
     ) -> Webhook:
         return await webhooks.register(game_id, seat_token, data.url, data.events, data.secret)
 
+    @get("/", operation_id="listWebhooks", summary="The webhooks the caller's seat registered in this game")
+    async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken) -> WebhookList:
+        return await webhooks.of_seat(game_id, seat_token)
+
     @get(
         "/{webhook_id:str}/deliveries",
         operation_id="listWebhookDeliveries",
         summary="The webhook's deliveries, oldest first, with every attempt and its answer",
+        description=(
+            "A delivery that was delivered or given up is listed for `KAITEN_WEBHOOK_KEEP` (30 days by "
+            "default) after that, then forgotten."
+        ),
     )
     async def list_deliveries(
         self,

@@ -59,6 +59,12 @@ async def test_a_leaver_ranks_last_and_only_their_loss_is_counted(client: Client
         "taken_over_by": "greedy",
     }
 
+    keyed = await create(client, "sushi-go", 3, seats=[{"name": name} for name in ("eve", "fay", "gus")])
+    headers = {**bearer(keyed["tokens"]["0"]), "Idempotency-Key": "eve-leaves"}
+    first, retried = [await client.post(f"/v1/games/{keyed['id']}/resign", headers=headers) for _ in range(2)]
+    assert (first.status_code, retried.status_code) == (200, 200), retried.text
+    assert retried.json() == first.json(), "a retry answers the first answer"
+
     alone = await create(client, "sushi-go", 2, seats=[{"name": "dee", "player_id": "dee"}, {"bot": "greedy"}])
     left = await client.post(f"/v1/games/{alone['id']}/resign", headers=bearer(alone["tokens"]["0"]))
     assert [event["type"] for event in left.json()["events"]] == ["SeatResigned", "GameAbandoned"]
@@ -75,6 +81,8 @@ async def test_a_leaver_ranks_last_and_only_their_loss_is_counted(client: Client
     bob = (await client.get("/v1/players/bob/stats")).json()["games"][0]
     assert (ann["played"], ann["wins"], ann["resigned"]) == (1, 0, 1)
     assert bob["resigned"] == 0 and bob["rated_games"] == 1
+    game_stats = (await client.get("/v1/stats/sushi-go")).json()
+    assert (game_stats["games"], game_stats["resigned_seats"]) == (1, 1), "abandoned games are not counted"
     assert (await client.get("/v1/players/dee/stats")).json()["games"] == [], "abandoned games count nowhere"
 
 

@@ -121,6 +121,16 @@ async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
 ) -> None:
     game = await create(hooked, "sushi-go", 2, seed=1)
     hook = await register(hooked, game, receiver.url)
+    second = await register(hooked, game, receiver.url, events=["finished"])
+    listed = await hooked.get(f"/v1/games/{game['id']}/webhooks", headers=bearer(game["tokens"]["0"]))
+    assert listed.status_code == 200, listed.text
+    assert [(item["id"], item["events"]) for item in listed.json()["webhooks"]] == [
+        (hook["id"], ["turn", "finished"]),
+        (second["id"], ["finished"]),
+    ]
+    assert listed.json()["webhooks"][0]["url"] == receiver.url and "secret" not in listed.json()["webhooks"][0]
+    others = await hooked.get(f"/v1/games/{game['id']}/webhooks", headers=bearer(game["tokens"]["1"]))
+    assert others.json() == {"webhooks": []}, "a seat sees only its own webhooks"
     path = f"/v1/games/{game['id']}/webhooks/{hook['id']}"
     other = await hooked.get(f"{path}/deliveries", headers=bearer(game["tokens"]["1"]))
     assert other.status_code == 404 and other.json()["code"] == "webhook-not-found"
@@ -128,6 +138,8 @@ async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
     anonymous = await hooked.get(f"{path}/deliveries")
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "missing-token"
     assert (await hooked.delete(path, headers=bearer(game["tokens"]["0"]))).status_code == 204
+    left = await hooked.get(f"/v1/games/{game['id']}/webhooks", headers=bearer(game["tokens"]["0"]))
+    assert [item["id"] for item in left.json()["webhooks"]] == [second["id"]]
     gone = await hooked.get(f"{path}/deliveries", headers=bearer(game["tokens"]["0"]))
     assert gone.status_code == 404 and gone.json()["code"] == "webhook-not-found"
     await pick(hooked, game)

@@ -6,6 +6,7 @@ import asyncio
 import io
 import sys
 
+import msgspec
 import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
@@ -16,6 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from adapters.database import create_engine
 from adapters.migrate import alembic_config, is_migrated, upgrade
 from adapters.schema import include_object, metadata
+from api.bootstrap import bootstrap
+from services.commands import Act, CreateGame, NewSeat, Resign
+from tests.projecting import settle_all
 
 
 def differences_from_schema(connection: Connection) -> list[object]:
@@ -79,3 +83,33 @@ def test_offline_mode_prints_the_sql() -> None:
     assert "CREATE TABLE events" in sql
     assert "xid8" in sql
     assert "CREATE TRIGGER events_immutable" in sql
+
+
+async def test_migration_0006_folds_the_statistics_again_to_count_earlier_resignations(empty_database_url: str) -> None:
+    """A game finished with a resignation before 0006 counts in the new column once the serving
+    process has folded the statistics again (the migration empties them and rewinds their checkpoint)."""
+    await upgrade(empty_database_url)
+    services = bootstrap(empty_database_url)
+    try:
+        seats = (NewSeat(name="ann", player_id="ann"), NewSeat(name="bob", player_id="bob"), NewSeat(bot="random"))
+        game = await services.games.create(CreateGame("sushi-go", 3, None, 3, seats))
+        await services.games.resign(Resign(game.id, game.tokens["0"]))
+        # Bob is the only person left: the bots move as soon as he has.
+        while (await services.games.view(game.id, None)).status == "active":
+            legal = await services.games.legal_commands(game.id, game.tokens["1"])
+            await services.games.act(Act(game.id, game.tokens["1"], msgspec.json.encode(legal.commands[0])))
+        await settle_all(services.projection_runners)
+        engine = create_engine(empty_database_url)
+        try:
+            async with engine.connect() as connection:
+                await connection.run_sync(lambda sync: command.downgrade(alembic_config(sync), "0005"))
+        finally:
+            await engine.dispose()
+        await upgrade(empty_database_url)
+        await settle_all(services.projection_runners)
+        stats = await services.history.game_stats("sushi-go")
+        assert (stats.games, stats.player_games, stats.resigned_seats) == (1, 3, 1)
+        ann = await services.history.player_stats("ann")
+        assert [(record.played, record.resigned) for record in ann.games] == [(1, 1)], "folded once, not twice"
+    finally:
+        await services.close()

@@ -75,20 +75,22 @@ def test_a_game_against_bots_alone_leaves_the_rating_as_it_was():
     assert (ann.mu, ann.sigma, ann.rated_games) == (fresh.mu, fresh.sigma, 0)
 
 
-def test_game_totals_add_every_seat_category_and_pick():
+def test_game_totals_add_every_seat_category_pick_and_resignation():
     totals = GameTotals()
     totals.add(finished([20, 30], winners=(1,), player_ids={}))
-    totals.add(finished([25, 25], winners=(0, 1), player_ids={}))
+    left = finished([25, 25, 5], winners=(0, 1), player_ids={})
+    totals.add(msgspec.structs.replace(left, resigned=frozenset({2})))
     assert totals.games["sushi-go"] == {
         "games": 2,
-        "player_games": 4,
-        "score_sum": 100,
+        "player_games": 5,
+        "score_sum": 105,
         "winning_score_sum": 55,
         "picks": 6,
+        "resigned_seats": 1,
     }
-    assert totals.seats["sushi-go", 2, 1] == {"games": 2, "wins": 2}
+    assert totals.seats["sushi-go", 2, 1] == totals.seats["sushi-go", 3, 1] == {"games": 1, "wins": 1}
     assert totals.scores["sushi-go", 25] == 2
-    assert totals.categories["sushi-go", "all"] == 100
+    assert totals.categories["sushi-go", "all"] == 105
     assert totals.cards["sushi-go", "tempura"] == 6
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from datetime import datetime, timedelta
 
 import msgspec
 import pytest
@@ -13,10 +14,12 @@ from hypothesis import strategies as st
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender, is_private
+from api.settings import SettingsError, WebhookOptions
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.games import Games
-from services.webhook_delivery import retry_delay
+from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
 from services.webhooks import signature
+from tests.unit.seats.fixtures import FakeClock
 
 Payload = dict[str, object]
 
@@ -127,3 +130,39 @@ async def test_private_urls_are_taken_when_allowed() -> None:
 async def test_a_refused_url_is_not_sent_to() -> None:
     result = await HttpWebhookSender().send("http://127.0.0.1:9/hook", b"{}", {})
     assert result.status_code is None and result.error is not None and result.error.startswith("not sent")
+
+
+class FinishedDeliveries:
+    """A webhook store's purge, over deliveries known only by when they finished."""
+
+    def __init__(self, finished: list[datetime]) -> None:
+        self.finished = sorted(finished)
+
+    async def purge(self, finished_before: datetime, limit: int) -> int:
+        done = [moment for moment in self.finished if moment < finished_before][:limit]
+        self.finished = self.finished[len(done) :]
+        return len(done)
+
+
+async def test_finished_deliveries_are_forgotten_after_the_keep_in_batches_once_an_hour() -> None:
+    clock = FakeClock()
+    keep = timedelta(days=30)
+    old, recent = clock.now() - keep - timedelta(seconds=1), clock.now() - keep + timedelta(seconds=1)
+    deliveries = FinishedDeliveries([old] * (2 * PURGE_BATCH + 5) + [recent])
+    worker = DeliveryWorker(deliveries, HttpWebhookSender(), clock, keep_for=keep)  # type: ignore[arg-type]
+    assert await worker.purge_finished() == 2 * PURGE_BATCH + 5
+    assert deliveries.finished == [recent]
+    clock.advance(PURGE_EVERY.total_seconds() - 1)
+    assert await worker.purge_finished() == 0, "not looked for again within the hour"
+    clock.advance(1)
+    assert await worker.purge_finished() == 1
+    assert deliveries.finished == []
+
+
+def test_how_long_finished_deliveries_are_kept_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert WebhookOptions.from_env().keep_for == timedelta(days=30)
+    monkeypatch.setenv("KAITEN_WEBHOOK_KEEP", "12h")
+    assert WebhookOptions.from_env().keep_for == timedelta(hours=12)
+    monkeypatch.setenv("KAITEN_WEBHOOK_KEEP", "forever")
+    with pytest.raises(SettingsError, match="KAITEN_WEBHOOK_KEEP"):
+        WebhookOptions.from_env()

@@ -41,10 +41,11 @@ class Server:
         options = None if clock is None else {"clock": clock}
         return await self.games.create(CreateGame(game, len(seats), options, 3, tuple(seats)))
 
-    async def move(self, game_id: str, token: str) -> int:
+    async def move(self, game_id: str, token: str, idempotency_key: str | None = None) -> int:
         """The seat's first legal command; the version after it."""
         legal = await self.games.legal_commands(game_id, token)
-        outcome = await self.games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))
+        body = msgspec.json.encode(legal.commands[0])
+        outcome = await self.games.act(Act(game_id, token, body, idempotency_key=idempotency_key))
         return outcome.version
 
     async def types(self, game_id: str, after: int = 0) -> list[str]:

@@ -47,6 +47,26 @@ async def test_a_resigned_person_can_neither_move_nor_resign_again() -> None:
     assert moved.value.code == "seat-resigned"
 
 
+async def test_a_resignation_retried_with_its_idempotency_key_answers_the_first_answer() -> None:
+    s = server()
+    game = await s.create(None, THREE)
+    first = await s.games.resign(Resign(game.id, game.tokens["0"], idempotency_key="leave-1"))
+    await s.move(game.id, game.tokens["1"])
+    again = await s.games.resign(Resign(game.id, game.tokens["0"], idempotency_key="leave-1"))
+    assert again == first
+    assert (await s.types(game.id)).count("SeatResigned") == 1
+
+
+async def test_an_idempotency_key_of_a_move_cannot_stand_for_a_resignation() -> None:
+    s = server()
+    game = await s.create(None, THREE)
+    await s.move(game.id, game.tokens["0"], idempotency_key="k")
+    with pytest.raises(ServiceError) as reused:
+        await s.games.resign(Resign(game.id, game.tokens["0"], idempotency_key="k"))
+    assert reused.value.code == "idempotency-key-reused"
+    assert "SeatResigned" not in await s.types(game.id)
+
+
 async def test_when_every_person_resigned_the_game_is_abandoned() -> None:
     s = server()
     game = await s.create(None, [PEOPLE[0], NewSeat(bot="greedy")])
