@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
+from adapters.migrate import upgrade
 from api.app import create_app
 from api.bootstrap import Services, bootstrap
+from tests.e2e.servers import ServerProcess, started
 
 
 @pytest.fixture
@@ -21,6 +26,27 @@ async def services(database_url: str) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
+async def own_services(empty_database_url: str) -> AsyncIterator[Services]:
+    """Services over a database of their own (a module makes them its `services`): its projections,
+    history and statistics hold that module's games only."""
+    await upgrade(empty_database_url)
+    built = bootstrap(empty_database_url)
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+@pytest.fixture
 async def client(services: Services) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
     async with AsyncTestClient(app=create_app(services)) as test_client:
         yield test_client
+
+
+@pytest.fixture
+async def servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+    """Two `kaiten serve` processes on the session's PostgreSQL database, both ready."""
+    with started(postgres_url, tmp_path, 2) as running:
+        async with httpx.AsyncClient() as client:
+            await asyncio.gather(*(server.wait_ready(client) for server in running))
+        yield running

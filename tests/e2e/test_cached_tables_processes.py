@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,17 +17,9 @@ import pytest
 
 from api.bootstrap import bootstrap
 from tests.e2e.play import bearer, create
-from tests.e2e.servers import ServerProcess, started
+from tests.e2e.servers import ServerProcess
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    with started(postgres_url, tmp_path, 2) as servers:
-        async with httpx.AsyncClient() as client:
-            await asyncio.gather(*(server.wait_ready(client) for server in servers))
-        yield servers
 
 
 async def send(client: httpx.AsyncClient, game_id: str, token: str, command: dict[str, Any]) -> None:

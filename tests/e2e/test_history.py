@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter, defaultdict
-from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -18,9 +17,8 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from adapters.memory_store import InMemoryEventStore
-from adapters.migrate import upgrade
 from api.app import create_app
-from api.bootstrap import Services, bootstrap, bootstrap_with_store
+from api.bootstrap import Services, bootstrap_with_store
 from domain.catalog import GAMES
 from services.codec import codec_for
 from tests.e2e.play import all_events
@@ -34,14 +32,9 @@ TABLES = (["ann", "bob", None], ["cy", "ann", "bob"])
 
 
 @pytest.fixture
-async def services(empty_database_url: str) -> AsyncIterator[Services]:
-    """Services over a database of their own: the projections read the whole log."""
-    await upgrade(empty_database_url)
-    built = bootstrap(empty_database_url)
-    try:
-        yield built
-    finally:
-        await built.close()
+def services(own_services: Services) -> Services:
+    """The projections read the whole log: this module's games only."""
+    return own_services
 
 
 async def project(services: Services) -> None:

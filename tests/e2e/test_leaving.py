@@ -4,15 +4,13 @@ scheduler firing a real (1-second) deadline, and what history and statistics mak
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
 import pytest
 from litestar.testing import AsyncTestClient
 
-from adapters.migrate import upgrade
-from api.bootstrap import Services, bootstrap
+from api.bootstrap import Services
 from tests.e2e.play import bearer, create
 from tests.projecting import settle_all
 
@@ -20,13 +18,9 @@ Client = AsyncTestClient  # type: ignore[type-arg]
 
 
 @pytest.fixture
-async def services(empty_database_url: str) -> AsyncIterator[Services]:
-    await upgrade(empty_database_url)
-    built = bootstrap(empty_database_url)
-    try:
-        yield built
-    finally:
-        await built.close()
+def services(own_services: Services) -> Services:
+    """The projections read the whole log: this module's games only."""
+    return own_services
 
 
 async def play_out(client: Client, game: dict[str, Any], seats: list[str]) -> dict[str, Any]:

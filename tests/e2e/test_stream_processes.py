@@ -4,27 +4,16 @@ stream of the other (LISTEN/NOTIFY), and a server stops while one of its streams
 
 from __future__ import annotations
 
-import asyncio
 import signal
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.e2e.play import bearer, create
-from tests.e2e.servers import ServerProcess, started
+from tests.e2e.servers import ServerProcess
 from tests.e2e.sse import WAIT_SECONDS, open_stream
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
-    with started(postgres_url, tmp_path, 2) as servers:
-        async with httpx.AsyncClient() as client:
-            await asyncio.gather(*(server.wait_ready(client) for server in servers))
-        yield servers
 
 
 async def test_a_command_through_one_server_reaches_a_stream_of_the_other(servers: list[ServerProcess]) -> None:
