@@ -223,13 +223,13 @@ class Games:
         return Planned([self._new_event(loaded.codec, event, {"seat": seat})], table, answer)
 
     async def rematch(self, game_id: str, token: str) -> tuple[CreatedGame, bool]:
-        """The rematch of a finished game (and whether this request created it), with a new token for
-        the token's seat: the same game, options, visibility and seats (bots included)."""
+        """The rematch of a finished or abandoned game (and whether this request created it), with a new
+        token for the token's seat: the same game, options, visibility and seats (bots included)."""
         old = await self.tables.current(game_id)
         seat = old.seat_of(token)
         assert seat is not None
-        if old.table.status != "finished":
-            raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished game")
+        if not lobby.is_over(old.table):
+            raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished or abandoned game")
         rematch_id = rematch_id_of(old.game_id)
         if await self.store.summary(rematch_id) is None:
             command = CreateGame(
@@ -249,7 +249,7 @@ class Games:
         new_token = self.ids.token()
 
         def attempt(loaded: CachedTable) -> Planned[None]:
-            if loaded.table.status == "finished":
+            if lobby.is_over(loaded.table):
                 raise ServiceError("conflict", "game-finished", "the rematch is over already")
             claimed = lobby.SeatClaimed(seat=seat)
             metadata = {"seat": seat, "token_hash": hash_token(new_token)}
@@ -348,7 +348,7 @@ class Games:
         # The rematch's summary row, written with its first events, says it exists: one row, read from
         # the replica when there is one (a finished game is read there; a rematch shows once it is).
         summaries = self.reads.replica or self.store
-        if loaded.table.status == "finished" and await summaries.summary(rematch_id_of(loaded.game_id)):
+        if lobby.is_over(loaded.table) and await summaries.summary(rematch_id_of(loaded.game_id)):
             view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 

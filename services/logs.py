@@ -1,10 +1,10 @@
-"""Export and import of a finished game's log (API.md, "Export and import of a log").
+"""Export and import of a finished or abandoned game's log (API.md, "Export and import of a log").
 
 An export is the whole log as a spectator sees it after the end, the events exactly as
 `GET /v1/games/{id}/events` shows them. An import takes such a document, or any object whose `events`
-are exactly what that endpoint returned for a finished game (pages joined; logs of every earlier kaiten
-version included: an event without `schema_version` is of shape 1), checks it, and stores it as a new
-finished game.
+are exactly what that endpoint returned for a game that is over (pages joined; logs of every earlier
+kaiten version included: an event without `schema_version` is of shape 1), checks it, and stores it as
+a new finished (or abandoned) game.
 
 `check_log` is pure: it refuses a log with an `InvalidLog` naming a stable `code` and the first
 failing `version`, checking in order:
@@ -20,7 +20,7 @@ failing `version`, checking in order:
   that does not decode as its type and schema version;
 - `does-not-fold`: an event that cannot be applied where it stands (a lobby event out of place, a
   game event the state cannot take);
-- `log-not-finished`: no `GameFinished` at the end; `events-after-the-end`;
+- `log-not-finished`: no `GameFinished` or `GameAbandoned` at the end; `events-after-the-end`;
 - `seed-mismatch`: the revealed seed and salt do not give GameCreated's commitment;
 - `result-mismatch`: the result GameFinished records is not the one the rules work out from the
   log (a score changed, an event removed and the versions renumbered...).
@@ -40,7 +40,7 @@ import msgspec
 
 from domain import lobby as tables
 from domain.engine import AnyGame, RuleViolation
-from domain.lobby import GameCreated, GameFinished, Table, commit_to_seed
+from domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit_to_seed
 from services.codec import GameCodec, codec_for
 from services.errors import ServiceError
 from services.ports import Clock, EventStore, IdSource, NewEvent, StoredEvent
@@ -116,16 +116,18 @@ def check_events(events: Any, finished: bool) -> CheckedLog:
     known = {event_type.__name__ for event_type in (*tables.LOBBY_EVENTS, *game.event_types)}
     decoded = [_decode(codec, known, event) for event in events]
     table = _fold(game, decoded)
-    if not finished and table.status != "finished":
+    if not finished and not tables.is_over(table):
         return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
-    end = next((at for at, event in enumerate(decoded) if isinstance(event, GameFinished)), None)
+    end = next((at for at, event in enumerate(decoded) if isinstance(event, GameFinished | GameAbandoned)), None)
     if end is None:
-        raise InvalidLog("log-not-finished", "the log does not end with GameFinished", len(events))
+        raise InvalidLog("log-not-finished", "the log does not end with GameFinished or GameAbandoned", len(events))
     finish = decoded[end]
     created = decoded[0]
     revealed = commit_to_seed(finish.seed, bytes.fromhex(finish.salt))
     if revealed != created.seed_commitment or (created.seed, created.salt) != (finish.seed, finish.salt):
         raise InvalidLog("seed-mismatch", "the revealed seed and salt do not give GameCreated's commitment", end + 1)
+    if isinstance(finish, GameAbandoned):
+        return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
     # GameFinished changes nothing but the status and the result: the state is the one the rules reached.
     recomputed = tables.table_result(game, table) if table.state is not None else None
     if recomputed != finish.result:
@@ -194,7 +196,7 @@ def _check_place(game: AnyGame, table: Table[Any] | None, event: Any, version: i
         return
     if isinstance(event, GameCreated):
         raise refuse("can only start a log")
-    if isinstance(event, tables.ACCESS_EVENTS) and table.status != "finished":
+    if isinstance(event, tables.ACCESS_EVENTS) and not tables.is_over(table):
         return
     if isinstance(event, tables.SeatTaken):
         if table.status != "open" or event.seat != len(table.seats):
@@ -202,8 +204,10 @@ def _check_place(game: AnyGame, table: Table[Any] | None, event: Any, version: i
     elif isinstance(event, tables.GameStarted):
         if table.status != "open" or len(table.seats) != table.players:
             raise refuse("comes before every seat is taken")
-    elif table.status == "finished":
-        raise InvalidLog("events-after-the-end", f"{type(event).__name__} follows GameFinished", version)
+    elif tables.is_over(table):
+        raise InvalidLog("events-after-the-end", f"{type(event).__name__} follows the game's end", version)
+    elif isinstance(event, GameAbandoned):
+        return  # an open game is abandoned too
     elif table.status != "active":
         raise refuse("comes before the game starts")
 
@@ -219,10 +223,10 @@ def _uuid_or_none(value: Any) -> str | None:
 
 
 async def export_log(store: EventStore, game_id: str, reads: ReplicaReads | None = None) -> LogDocument:
-    """Through `reads` when given: from a replica once the game is known finished."""
+    """Through `reads` when given: from a replica once the game is known over."""
     loaded = await (reads or ReplicaReads(store, None)).load(game_id)
-    if loaded.table.status != "finished":
-        raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is finished")
+    if not tables.is_over(loaded.table):
+        raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is over")
     document: LogDocument = views_of(loaded.game.id).log(
         format=FORMAT,
         id=loaded.game_id,
@@ -233,7 +237,7 @@ async def export_log(store: EventStore, game_id: str, reads: ReplicaReads | None
 
 
 async def import_log(store: EventStore, clock: Clock, ids: IdSource, document: Any) -> TableView:
-    """Check the log and store it as a new finished game, in today's shapes.
+    """Check the log and store it as a new finished (or abandoned) game, in today's shapes.
 
     The imported game has no token hashes: nobody may act for its seats (it is over anyway). Each
     event's metadata says where it came from (`imported_from`, the original `version`, and the

@@ -18,7 +18,7 @@ GamesDep = NamedDependency[Games]
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
-(`rematch_of` in the new table, `rematch` in the finished one). The first request creates it (201);
+(`rematch_of` in the new table, `rematch` in the finished or abandoned one). The first request creates it (201);
 every later one, from any seat, answers the same rematch (200). Each person gets a new token for
 their seat by asking through their token of the finished game; asking again replaces it.
 """
@@ -54,7 +54,7 @@ class LobbyController(Controller):
     @post(
         "/rematch",
         operation_id="createRematch",
-        summary="The rematch of a finished game, with a new token for the caller's seat",
+        summary="The rematch of a finished or abandoned game, with a new token for the caller's seat",
         description=REMATCH_DESCRIPTION,
     )
     async def rematch(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> Response[CreatedGame]:

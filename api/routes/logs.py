@@ -1,4 +1,4 @@
-"""Export and import of a finished game's log (API.md, "Export and import of a log")."""
+"""Export and import of a finished or abandoned game's log (API.md, "Export and import of a log")."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ from services.views import LogDocument, TableView
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 GamesDep = NamedDependency[Games]
 LOG = Body(
-    title="A finished game's log",
+    title="A finished or abandoned game's log",
     description=(
         'An export ({"format": "kaiten-log/1", "id", "game", "rules_version", "events"}), or any object whose '
-        "`events` are exactly what GET /v1/games/{id}/events returned for a finished game (pages joined)"
+        "`events` are exactly what GET /v1/games/{id}/events returned for a game that is over (pages joined)"
     ),
 )
 
@@ -38,7 +38,7 @@ class LogsController(Controller):
     @get(
         "/{game_id:str}/export",
         operation_id="exportLog",
-        summary="A finished game's whole log (409 game-not-finished before the end)",
+        summary="A finished or abandoned game's whole log (409 game-not-finished before the end)",
     )
     async def export(self, games: GamesDep, game_id: GameId) -> LogDocument:
         return await export_log(games.store, game_id, games.reads)
@@ -46,7 +46,7 @@ class LogsController(Controller):
     @post(
         "/import",
         operation_id="importLog",
-        summary="Check a finished game's log and store it as a new finished game",
+        summary="Check a finished or abandoned game's log and store it as a new game that is over",
         status_code=201,
     )
     async def import_(self, games: GamesDep, data: Annotated[Any, LOG]) -> Response[TableView]:

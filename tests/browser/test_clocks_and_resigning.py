@@ -1,5 +1,6 @@
 """A game with a turn clock in the web client: the time left ticks down beside the table, and a
-person who resigns hands the seat to a bot (here the only person, so the game is abandoned)."""
+person who resigns hands the seat to a bot (here the only person, so the game is abandoned, and a
+rematch is offered)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,11 @@ def test_the_clock_shows_the_time_left_and_resigning_ends_a_game_with_no_person_
     assert page.query_selector('[data-zone="clocks"] li') is None
     table = httpx.get(f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {tokens(page, game)['0']}"})
     assert table.json()["seats"][0]["resigned"] is True
+    # An abandoned game is over too: a rematch is offered, with the clock kept.
+    page.click("#rematch")
+    page.wait_for_function("game => !location.hash.includes(game)", arg=game)
+    settled(page)
+    rematch = page.evaluate("location.hash").split("/")[2]
+    again = httpx.get(f"{kaiten}/v1/games/{rematch}").json()
+    assert again["rematch_of"] == game and again["status"] == "active"
+    assert again["options"]["clock"]["turn_seconds"] == 60

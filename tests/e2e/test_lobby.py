@@ -112,6 +112,16 @@ async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client:
         assert sent.status_code == 200, sent.text
 
 
+async def test_a_game_everyone_left_offers_a_rematch_too(client: Client) -> None:
+    game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=2)
+    left = await client.post(f"/v1/games/{game['id']}/resign", headers=bearer(game["tokens"]["0"]))
+    assert left.json()["events"][-1]["type"] == "GameAbandoned"
+    rematch = await client.post(f"/v1/games/{game['id']}/rematch", headers=bearer(game["tokens"]["0"]))
+    assert rematch.status_code == 201, rematch.text
+    assert rematch.json()["rematch_of"] == game["id"] and rematch.json()["status"] == "active"
+    assert (await client.get(f"/v1/games/{game['id']}")).json()["rematch"] == rematch.json()["id"]
+
+
 async def test_a_private_games_log_with_its_invitations_is_exported_and_imported(client: Client) -> None:
     game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private", seed=3)
     invitation = await invite(client, game)

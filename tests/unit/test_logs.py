@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.system import SecureIds, SystemClock
-from services.commands import CreateGame, NewSeat
+from services.commands import CreateGame, NewSeat, Resign
+from services.errors import ServiceError
 from services.games import Games
 from services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
 from services.verification import verify_game
+from tests.unit.seats.fixtures import server
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(GOLDEN.glob("*/*.json"))
@@ -186,6 +189,38 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
     stored = await games.store.read(imported.id)
     assert stored[0].metadata["imported_from"] == created.id and "token_hash" not in str(stored)
     assert (await verify_game(games.store, imported.id)).drift == []
+
+
+async def test_an_abandoned_games_log_is_exported_and_imported_as_abandoned(games: Games) -> None:
+    seats = [NewSeat(name="ann"), NewSeat(bot="random")]
+    created = await games.create(CreateGame("sushi-go", 2, None, 5, seats))
+    await games.resign(Resign(created.id, created.tokens["0"]))
+    document = _as_builtins(await export_log(games.store, created.id))
+    assert document["events"][-1]["type"] == "GameAbandoned"
+    imported = await import_log(games.store, games.clock, games.ids, document)
+    assert imported.status == "abandoned" and imported.imported_from == created.id and imported.result is None
+    tampered = copy.deepcopy(document)
+    tampered["events"][-1]["data"]["seed"] += 1
+    assert refusal(tampered) == ("seed-mismatch", len(document["events"]))
+    document["events"].append({**document["events"][-3], "version": len(document["events"]) + 1})
+    assert refusal(document) == ("events-after-the-end", len(document["events"]))
+
+
+async def test_a_game_abandoned_before_it_started_has_a_log_too() -> None:
+    s = server(abandon_after=timedelta(minutes=5))
+    created = await s.games.create(CreateGame("sushi-go", 3, None, 5, [NewSeat(name="ann")]))
+    s.clock.advance(301)
+    assert await s.scheduler.run_once() == 1
+    document = _as_builtins(await export_log(s.store, created.id))
+    assert [event["type"] for event in document["events"]][-2:] == ["SeatTaken", "GameAbandoned"]
+    assert check_log(document).table.status == "abandoned"
+
+
+async def test_a_game_that_is_not_over_has_no_log_to_export(games: Games) -> None:
+    created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(name="ann"), NewSeat(name="bo")]))
+    with pytest.raises(ServiceError) as running:
+        await export_log(games.store, created.id)
+    assert running.value.code == "game-not-finished"
 
 
 async def test_a_game_played_here_shows_no_imported_from(games: Games) -> None:

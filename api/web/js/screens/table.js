@@ -64,7 +64,7 @@ export async function tableScreen(main, gameId, asSeat) {
         : null,
       table.status === "open" ? shareLinks(gameId, table, players, invitation) : null,
       table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
-      table.status === "finished" ? rematchPanel(table, token) : null,
+      table.status === "finished" || table.status === "abandoned" ? rematchPanel(table, token) : null,
       table.state
         ? board({
             view: table.state,
@@ -264,7 +264,7 @@ function shareLinks(gameId, table, players, invitation) {
 }
 
 /**
- * A finished game offers its seated people a rematch: the same game and seats, a new token each.
+ * A finished or abandoned game offers its seated people a rematch: the same game and seats, a new token each.
  * @param {import("../types.js").TableView} table
  * @param {string | null} token
  */
