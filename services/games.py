@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, TypeVar
@@ -44,7 +44,14 @@ from services.ports import (
 )
 from services.presenting import event_views, summary_of, table_view
 from services.replica_reads import ReplicaReads
-from services.table_cache import DEFAULT_CACHED_TABLES, CachedTable, Tables, created_table, token_hashes_of
+from services.table_cache import (
+    DEFAULT_CACHED_TABLES,
+    CachedTable,
+    Tables,
+    created_table,
+    is_activity,
+    token_hashes_of,
+)
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -82,6 +89,12 @@ class Woken:
 
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
+
+
+#: The metadata of a bot's move, and of one the scheduler's append makes (after a timeout): the
+#: latter is nobody's doing, so it does not put off abandonment (services/table_cache.py `is_activity`).
+BOT_MOVE: Mapping[str, Any] = {"bot": True}
+WOKEN_BOT_MOVE: Mapping[str, Any] = {"bot": True, "woken": True}
 
 
 class Games:
@@ -292,11 +305,11 @@ class Games:
         def attempt(loaded: CachedTable) -> Planned[Woken]:
             decision = self._due(loaded, now)
             if decision is None:
-                wake = wake_at(loaded.game, loaded.table, loaded.clocks, loaded.updated_at, self.abandon_after)
+                wake = wake_at(loaded.game, loaded.table, loaded.clocks, loaded.active_at, self.abandon_after)
                 woken = Woken(fired=False, version=loaded.version, wake_at=wake)
                 return Planned([], loaded.table, lambda _stored: woken)
             events, table = decision
-            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events))
+            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events), WOKEN_BOT_MOVE)
             return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
 
         # Nothing due is answered for the game as it stands: the scheduler sets its next wake by it.
@@ -307,7 +320,7 @@ class Games:
         table, codec = loaded.table, loaded.codec
         if lobby.is_over(table):
             return None
-        if self.abandon_after is not None and now - loaded.updated_at >= self.abandon_after:
+        if self.abandon_after is not None and now - loaded.active_at >= self.abandon_after:
             abandoned = lobby.abandon(loaded.game, table)
             return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
         events: list[NewEvent] = []
@@ -428,6 +441,7 @@ class Games:
             hashes = {**loaded.token_hashes, **token_hashes_of(planned.events)}
             now = self.clock.now()
             clocks = self._clocks_after(loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, now)
+            active = now if any(is_activity(event.metadata) for event in planned.events) else loaded.active_at
             summary = summary_of(
                 loaded.game_id,
                 loaded.game,
@@ -436,7 +450,7 @@ class Games:
                 hashes,
                 loaded.created_at,
                 now,
-                wake_at=wake_at(loaded.game, planned.table, clocks, now, self.abandon_after),
+                wake_at=wake_at(loaded.game, planned.table, clocks, active, self.abandon_after),
             )
             outbox = outbox_messages(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
             try:
@@ -481,10 +495,12 @@ class Games:
             token,
         )
 
-    def _with_bots(self, codec: GameCodec, table: Table[Any], version: int) -> tuple[list[NewEvent], Decision[Any]]:
+    def _with_bots(
+        self, codec: GameCodec, table: Table[Any], version: int, metadata: Mapping[str, Any] = BOT_MOVE
+    ) -> tuple[list[NewEvent], Decision[Any]]:
         """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
         bots = lobby.run_bots(codec.game, table, version)
-        return self._new_events(codec, bots.events, {"bot": True}), bots
+        return self._new_events(codec, bots.events, dict(metadata)), bots
 
     @staticmethod
     def _clocks_after(

@@ -81,6 +81,9 @@ class CachedTable:
     #: When the first and the latest event were recorded.
     created_at: datetime
     updated_at: datetime
+    #: When the latest event that was somebody's doing was recorded (see `is_activity`): what
+    #: abandonment counts from.
+    active_at: datetime
     #: Whether the game was imported from a log, and from which game.
     imported: bool = False
     imported_from: str | None = None
@@ -119,8 +122,27 @@ class CachedTable:
             version=stored[-1].version,
             token_hashes={**self.token_hashes, **hashes} if hashes else self.token_hashes,
             updated_at=stored[-1].recorded_at,
+            active_at=last_activity(stored, metadata, self.active_at),
             clocks=clocks,
         )
+
+
+#: The metadata keys of the events the scheduler appends: a turn that timed out (and the moves that
+#: followed it), a game abandoned. They are nobody's move, so they do not put abandonment off: a
+#: clocked game of absent people is abandoned rather than played out by its timeouts.
+SCHEDULED = ("timed_out", "woken", "inactive")
+
+
+def is_activity(metadata: Mapping[str, Any]) -> bool:
+    return not any(key in metadata for key in SCHEDULED)
+
+
+def last_activity(stored: Sequence[StoredEvent], metadata: Sequence[Mapping[str, Any]], before: datetime) -> datetime:
+    """When the last of these events that was somebody's doing was recorded (`before` if none was)."""
+    for item, meta in zip(reversed(stored), reversed(metadata), strict=True):
+        if is_activity(meta):
+            return item.recorded_at
+    return before
 
 
 def new_token_hashes(metadata: Sequence[Mapping[str, Any]]) -> dict[str, str]:
@@ -143,6 +165,7 @@ def created_table(game_id: str, table: Table[Any], stored: Sequence[StoredEvent]
         token_hashes=new_token_hashes([item.metadata for item in stored]),
         created_at=stored[0].recorded_at,
         updated_at=stored[-1].recorded_at,
+        active_at=last_activity(stored, [item.metadata for item in stored], stored[0].recorded_at),
         imported=imported,
         imported_from=origin,
         clocks=clocks,

@@ -95,6 +95,34 @@ async def test_a_game_nobody_moves_in_is_abandoned_after_the_setting() -> None:
     assert await s.scheduler.run_once() == 0, "an abandoned game has no deadline"
 
 
+async def test_a_clocked_game_whose_people_are_gone_is_abandoned_not_played_out_by_timeouts() -> None:
+    s = server(abandon_after=timedelta(minutes=10))
+    game = await s.create({"turn_seconds": 60, "on_timeout": "skip"}, PEOPLE)
+    await s.move(game.id, game.tokens["0"])
+    moved = s.clock.now()
+    # Nobody moves again: the clock times the turns out, one a minute, but that is nobody's move.
+    while s.clock.now() - moved < timedelta(minutes=10):
+        s.clock.advance(61)
+        await s.scheduler.run_once()
+        if (await s.types(game.id))[-1] == "GameAbandoned":
+            break
+    types = await s.types(game.id)
+    assert types[-1] == "GameAbandoned" and types.count("TurnTimedOut") >= 9
+    assert s.clock.now() - moved <= timedelta(minutes=10, seconds=61)
+
+
+async def test_a_move_after_the_timeouts_puts_abandonment_off_again() -> None:
+    s = server(abandon_after=timedelta(minutes=10))
+    game = await s.create({"turn_seconds": 60, "on_timeout": "skip"}, PEOPLE)
+    for _ in range(9):
+        s.clock.advance(61)
+        await s.scheduler.run_once()
+    await s.move(game.id, game.tokens["1"])
+    s.clock.advance(120)
+    await s.scheduler.run_once()
+    assert "GameAbandoned" not in await s.types(game.id), "counted from Bo's move, not from the start"
+
+
 async def test_an_open_game_is_abandoned_too() -> None:
     s = server(abandon_after=timedelta(minutes=5))
     game = await s.games.create(CreateGame("sushi-go", 3, None, 3, (PEOPLE[0],)))
