@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+import sqlalchemy as sa
 from sqlalchemy import event
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -87,3 +89,8 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
     def _on_begin(connection: Connection) -> None:
         writes = connection.get_execution_options().get(_WRITES, False)
         connection.exec_driver_sql("BEGIN IMMEDIATE" if writes else "BEGIN")
+
+
+def insert_for(dialect_name: str, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+    """An INSERT that can take `ON CONFLICT` in the dialect at hand (PostgreSQL or SQLite)."""
+    return postgresql.insert(table) if dialect_name == "postgresql" else sqlite.insert(table)

@@ -7,9 +7,12 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes
+from adapters.database import for_writes, insert_for
 from adapters.memory_store import InMemoryEventStore
-from adapters.schema import deadlines
+from adapters.schema import deadlines, games
+
+#: The statuses of a game that is not over.
+PLAYING = ("open", "active")
 
 
 class SqlDeadlines:
@@ -35,6 +38,18 @@ class SqlDeadlines:
         )
         self._move = sa.update(deadlines).where(same_version).values(due_at=sa.bindparam("wake_at"))
         self._remove = sa.delete(deadlines).where(same_version)
+        homeless = (
+            sa.select(games.c.game_id, games.c.version, sa.bindparam("now", type_=deadlines.c.due_at.type))
+            .where(games.c.status.in_(PLAYING))
+            .where(~sa.exists().where(deadlines.c.game_id == games.c.game_id))
+        )
+        # An append writing the game's deadline meanwhile wins: its row is the newer one.
+        self._adopt = (
+            insert_for(engine.dialect.name, deadlines)
+            .from_select(["game_id", "version", "due_at"], homeless)
+            .on_conflict_do_nothing(index_elements=[deadlines.c.game_id])
+            .returning(deadlines.c.game_id)
+        )
 
     async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
         async with self._engine.begin() as connection:
@@ -46,11 +61,16 @@ class SqlDeadlines:
         async with self._engine.begin() as connection:
             await connection.execute(self._remove if wake_at is None else self._move, parameters)
 
+    async def adopt(self, now: datetime) -> int:
+        async with self._engine.begin() as connection:
+            return len((await connection.execute(self._adopt, {"now": now})).all())
+
 
 class InMemoryDeadlines:
     """The deadline rows the in-memory store keeps with its summaries."""
 
     def __init__(self, store: InMemoryEventStore) -> None:
+        self._store = store
         self._rows = store.deadlines
 
     async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
@@ -67,3 +87,11 @@ class InMemoryDeadlines:
             del self._rows[game_id]
         else:
             self._rows[game_id] = (version, wake_at)
+
+    async def adopt(self, now: datetime) -> int:
+        adopted = 0
+        for summary in self._store.all_summaries():
+            if summary.status in PLAYING and summary.game_id not in self._rows:
+                self._rows[summary.game_id] = (summary.version, now)
+                adopted += 1
+        return adopted

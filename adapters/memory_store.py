@@ -115,3 +115,7 @@ class InMemoryEventStore:
     async def summary(self, stream_id: str) -> GameSummary | None:
         encoded = self._summaries.get(stream_id)
         return None if encoded is None else _summary_decoder.decode(encoded)
+
+    def all_summaries(self) -> list[GameSummary]:
+        """Every game's summary (for the in-memory deadlines)."""
+        return [_summary_decoder.decode(encoded) for encoded in self._summaries.values()]

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
+from adapters.database import insert_for
 from adapters.notify import CHANNEL
 from adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
 
@@ -119,7 +120,7 @@ def _append_events(dialect_name: str) -> sa.Insert:
 
 
 def _upsert_summary(dialect_name: str) -> sa.Insert:
-    insert = postgresql.insert(games) if dialect_name == "postgresql" else sqlite.insert(games)
+    insert = insert_for(dialect_name, games)
     return _replacing_summary(insert)
 
 
@@ -133,7 +134,7 @@ def _deadline_row() -> tuple[sa.ColumnElement[Any], ...]:
 
 def _schedule(dialect_name: str, row: sa.Select[Any]) -> sa.Insert:
     """The game's deadline row from `row` (game_id, version, due_at), replacing the one it had."""
-    insert = postgresql.insert(deadlines) if dialect_name == "postgresql" else sqlite.insert(deadlines)
+    insert = insert_for(dialect_name, deadlines)
     upsert = insert.from_select(["game_id", "version", "due_at"], row)
     return upsert.on_conflict_do_update(
         index_elements=[deadlines.c.game_id],

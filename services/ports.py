@@ -137,6 +137,11 @@ class Deadlines(Protocol):
     async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
         """Set the game's deadline (None: remove it) unless the game was appended to after `version`."""
 
+    async def adopt(self, now: datetime) -> int:
+        """Give every game that is not over and has no deadline a deadline due `now` (how many): the
+        games last appended to while abandonment was off (or before deadlines existed) have none, and
+        their first wake works out the right one."""
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...

@@ -31,9 +31,16 @@ class Scheduler:
         self.games = games
         self.clock = clock
         self.interval_seconds = interval_seconds
+        #: Games without a deadline are given one once per process, when abandonment is on.
+        self._adopted = games.abandon_after is None
 
     async def run_once(self) -> int:
         """Act on the games due now; how many were claimed."""
+        if not self._adopted:
+            adopted = await self.deadlines.adopt(self.clock.now())
+            self._adopted = True
+            if adopted:
+                log.info("%d games without a deadline are looked at for abandonment", adopted)
         claimed = await self.deadlines.claim(self.clock.now(), LEASE, BATCH)
         for game_id in claimed:
             try:

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 
 import msgspec
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from adapters.database import insert_for
 from adapters.projections.log import START, Position
 from adapters.schema import projection_checkpoints as table
 
@@ -27,7 +27,7 @@ class Checkpoint(msgspec.Struct, frozen=True):
 
 class Checkpoints:
     def __init__(self, dialect_name: str) -> None:
-        insert = postgresql.insert(table) if dialect_name == "postgresql" else sqlite.insert(table)
+        insert = insert_for(dialect_name, table)
         self._ensure = insert.on_conflict_do_nothing(index_elements=[table.c.name])
         read = sa.select(table.c.tx_id, table.c.global_position, table.c.events).where(
             table.c.name == sa.bindparam("name")

@@ -6,13 +6,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
+
+from adapters.database import insert_for
 
 T = TypeVar("T")
-
-
-def _insert(dialect_name: str, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
-    return postgresql.insert(table) if dialect_name == "postgresql" else sqlite.insert(table)
 
 
 def _keys(table: sa.Table) -> list[sa.Column[object]]:
@@ -21,21 +18,21 @@ def _keys(table: sa.Table) -> list[sa.Column[object]]:
 
 def adding(dialect_name: str, table: sa.Table) -> sa.Insert:
     """Insert the row, or add its values to the existing row's (every column outside the key)."""
-    insert = _insert(dialect_name, table)
+    insert = insert_for(dialect_name, table)
     sums = {c.name: c + insert.excluded[c.name] for c in table.c if not c.primary_key}
     return insert.on_conflict_do_update(index_elements=_keys(table), set_=sums)
 
 
 def replacing(dialect_name: str, table: sa.Table) -> sa.Insert:
     """Insert the row, or overwrite the existing row's columns outside the key."""
-    insert = _insert(dialect_name, table)
+    insert = insert_for(dialect_name, table)
     values = {c.name: insert.excluded[c.name] for c in table.c if not c.primary_key}
     return insert.on_conflict_do_update(index_elements=_keys(table), set_=values)
 
 
 def ignoring(dialect_name: str, table: sa.Table) -> sa.Insert:
     """Insert the row unless one with its key exists."""
-    return _insert(dialect_name, table).on_conflict_do_nothing(index_elements=_keys(table))
+    return insert_for(dialect_name, table).on_conflict_do_nothing(index_elements=_keys(table))
 
 
 def chunks(items: Sequence[T] | Iterable[T], size: int) -> Iterator[list[T]]:

@@ -13,6 +13,7 @@ import pytest
 from adapters.database import create_engine
 from adapters.deadlines import InMemoryDeadlines, SqlDeadlines
 from adapters.memory_store import InMemoryEventStore
+from adapters.migrate import upgrade
 from adapters.sql_store import SqlEventStore
 from services.ports import ConcurrencyConflict, Deadlines, EventStore
 from tests.integration.test_event_store_contract import START, event, summary
@@ -93,5 +94,26 @@ async def test_claims_at_once_on_postgresql_never_share_a_game(postgres_url: str
         claims = await asyncio.gather(*(deadlines.claim(due, LEASE, 3) for _ in range(8)))
         claimed = [game for claim in claims for game in claim if game in games]
         assert sorted(claimed) == sorted(games)
+    finally:
+        await engine.dispose()
+
+
+async def test_games_without_a_deadline_are_adopted_once_with_their_version(empty_database_url: str) -> None:
+    """Adopting looks at every game, so it gets a database of its own."""
+    await upgrade(empty_database_url)
+    engine = create_engine(empty_database_url)
+    try:
+        store, deadlines = SqlEventStore(engine), SqlDeadlines(engine)
+        playing, scheduled, over = (str(uuid.uuid4()) for _ in range(3))
+        await store.append(playing, 0, [event("GameCreated")], summary(playing, 1))
+        await store.append(playing, 1, [event("GameStarted")], summary(playing, 2, status="active"))
+        await store.append(scheduled, 0, [event("GameCreated")], summary(scheduled, 1, wake_at=LATER))
+        await store.append(over, 0, [event("GameCreated")], summary(over, 1, status="abandoned"))
+        assert await deadlines.adopt(START) == 1
+        assert await deadlines.adopt(START) == 0, "once"
+        assert await deadlines.claim(START, LEASE, 100) == [playing]
+        # Adopted at the game's version: the wake that follows can move it.
+        await deadlines.reschedule(playing, 2, LATER + timedelta(days=1))
+        assert playing not in await deadlines.claim(LATER, LEASE, 100)
     finally:
         await engine.dispose()

@@ -52,9 +52,12 @@ class Server:
         return [event.type for event in await self.store.read(game_id, after)]
 
 
-def server(abandon_after: timedelta | None = None) -> Server:
-    clock = FakeClock()
-    store = InMemoryEventStore(clock=clock)
+def server(
+    abandon_after: timedelta | None = None, store: InMemoryEventStore | None = None, clock: FakeClock | None = None
+) -> Server:
+    """A fresh server, or one serving the store of another (a restart with other settings)."""
+    clock = clock or FakeClock()
+    store = store or InMemoryEventStore(clock=clock)
     games = Games(store, clock, SecureIds(), abandon_after)
     return Server(clock, store, games, Scheduler(InMemoryDeadlines(store), games, clock))
 

@@ -123,6 +123,19 @@ async def test_a_move_after_the_timeouts_puts_abandonment_off_again() -> None:
     assert "GameAbandoned" not in await s.types(game.id), "counted from Bo's move, not from the start"
 
 
+async def test_a_game_from_before_abandonment_was_on_is_abandoned_once_it_is() -> None:
+    before = server()
+    game = await before.create(None, PEOPLE)
+    await before.move(game.id, game.tokens["0"])
+    # The same store served again with abandonment on: the game has no deadline row yet.
+    s = server(abandon_after=timedelta(hours=1), store=before.store, clock=before.clock)
+    assert await s.scheduler.run_once() == 1, "adopted at once, and woken to work out its deadline"
+    assert "GameAbandoned" not in await s.types(game.id)
+    s.clock.advance(3601)
+    assert await s.scheduler.run_once() == 1
+    assert (await s.types(game.id))[-1] == "GameAbandoned"
+
+
 async def test_an_open_game_is_abandoned_too() -> None:
     s = server(abandon_after=timedelta(minutes=5))
     game = await s.games.create(CreateGame("sushi-go", 3, None, 3, (PEOPLE[0],)))
