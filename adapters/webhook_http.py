@@ -2,9 +2,11 @@
 
 A webhook's URL is chosen by whoever holds a seat: without a check, kaiten would POST wherever it is
 told, from inside its own network (a probe of internal services). So the host must resolve to public
-addresses only, checked when the webhook is registered and again before every attempt (a name may
-resolve elsewhere later); `allow_private` (KAITEN_WEBHOOK_ALLOW_PRIVATE=1) lifts it for tests and
-local development.
+addresses only: checked when the webhook is registered (to refuse it at once), and on every new
+connection by the connection itself, which resolves the host, checks every address, and connects to
+the address it checked. A name that resolves to a public address for the check and to a private one
+a moment later (DNS rebinding) therefore gets nowhere. `allow_private`
+(KAITEN_WEBHOOK_ALLOW_PRIVATE=1) lifts the check for tests and local development.
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ import asyncio
 import ipaddress
 import socket
 import time
+from collections.abc import Awaitable, Callable, Iterable
 from urllib.parse import urlsplit
 
+import httpcore
 import httpx
 
 from services.ports import SendResult
@@ -23,6 +27,8 @@ TIMEOUT_SECONDS = 5.0
 #: The most of a receiver's answer that is read; the start of it is kept with the attempt.
 MAX_ANSWER_BYTES = 16 * 1024
 KEPT_ANSWER_CHARS = 500
+#: How an attempt's error begins when no request left (the destination was refused).
+NOT_SENT = "not sent: "
 
 
 def is_private(address: str) -> bool:
@@ -32,33 +38,100 @@ def is_private(address: str) -> bool:
     return ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast or ip.is_reserved
 
 
-class HttpWebhookSender:
-    def __init__(self, *, allow_private: bool = False, timeout: float = TIMEOUT_SECONDS) -> None:
+#: A host and port to the addresses they resolve to, in the resolver's order.
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+
+async def resolve(host: str, port: int) -> list[str]:
+    """The system resolver's addresses of the host; none when it does not resolve."""
+    try:
+        lookup = asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        found = await asyncio.wait_for(lookup, TIMEOUT_SECONDS)
+    except (OSError, ValueError, TimeoutError, UnicodeError):
+        return []
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
+
+
+class Destinations:
+    """Where webhooks may go: the addresses of a host, unless one of them is private (when not allowed)."""
+
+    def __init__(self, resolver: Resolver, allow_private: bool) -> None:
+        self._resolver = resolver
         self._allow_private = allow_private
-        self._client = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False)
+
+    async def addresses(self, host: str, port: int) -> list[str] | str:
+        """The host's addresses, or why no request goes there."""
+        addresses = await self._resolver(host, port)
+        if not addresses:
+            return f"the host {host} does not resolve"
+        if not self._allow_private and any(is_private(address) for address in addresses):
+            return f"the host {host} resolves to a loopback, link-local or private address"
+        return addresses
+
+
+class _CheckedConnections(httpcore.AsyncNetworkBackend):
+    """httpcore's network backend, connecting only to addresses `Destinations` allows, and to the very
+    address it checked (TLS still verifies the certificate for the URL's host name)."""
+
+    def __init__(self, destinations: Destinations) -> None:
+        self._destinations = destinations
+        self._network = httpcore.AnyIOBackend()
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        addresses = await self._destinations.addresses(host, port)
+        if isinstance(addresses, str):
+            raise httpcore.ConnectError(f"{NOT_SENT}{addresses}")
+        return await self._network.connect_tcp(addresses[0], port, timeout, local_address, socket_options)
+
+    async def connect_unix_socket(
+        self, path: str, timeout: float | None = None, socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None
+    ) -> httpcore.AsyncNetworkStream:
+        raise httpcore.ConnectError("webhooks go over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self._network.sleep(seconds)
+
+
+class _CheckedTransport(httpx.AsyncHTTPTransport):
+    """httpx's transport over a pool whose connections are checked (httpx takes no network backend of
+    its own, so the pool it built is replaced by one that has ours)."""
+
+    def __init__(self, destinations: Destinations) -> None:
+        super().__init__(trust_env=False)
+        self._pool = httpcore.AsyncConnectionPool(
+            ssl_context=httpx.create_ssl_context(trust_env=False), network_backend=_CheckedConnections(destinations)
+        )
+
+
+class HttpWebhookSender:
+    def __init__(
+        self, *, allow_private: bool = False, timeout: float = TIMEOUT_SECONDS, resolver: Resolver = resolve
+    ) -> None:
+        self._destinations = Destinations(resolver, allow_private)
+        self._client = httpx.AsyncClient(
+            timeout=timeout, follow_redirects=False, trust_env=False, transport=_CheckedTransport(self._destinations)
+        )
 
     async def refusal(self, url: str) -> str | None:
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return "a webhook's URL is http:// or https:// with a host"
-        if self._allow_private:
-            return None
         try:
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-            lookup = asyncio.get_running_loop().getaddrinfo(parts.hostname, port, type=socket.SOCK_STREAM)
-            found = await asyncio.wait_for(lookup, TIMEOUT_SECONDS)
-        except (OSError, ValueError, TimeoutError):
-            return f"the host {parts.hostname} does not resolve"
-        addresses = {str(info[4][0]) for info in found}
-        if not addresses or any(is_private(address) for address in addresses):
-            return f"the host {parts.hostname} resolves to a loopback, link-local or private address"
-        return None
+            host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError:
+            host = None
+        if parts.scheme not in ("http", "https") or not host:
+            return "a webhook's URL is http:// or https:// with a host"
+        addresses = await self._destinations.addresses(host, port)
+        return addresses if isinstance(addresses, str) else None
 
     async def send(self, url: str, body: bytes, headers: dict[str, str]) -> SendResult:
         started = time.perf_counter()
-        refused = await self.refusal(url)
-        if refused is not None:
-            return SendResult(status_code=None, latency_ms=0, error=f"not sent: {refused}", answer=None)
         try:
             async with self._client.stream("POST", url, content=body, headers=headers) as response:
                 answer = bytearray()
@@ -80,5 +153,7 @@ def _since(started: float) -> int:
 
 
 def _describe(error: httpx.HTTPError) -> str:
+    if str(error).startswith(NOT_SENT):
+        return str(error)
     kind = "timed out" if isinstance(error, httpx.TimeoutException) else "no answer"
     return f"{kind}: {type(error).__name__} {error}"[:300]

@@ -19,6 +19,7 @@ from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.games import Games
 from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
 from services.webhooks import signature
+from tests.e2e.webhook_receiver import Receiver
 from tests.unit.seats.fixtures import FakeClock
 
 Payload = dict[str, object]
@@ -130,6 +131,48 @@ async def test_private_urls_are_taken_when_allowed() -> None:
 async def test_a_refused_url_is_not_sent_to() -> None:
     result = await HttpWebhookSender().send("http://127.0.0.1:9/hook", b"{}", {})
     assert result.status_code is None and result.error is not None and result.error.startswith("not sent")
+
+
+class Rebinding:
+    """A name server that answers a public address first, then a loopback one (DNS rebinding)."""
+
+    def __init__(self) -> None:
+        self.answers = [["93.184.215.14"], ["127.0.0.1"]]
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        return self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+
+
+async def test_a_name_that_resolves_elsewhere_after_the_check_is_not_sent_to() -> None:
+    receiver = Receiver()
+    await receiver.start()
+    sender = HttpWebhookSender(resolver=Rebinding())
+    try:
+        url = f"http://rebinding.test:{receiver.port}/hook"
+        assert await sender.refusal(url) is None, "public when registered"
+        result = await sender.send(url, b"{}", {})
+    finally:
+        await sender.close()
+        await receiver.stop()
+    assert result.error is not None and result.error.startswith("not sent"), result
+    assert receiver.received == []
+
+
+async def test_the_connection_goes_to_the_address_that_was_checked() -> None:
+    receiver = Receiver()
+    await receiver.start()
+
+    async def only_this_resolver(host: str, port: int) -> list[str]:
+        return ["127.0.0.1"] if host == "hook.test" else []
+
+    sender = HttpWebhookSender(allow_private=True, resolver=only_this_resolver)
+    try:
+        result = await sender.send(f"http://hook.test:{receiver.port}/hook", b"{}", {})
+    finally:
+        await sender.close()
+        await receiver.stop()
+    assert result.status_code == 200, result
+    assert receiver.received[0].headers["host"] == f"hook.test:{receiver.port}"
 
 
 class FinishedDeliveries:
