@@ -395,11 +395,19 @@ class Games:
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
-    async def replay(self, game_id: str, token: str | None, at: int) -> TableView:
+    async def replay(self, game_id: str, token: str | None, at: int, as_seat: int | None = None) -> TableView:
+        """The table right after version `at`, as the token's seat saw it; once the game is over, as
+        any seat (`as_seat`) saw it."""
         loaded = await self._read(game_id, token, at)
         seat = loaded.seat_of(token)
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
+        if as_seat is not None and as_seat != seat:
+            if not lobby.is_over(loaded.table):
+                raise ServiceError("forbidden", "seat-not-yours", "another seat's view is shown once the game is over")
+            if not 0 <= as_seat < loaded.table.players:
+                raise ServiceError("invalid", "invalid-seat", f"seats are 0..{loaded.table.players - 1}")
+            seat = as_seat
         past = await self.tables.replay(loaded, at)
         if seat is not None and seat >= len(past.table.seats):
             seat = None

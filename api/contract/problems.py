@@ -193,7 +193,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         422: ("invalid-last-event-id", "invalid-stream-position"),
     },
     "createStreamTicket": {**GAME_ID, **REQUIRED_TOKEN},
-    "replayGame": {404: ("game-not-found", "version-out-of-range"), **OPTIONAL_TOKEN},
+    "replayGame": {
+        404: ("game-not-found", "version-out-of-range"),
+        **OPTIONAL_TOKEN,
+        403: ("seat-not-yours",),
+        422: ("invalid-seat",),
+    },
     "listCatalog": {},
     "getCatalogGame": {404: ("unknown-game",)},
     "scoreTableaus": {404: ("unknown-game",), 422: SCORE_CODES},

@@ -189,8 +189,24 @@ class GamesController(Controller):
         page = await games.events(game_id, token, after, limit, seen_version(if_none_match, min_version))
         return conditional(page, page.last_version, if_none_match)
 
-    @get("/{game_id:str}/replay", operation_id="replayGame", summary="The table right after version `at`")
+    @get(
+        "/{game_id:str}/replay",
+        operation_id="replayGame",
+        summary="The table right after version `at`",
+        description=(
+            "As the caller's seat saw it then (a spectator without a token). Once the game is over, "
+            "anyone may replay it as any seat (`as_seat`): nothing is secret any more, and a replay "
+            "shows that seat's hand as it was at each version."
+        ),
+    )
     async def replay(
-        self, games: GamesDep, game_id: GameId, token: Token, at: Annotated[int, QueryParameter(ge=1)]
+        self,
+        games: GamesDep,
+        game_id: GameId,
+        token: Token,
+        at: Annotated[int, QueryParameter(ge=1)],
+        as_seat: Annotated[
+            int | None, QueryParameter(ge=0, description="the seat to see the table as (a game that is over)")
+        ] = None,
     ) -> TableView:
-        return await games.replay(game_id, token, at)
+        return await games.replay(game_id, token, at, as_seat)

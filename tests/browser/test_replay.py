@@ -57,3 +57,10 @@ def test_the_replay_slider_shows_the_table_at_each_version(kaiten: str, open_pag
     # The event list steps too: its entries jump to their version.
     page.locator('.events li[data-version="20"] button').click()
     shown_at(page, 20)
+
+    # The game is over: its replay shows any seat's hand as that seat saw it then.
+    assert card_ids(page, '.replay-board [data-zone="hand"]') == []
+    page.select_option("#replay-seat", "1")
+    page.wait_for_selector('.replay-board[data-seat="1"][aria-busy="false"]')
+    seen = httpx.get(f"{kaiten}/v1/games/{game}/replay", params={"at": 20, "as_seat": 1}).json()["state"]["hand"]
+    assert seen and card_ids(page, '.replay-board [data-zone="hand"]') == [card["id"] for card in seen]

@@ -113,3 +113,23 @@ async def test_seat_tokens_are_stored_only_as_hashes(games, store):
         assert all(token not in str(event.metadata) for event in stored)
     summary = await store.summary(game.id)
     assert summary is not None and set(summary.token_hashes) == {"0", "1"}
+
+
+async def test_a_game_that_is_over_is_replayed_as_any_seat_saw_it(games):
+    game = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(bot="random")]))
+    with pytest.raises(ServiceError) as running:
+        await games.replay(game.id, None, 5, as_seat=1)
+    assert running.value.code == "seat-not-yours"
+    mine = await games.replay(game.id, game.tokens["0"], 5, as_seat=0)
+    assert mine.viewer.seat == 0, "a seat's own view needs no end"
+    while (await games.view(game.id, None)).status != "finished":
+        await games.act(Act(game.id, game.tokens["0"], await first_legal(games, game.id, game.tokens["0"])))
+    bot = await games.replay(game.id, None, 5, as_seat=1)
+    spectator = await games.replay(game.id, None, 5)
+    assert bot.viewer.seat == 1 and spectator.viewer.seat is None
+    assert bot.state.hand and not spectator.state.hand, "the bot's hand, which a spectator never saw"
+    as_seat_0 = await games.replay(game.id, None, 5, as_seat=0)
+    assert as_seat_0.state.hand == mine.state.hand, "the same hand its person saw then"
+    with pytest.raises(ServiceError) as bad:
+        await games.replay(game.id, None, 5, as_seat=2)
+    assert bad.value.code == "invalid-seat"

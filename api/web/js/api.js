@@ -89,8 +89,8 @@ export const api = {
   resign: (id, token) => call("POST", `${game(id)}/resign`, { token }),
   /** @param {string} id @param {string | null} token @param {number} after @param {number} [limit] @returns {Promise<import("./types.js").EventPage>} */
   events: (id, token, after, limit = 500) => call("GET", `${game(id)}/events${search({ after, limit })}`, { token }),
-  /** @param {string} id @param {string | null} token @param {number} at @returns {Promise<import("./types.js").TableView>} */
-  replay: (id, token, at) => call("GET", `${game(id)}/replay${search({ at })}`, { token }),
+  /** @param {string} id @param {string | null} token @param {number} at @param {number | null} [asSeat] @returns {Promise<import("./types.js").TableView>} */
+  replay: (id, token, at, asSeat = null) => call("GET", `${game(id)}/replay${search({ at, as_seat: asSeat })}`, { token }),
   /** @param {string} id @param {string} token @returns {Promise<import("./types.js").StreamTicket>} */
   streamTicket: (id, token) => call("POST", `${game(id)}/stream-tickets`, { token }),
   /** @param {string} id @param {{after?: number, ticket?: string}} query */

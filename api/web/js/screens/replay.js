@@ -1,5 +1,6 @@
 // Replay: step or slide through a game's versions; the table right after version N is the API's
-// replay?at=N (as this browser's seat saw it then, or as a spectator), beside the event list.
+// replay?at=N (as this browser's seat saw it then, or as a spectator), beside the event list. Once the
+// game is over, it can be seen as any seat saw it (replay?as_seat=S): that seat's hand at each version.
 
 import { api } from "../api.js";
 import { catalogGame, deckOf } from "../catalog.js";
@@ -24,6 +25,24 @@ export async function replayScreen(main, gameId, at) {
   const names = seatNames(latest, players);
   let version = Math.min(Math.max(Number(at) || last, 1), last);
   let shown = 0;
+  const over = latest.status === "finished" || latest.status === "abandoned";
+  /** @type {number | null} the seat whose view is shown (a game that is over), else this browser's */
+  let asSeat = null;
+  const seatChoice = over
+    ? h(
+        "select",
+        {
+          id: "replay-seat",
+          onchange: (/** @type {Event} */ event) => {
+            const value = /** @type {HTMLSelectElement} */ (event.target).value;
+            asSeat = value === "" ? null : Number(value);
+            show();
+          },
+        },
+        h("option", { value: "" }, "A spectator"),
+        names.map((name, seat) => h("option", { value: String(seat) }, name)),
+      )
+    : null;
 
   const slider = h("input", { type: "range", id: "replay-version", min: 1, max: last, value: version, step: 1, "aria-valuetext": "" });
   const label = h("label", { for: "replay-version" }, "Version");
@@ -53,12 +72,14 @@ export async function replayScreen(main, gameId, at) {
       else item.removeAttribute("aria-current");
     }
     stage.setAttribute("aria-busy", "true");
+    const seat = asSeat;
     try {
-      const table = await api.replay(gameId, token, wanted);
-      // A slower answer for a version the slider already left is not shown.
-      if (wanted !== version) return;
+      const table = await api.replay(gameId, token, wanted, seat);
+      // A slower answer for a version (or seat) the controls already left is not shown.
+      if (wanted !== version || seat !== asSeat) return;
       shown = wanted;
       stage.dataset.version = String(shown);
+      stage.dataset.seat = seat === null ? "" : String(seat);
       const board = BOARDS[table.game];
       const view = table.state ? board({ view: table.state, table, deck, names, seat: table.viewer.seat ?? null, commands: [], send: () => {}, ui: {}, redraw: () => {} }) : [h("p", {}, "The game has not started at this version.")];
       replace(stage, view, table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null);
@@ -78,7 +99,8 @@ export async function replayScreen(main, gameId, at) {
   replace(
     main,
     h("h1", {}, `Replay of ${game.name}`),
-    h("p", {}, `${latest.status === "finished" ? "A finished game: everything is public now." : "A game still being played: you see what your seat saw at each version."}`),
+    h("p", {}, over ? "This game is over: everything is public now. See the table as any seat saw it:" : "A game still being played: you see what your seat saw at each version."),
+    seatChoice ? h("p", {}, h("label", { for: "replay-seat" }, "See the table as "), seatChoice) : null,
     h(
       "div",
       { class: "replay-controls" },
