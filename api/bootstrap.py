@@ -153,7 +153,7 @@ def bootstrap(
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
-        webhooks=Webhooks(store, webhook_store, sender, clock or SystemClock()),
+        webhooks=Webhooks(services.games.tables, webhook_store, sender, clock or SystemClock()),
         delivery_worker=DeliveryWorker(
             webhook_store,
             sender,
@@ -209,7 +209,7 @@ def _services(
     return Services(
         games=games,
         scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
-        streams=EventStreams(store, notifier),
+        streams=EventStreams(games.tables, notifier),
         tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,
         engine=engine,

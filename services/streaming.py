@@ -19,9 +19,9 @@ from domain.engine import AnyGame
 from domain.lobby import Table, evolve_table, is_over
 from services.codec import GameCodec
 from services.errors import ServiceError
-from services.loading import LoadedGame, load_game
 from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier
 from services.presenting import event_views
+from services.table_cache import Tables
 from services.views import EventView
 
 #: An idle stream sends a comment this often, so that proxies and clients can tell it is alive.
@@ -33,10 +33,11 @@ class KeepAlive(msgspec.Struct, frozen=True):
 
 
 class EventStreams:
-    def __init__(
-        self, store: EventStore, notifier: StreamNotifier, keepalive_seconds: float = KEEPALIVE_SECONDS
-    ) -> None:
-        self.store = store
+    def __init__(self, tables: Tables, notifier: StreamNotifier, keepalive_seconds: float = KEEPALIVE_SECONDS) -> None:
+        #: The tables this process keeps (the game use cases'): a stream starts from the game's table
+        #: and reads only the events after its resume point, however long the log.
+        self.tables = tables
+        self.store = tables.store
         self.notifier = notifier
         self.keepalive_seconds = keepalive_seconds
 
@@ -50,7 +51,7 @@ class EventStreams:
         anything is streamed. None when the game is over and its end is at or before `after`: there
         is nothing left to follow.
         """
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         if seat is None:
             seat = loaded.seat_of(token)
         if not 0 <= after <= loaded.version:
@@ -59,7 +60,7 @@ class EventStreams:
             )
         if is_over(loaded.table) and after == loaded.version:
             return None
-        return self._follow(_Follower.from_loaded(loaded, seat, after))
+        return self._follow(_Follower(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat, after))
 
     async def _follow(self, follower: _Follower) -> AsyncIterator[EventView | KeepAlive]:
         async with self.notifier.subscribe_to(follower.game_id) as notices:
@@ -89,20 +90,16 @@ class EventStreams:
 class _Follower:
     """One viewer's position in one game: the table as of `version`, and the events not yet sent."""
 
-    def __init__(self, game_id: str, codec: GameCodec, table: Table[Any], version: int, seat: int | None) -> None:
+    def __init__(
+        self, game_id: str, codec: GameCodec, table: Table[Any], version: int, seat: int | None, after: int
+    ) -> None:
         self.game_id = game_id
         self.codec = codec
+        #: The table as of `version`; events after `resume_from` up to it are still to be sent.
         self.table = table
         self.version = version
         self.seat = seat
-        self._unsent: tuple[Sequence[StoredEvent], Sequence[Any]] = ((), ())
-
-    @classmethod
-    def from_loaded(cls, loaded: LoadedGame, seat: int | None, after: int) -> _Follower:
-        follower = cls(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat)
-        # Only the events still to send are kept, not the whole loaded log.
-        follower._unsent = (loaded.stored[after:], loaded.events[after:])
-        return follower
+        self.resume_from = after
 
     @property
     def game(self) -> AnyGame:
@@ -113,12 +110,13 @@ class _Follower:
         return is_over(self.table)
 
     async def catch_up(self, store: EventStore) -> list[EventView]:
-        """The events after the resume point: those loaded, and those appended since the load."""
-        stored, events = self._unsent
-        self._unsent = ((), ())
-        newer = await store.read(self.game_id, after=self.version)
+        """The events after the resume point: those the table already holds, and those appended since."""
+        stored = await store.read(self.game_id, after=self.resume_from)
+        held = [item for item in stored if item.version <= self.version]
+        newer = stored[len(held) :]
+        events = [self.codec.decode_stored(item) for item in held]
         newer_events = self._advance(newer)
-        return event_views(self.game, self.table, self.seat, [*stored, *newer], [*events, *newer_events])
+        return event_views(self.game, self.table, self.seat, stored, [*events, *newer_events])
 
     async def read_new(self, store: EventStore) -> list[EventView]:
         newer = await store.read(self.game_id, after=self.version)

@@ -20,17 +20,17 @@ from domain import lobby
 from domain.engine import AnyGame
 from domain.lobby import Table
 from services.errors import ServiceError
-from services.loading import check_game_id, load_game
+from services.loading import check_game_id
 from services.ports import (
     Clock,
     DeliveryRecord,
-    EventStore,
     NewEvent,
     OutboxMessage,
     WebhookRecord,
     WebhookSender,
     WebhookStore,
 )
+from services.table_cache import Tables
 
 WebhookEvent = Literal["turn", "finished"]
 MAX_DELIVERIES_PAGE = 500
@@ -106,8 +106,10 @@ def _message(game_id: str, version: int, event: WebhookEvent, seats: list[int]) 
 class Webhooks:
     """Registering, listing, listing the deliveries of and removing a seat's webhooks."""
 
-    def __init__(self, store: EventStore, webhooks: WebhookStore, sender: WebhookSender, clock: Clock) -> None:
-        self.store = store
+    def __init__(self, tables: Tables, webhooks: WebhookStore, sender: WebhookSender, clock: Clock) -> None:
+        #: The games' tables this process keeps (the same as the game use cases'): a seat's webhooks
+        #: need its table and token hashes, not its log.
+        self.tables = tables
         self.webhooks = webhooks
         self.sender = sender
         self.clock = clock
@@ -115,7 +117,7 @@ class Webhooks:
     async def register(
         self, game_id: str, token: str, url: str, events: Sequence[WebhookEvent], secret: str
     ) -> Webhook:
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         assert seat is not None
         if lobby.is_over(loaded.table):
@@ -136,7 +138,7 @@ class Webhooks:
 
     async def of_seat(self, game_id: str, token: str) -> WebhookList:
         """The webhooks the token's seat registered in the game (another seat's are not shown)."""
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         assert seat is not None
         return WebhookList(webhooks=[_shown(record) for record in await self.webhooks.of_seat(loaded.game_id, seat)])
@@ -154,7 +156,7 @@ class Webhooks:
     async def _own(self, game_id: str, token: str, webhook_id: str) -> WebhookRecord:
         """The webhook, when the token's seat registered it; another seat's is not found, as is any
         webhook of another game."""
-        loaded = await load_game(self.store, game_id)
+        loaded = await self.tables.current(game_id)
         seat = loaded.seat_of(token)
         try:
             record = await self.webhooks.get(str(uuid.UUID(webhook_id)))

@@ -13,7 +13,7 @@ from adapters.notify import LocalNotifier
 from adapters.system import SecureIds, SystemClock
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
-from services.ports import RESYNC
+from services.ports import RESYNC, StoredEvent
 from services.streaming import EventStreams, KeepAlive
 from services.views import CreatedGame, EventView
 
@@ -49,7 +49,7 @@ async def take(items: AsyncIterator[EventView | KeepAlive], count: int) -> list[
 
 
 async def test_appends_between_the_check_and_the_subscription_are_caught_up(games, notifier):
-    streams = EventStreams(games.store, notifier, NO_KEEPALIVE)
+    streams = EventStreams(games.tables, notifier, NO_KEEPALIVE)
     game = await two_person_game(games)
     alice = game.tokens["0"]
     items = await streams.follow(game.id, alice, game.version)
@@ -64,7 +64,7 @@ async def test_appends_between_the_check_and_the_subscription_are_caught_up(game
 async def test_a_resync_makes_the_follower_read_what_it_was_not_told_of(games):
     # It hears none of the store's appends, as when their notices were lost.
     elsewhere = LocalNotifier()
-    streams = EventStreams(games.store, elsewhere, NO_KEEPALIVE)
+    streams = EventStreams(games.tables, elsewhere, NO_KEEPALIVE)
     game = await two_person_game(games)
     alice = game.tokens["0"]
     items = await streams.follow(game.id, alice, 0)
@@ -76,3 +76,28 @@ async def test_a_resync_makes_the_follower_read_what_it_was_not_told_of(games):
     elsewhere.publish(RESYNC)
     expected = (await games.events(game.id, alice, game.version, 100)).events
     assert expected and await take(items, len(expected)) == expected
+
+
+class CountingStore(InMemoryEventStore):
+    """Counts the events every read returns."""
+
+    events_read = 0
+
+    async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        stored = await super().read(stream_id, after, limit)
+        self.events_read += len(stored)
+        return stored
+
+
+async def test_a_stream_resumed_late_in_a_cached_game_reads_only_what_it_sends(notifier):
+    store = CountingStore(notifier=notifier)
+    games = Games(store, SystemClock(), SecureIds())
+    game = await two_person_game(games)
+    for _ in range(5):
+        await play(games, game, 0)
+        await play(games, game, 1)
+    version = (await games.view(game.id, None)).version
+    store.events_read = 0
+    items = await EventStreams(games.tables, notifier, NO_KEEPALIVE).follow(game.id, None, version - 2)
+    assert items is not None and len(await take(items, 2)) == 2
+    assert store.events_read == 2, "the cached table, and the window after the resume point"
