@@ -7,13 +7,16 @@ fills the vector at once: much cheaper than building hundreds of Python floats p
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from operator import attrgetter
-from typing import Any
+from array import array
+from collections.abc import Callable, Iterable
+from functools import cache
+from operator import attrgetter, is_
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
 Vector = np.ndarray[Any, np.dtype[np.float32]]
+T = TypeVar("T")
 
 
 class Features:
@@ -62,12 +65,57 @@ class SeatBlocks:
 
     def after(self, head: Vector, view: Any, seat: int, players: int) -> Vector:
         """`head` followed by every seat's block, from the observer's on."""
-        key = self._fields(view)
-        cached = self._key
-        if len(cached) != len(key) or any([mine is not theirs for mine, theirs in zip(cached, key, strict=True)]):
-            values = [value for other in range(players) for value in self._encode(view, other)]
+        return np.concatenate((head, *self.from_seat(view, seat, players)))
+
+    def from_seat(self, table: Any, seat: int, players: int) -> tuple[Vector, Vector]:
+        """Every seat's block from the observer's on, in two parts (the observer's to the last seat's,
+        then the first seat's to the one before the observer's): to join with the rest at once.
+        `table` is a view or the state itself (both name these fields alike)."""
+        key = self._fields(table)
+        if not same_objects(key, self._key):
+            values = [value for other in range(players) for value in self._encode(table, other)]
             self._blocks = np.array(values, dtype=np.float32)
             self._key = key
         blocks = self._blocks
         split = seat * self._width
-        return np.concatenate((head, blocks[split:], blocks[:split]))
+        return blocks[split:], blocks[:split]
+
+
+class LastOf(Generic[T]):
+    """`compute(*parts)` for the last parts it was asked for, while they are the same objects (see
+    `same_objects`). `compute` reads nothing but its arguments, so the parts are the whole key: a
+    cached value cannot go stale. Games pass the parts of the state an observation reads (and the
+    player count, and the observer when the value is the observer's), so a value is worked out
+    once for every step or observer that shares those parts."""
+
+    __slots__ = ("_compute", "_parts", "_value")
+
+    def __init__(self, compute: Callable[..., T]) -> None:
+        self._compute = compute
+        self._parts: tuple[Any, ...] = ()
+        self._value: T | None = None
+
+    def __call__(self, *parts: Any) -> T:
+        value = self._value
+        if value is None or not same_objects(parts, self._parts):
+            value = self._value = self._compute(*parts)
+            self._parts = parts
+        return value
+
+
+def same_objects(key: tuple[Any, ...], cached: tuple[Any, ...]) -> bool:
+    """Whether two keys hold the very same objects, place by place: for immutable parts of a state
+    (tuples, structs, small ints) an exact test of equal contents that costs no comparison of them."""
+    return len(key) == len(cached) and all(map(is_, key, cached))
+
+
+def joined(parts: Iterable[bytes | array[float]]) -> Vector:
+    """An observation made of parts in float32 bytes (cached `bytes`, or an `array("f")` set afresh):
+    joining bytes and wrapping them costs far less than numpy's concatenate of many small arrays."""
+    return np.frombuffer(bytearray(b"".join(parts)), dtype=np.float32)
+
+
+@cache
+def turn_order(players: int) -> tuple[tuple[int, ...], ...]:
+    """Per observer, every seat in turn from the observer's."""
+    return tuple(tuple((seat + offset) % players for offset in range(players)) for seat in range(players))

@@ -54,10 +54,9 @@ class Match:
         if legal is None:
             state = self.state
             action = self.spec.action
-            legal = {}
-            for command in self.spec.game.legal_commands(state, seat):
-                legal.setdefault(action(state, seat, command), command)
-            self._legal[seat] = legal
+            # Read backwards, the first command listed for an action is the last one set.
+            commands = reversed(self.spec.game.legal_commands(state, seat))
+            legal = self._legal[seat] = {action(state, seat, command): command for command in commands}
         return legal
 
     def command(self, seat: int, action: int) -> Any:
@@ -77,7 +76,7 @@ class Match:
         return self.spec.game.view(self.state, seat)
 
     def observation(self, seat: int) -> Vector:
-        return self.spec.observe(self.view(seat), seat, self.players)
+        return self.spec.observe_seat(self.state, seat, self.players)
 
     def score_differences(self) -> list[float]:
         """Each seat's final total minus the mean of the others' (zero-sum); zeros while playing."""

@@ -142,11 +142,10 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
         match = self.match
         assert match is not None and action is not None
         seat = self.seat_of[agent]
-        self._play(seat, match.command(seat, int(action)))
+        match.play(seat, match.command(seat, int(action)), Chance(self.game_seed, match.version))
         self._cumulative_rewards[agent] = 0.0
         if match.result() is None:
-            # Rewards are all zero until the end: nothing to add to the cumulative rewards.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            # Rewards are all zero until the end, as reset() left them: nothing to set or add.
             self.agent_selection = self.possible_agents[match.awaiting()[0]]
         else:
             self.rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))

@@ -56,6 +56,10 @@ class GameSpec(Protocol):
         """The seat's own view (or a spectator's) as `observation_size(players)` numbers, seats in turn
         from `seat`."""
 
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        """`observe(game.view(state, seat), seat, players)`, read straight off the state (the
+        environments' hot path): only what the seat's view shows, without building the view."""
+
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""
 

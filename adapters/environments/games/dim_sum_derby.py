@@ -31,15 +31,18 @@ left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable
+from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+from adapters.environments.features import Features, LastOf, Vector, joined, turn_order
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
+    CARD_PORTIONS,
     CART_SLUGS,
     CART_TYPES,
     CHANGE_OF_HEART,
@@ -59,8 +62,8 @@ from domain.dim_sum_derby.cards import (
 )
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.game import DIM_SUM_DERBY
-from domain.dim_sum_derby.state import DerbyState
-from domain.dim_sum_derby.view import DerbyView
+from domain.dim_sum_derby.state import Cards, DerbyState
+from domain.dim_sum_derby.view import DerbyView, public_yen, seats_at
 
 MAX_PLAYERS = DIM_SUM_DERBY.max_players
 DISH_COUNT = len(DISHES)
@@ -116,6 +119,17 @@ def _name(key: Hashable) -> str:
 _ACTIONS = ActionTable(_keys(), _name)
 
 
+#: Where the eat and discard blocks start, and the actions of the commands without arguments.
+_EAT_AT = _ACTIONS.index[("eat", 0)]
+_DISCARD_AT = _ACTIONS.index[("discard-derby", 0)]
+_SIMPLE: dict[type, int] = {
+    Rotate: _ACTIONS.index[("rotate",)],
+    Serve: _ACTIONS.index[("serve",)],
+    Cycle: _ACTIONS.index[("cycle",)],
+    DrawDerby: _ACTIONS.index[("draw-derby",)],
+}
+
+
 def _arrangement(peeked: tuple[int, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
     order = tuple(peeked.index(card) for card in cards)
     return order + tuple(range(len(order), PEEK_DEPTH))
@@ -130,23 +144,21 @@ class DerbySpec:
         return _ACTIONS
 
     def action(self, state: Any, seat: int, command: Any) -> int:
-        return _ACTIONS.index[self._key(state, seat, command)]
-
-    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
         assert isinstance(state, DerbyState)
         kind = type(command)
-        if kind is Rotate:
-            return ("rotate",)
-        if kind is Serve:
-            return ("serve",)
-        if kind is Cycle:
-            return ("cycle",)
-        if kind is DrawDerby:
-            return ("draw-derby",)
+        # The common commands by arithmetic on their block of the action space; the rest by key.
         if kind is Eat:
-            return ("eat", state.table.index(command.dish))
+            return _EAT_AT + state.table.index(command.dish)
         if kind is DiscardDerby:
-            return ("discard-derby", DERBY_KIND[command.card])
+            card: int = command.card
+            return _DISCARD_AT + DERBY_KIND[card]
+        simple = _SIMPLE.get(kind)
+        if simple is not None:
+            return simple
+        return _ACTIONS.index[self._key(state, seat, command)]
+
+    def _key(self, state: DerbyState, seat: int, command: Any) -> Hashable:
+        kind = type(command)
         if kind is Arrange:
             return ("arrange", _arrangement(state.peek, command.cards))
         if kind is not PlayDerby:
@@ -217,6 +229,44 @@ class DerbySpec:
         out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
         return out.vector()
 
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, DerbyState)
+        # The observer's own numbers, set afresh: its Derby cards, the cards it arranges, the scalars.
+        private = array("f", _EMPTY_PRIVATE)
+        hands = state.hands
+        for card in hands[seat] if seat < len(hands) else ():
+            private[DERBY_KIND[card]] += 1.0
+        peek = state.peek
+        if peek and seat == state.turn_seat:
+            for place, card in enumerate(peek):
+                private[DERBY_KIND_COUNT + place * DISH_COUNT + CARD_DISH[card]] = 1.0
+        private[_SCALARS_AT] = state.actions_left
+        private[_SCALARS_AT + 1] = state.turn
+        private[_SCALARS_AT + 2] = turn_limit(players)
+        private[_SCALARS_AT + 3] = len(state.derby_deck)
+        # Every seat's block, in turn from the observer: blocks recur, so each is cached by value.
+        yen = state.yen
+        seats = [_EMPTY_SEAT] * players
+        if yen:
+            supply, lost, portions, over = state.supply, state.lost, state.portions, state.over
+            seats = [
+                _seat(supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat)
+                for other in turn_order(players)[seat]
+            ]
+        # The carts, the table and the tail change now and then: cached while the same (see `LastOf`).
+        carts = _NO_CARTS
+        if state.dealt:
+            carts = _CARTS(state.carts, state.slots, seats_at(state.first_player, players, state.kitchen_left), seat)
+        return joined(
+            (
+                carts,
+                _TABLE(state.table, state.markers_on, players, seat),
+                *seats,
+                private,
+                _TAIL(state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)),
+            )
+        )
+
     def simultaneous_now(self, state: Any) -> bool:
         return False
 
@@ -243,5 +293,80 @@ class DerbySpec:
         lines.append(scores_line(DIM_SUM_DERBY.result(state)))
         return "\n".join(line for line in lines if line)
 
+
+def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...], seat: int) -> bytes:
+    """The cart slots from the observer's on (`at`: the seat in front of each slot)."""
+    out = array("f", bytes(4 * SLOTS * SLOT_FEATURES))
+    mine = at.index(seat)
+    for offset in range(SLOTS):
+        slot = (mine + offset) % SLOTS
+        cart = slots[slot]
+        cards = carts[cart]
+        base = offset * SLOT_FEATURES
+        out[base + cart] = 1.0
+        if cards:
+            out[base + CART_TYPES + CARD_DISH[cards[0]]] = 1.0
+        out[base + CART_TYPES + DISH_COUNT] = len(cards)
+        out[base + CART_TYPES + DISH_COUNT + 1] = 1.0 if at[slot] is None else 0.0
+    return out.tobytes()
+
+
+def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int) -> bytes:
+    """The table places, the markers on each per seat in turn from the observer."""
+    width = PLACE_FEATURES + players
+    out = array("f", bytes(4 * TABLE_LIMIT * width))
+    for place, (card, markers) in enumerate(zip(table, markers_on, strict=True)):
+        base = place * width
+        out[base] = 1.0
+        out[base + 1 + CARD_DISH[card]] = 1.0
+        out[base + 1 + DISH_COUNT] = CARD_PORTIONS[card] - len(markers)
+        for owner in markers:
+            out[base + PLACE_FEATURES + (owner - seat) % players] += 1.0
+    return out.tobytes()
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
+    """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
+    out = array("f", _EMPTY_SEAT)
+    out[0] = markers
+    out[1] = lost
+    for cart_type, scored in enumerate(portions):
+        out[2 + cart_type] = scored
+    for cart_type, card in enumerate(yen if yen_shown else public_yen(yen, portions)):
+        # A yen card's dish index runs through the carts' dishes in order, 5 per cart.
+        place = DISHES_PER_CART if card is None else card % DISHES_PER_CART
+        out[2 + CART_TYPES + cart_type * (DISHES_PER_CART + 1) + place] = 1.0
+    out[SEAT_FEATURES - 1] = derby
+    return out.tobytes()
+
+
+def _tail(
+    derby_discard: Cards, dish_discards: tuple[Cards, ...], yen_decks: tuple[Cards, ...], arranging: bool
+) -> bytes:
+    """The tail after its four scalars: discarded Derby cards, scored dishes, yen decks, arranging."""
+    out = array("f", bytes(4 * (TAIL_FEATURES - 4)))
+    for card in derby_discard:
+        out[DERBY_KIND[card]] += 1.0
+    waiting_at = DERBY_KIND_COUNT
+    for cards in dish_discards:
+        for card in cards:
+            out[waiting_at + CARD_DISH[card]] += 1.0
+    yen_at = waiting_at + DISH_COUNT
+    for cart_type, deck in enumerate(yen_decks):
+        out[yen_at + cart_type] = len(deck)
+    out[yen_at + CART_TYPES] = 1.0 if arranging else 0.0
+    return out.tobytes()
+
+
+_CARTS = LastOf(_carts)
+_TABLE = LastOf(_table)
+_TAIL = LastOf(_tail)
+#: Before the deal: no carts, nothing in any seat.
+_EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
+_NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)
+#: The observer's own part before its numbers are set: Derby cards, arranged cards, the tail's scalars.
+_SCALARS_AT = DERBY_KIND_COUNT + PEEK_DEPTH * DISH_COUNT
+_EMPTY_PRIVATE = bytes(4 * (_SCALARS_AT + 4))
 
 SPEC = DerbySpec()

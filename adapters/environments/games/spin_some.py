@@ -18,10 +18,12 @@ order: the 8 dishes, then the 15 special plates):
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable
+from functools import lru_cache
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+from adapters.environments.features import Features, Vector, joined, turn_order
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
@@ -93,6 +95,24 @@ class SpinSomeSpec:
         out.set(tail + 1, len(view.players[seat].menu))
         return out.vector()
 
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, SpinState)
+        # The whole table is public but the piles below their tops. Baskets and seats recur from
+        # step to step (a turn changes one basket and one seat), so each block is cached by value.
+        piles, depth, tokens_in = state.piles, state.depth, state.basket_tokens
+        here = (seat + state.rotation) % BASKETS
+        baskets = []
+        for offset in range(BASKETS):
+            basket = (here + offset) % BASKETS
+            pile = piles[basket] if piles else ()
+            taken = depth[basket]
+            kind = CARD_KIND[pile[taken]] if taken < len(pile) else None
+            baskets.append(_basket(kind, len(pile) - taken if piles else 0, tokens_in[basket]))
+        menus, tokens, bun = state.menus, state.tokens, state.bun
+        seats = [_seat(menus[other], tokens[other], bun == other) for other in turn_order(players)[seat]]
+        tail = array("f", (1.0 if bun is None else 0.0, len(menus[seat])))
+        return joined((*baskets, *seats, tail))
+
     def simultaneous_now(self, state: Any) -> bool:
         return False
 
@@ -115,6 +135,28 @@ class SpinSomeSpec:
             lines.append(f"seat {seat}: menu [{menu}] tokens {state.tokens[seat]}")
         lines.append(scores_line(SPIN_SOME_FOR_DIM_SUM.result(state)))
         return "\n".join(line for line in lines if line)
+
+
+@lru_cache(maxsize=1 << 12)
+def _basket(kind: int | None, cards: int, tokens: int) -> bytes:
+    """A basket's block: its top card's kind (None: empty), cards left, tokens lying in it."""
+    out = array("f", bytes(4 * BLOCK))
+    if kind is not None:
+        out[kind] = 1.0
+    out[KIND_COUNT] = cards
+    out[KIND_COUNT + 1] = tokens
+    return out.tobytes()
+
+
+@lru_cache(maxsize=1 << 14)
+def _seat(menu: tuple[int, ...], tokens: int, squishy_bun: bool) -> bytes:
+    """A seat's block: its menu per kind, its tokens, 1 when it holds the squishy bun."""
+    out = array("f", bytes(4 * BLOCK))
+    for card in menu:
+        out[CARD_KIND[card]] += 1.0
+    out[KIND_COUNT] = tokens
+    out[KIND_COUNT + 1] = 1.0 if squishy_bun else 0.0
+    return out.tobytes()
 
 
 SPEC = SpinSomeSpec()

@@ -20,6 +20,7 @@ seat it passes to, and so on):
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Hashable
 from typing import Any
 
@@ -59,8 +60,21 @@ def uncovered_wasabi(tableau: tuple[int, ...]) -> int:
     return uncovered
 
 
-#: A pick's action depends on its cards only, and picks are interned: look each up once.
-_ACTION_OF: dict[Pick, int] = {}
+#: The head of an observation before its numbers are set: round, turn, hand size, hand per kind.
+_EMPTY_HEAD = bytes(4 * (3 + KINDS))
+#: Where a card counts in the head (its kind in the hand).
+_HAND_AT_KIND = tuple(3 + kind for kind in KIND)
+
+
+class _ActionOf(dict[Pick, int]):
+    """A pick's action, which depends on its cards only; picks are interned, so each is looked up once."""
+
+    def __missing__(self, pick: Pick) -> int:
+        action = self[pick] = _ACTIONS.index[tuple([KIND[card] for card in pick.cards])]
+        return action
+
+
+_ACTION_OF = _ActionOf()
 
 
 class SushiGoSpec:
@@ -72,24 +86,32 @@ class SushiGoSpec:
         return _ACTIONS
 
     def action(self, state: Any, seat: int, command: Any) -> int:
-        action = _ACTION_OF.get(command)
-        if action is None:
-            assert type(command) is Pick
-            action = _ACTION_OF[command] = _ACTIONS.index[tuple([KIND[card] for card in command.cards])]
-        return action
+        assert type(command) is Pick
+        return _ACTION_OF[command]
 
     def observation_size(self, players: int) -> int:
         return 3 + KINDS + SEAT_FEATURES * players
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        head = [0.0] * (3 + KINDS)
-        head[0] = view.round
-        head[1] = view.turn
-        head[2] = view.hand_size
-        for card in view.hand:
-            head[3 + KIND[card]] += 1.0
-        return _SEATS.after(np.array(head, dtype=np.float32), view, seat, players)
+        return self._encode(view.round, view.turn, view.hand_size, view.hand, view, seat, players)
+
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, SushiGoState)
+        hands = state.hands
+        # The seat's view shows its own hand, and the tableaus, puddings and totals of the state.
+        return self._encode(state.round, state.turn, len(hands[0]) if hands else 0, hands[seat], state, seat, players)
+
+    def _encode(
+        self, round_: int, turn: int, hand_size: int, hand: tuple[int, ...], table: Any, seat: int, players: int
+    ) -> Vector:
+        head = array("f", _EMPTY_HEAD)
+        head[0] = round_
+        head[1] = turn
+        head[2] = hand_size
+        for card in hand:
+            head[_HAND_AT_KIND[card]] += 1.0
+        return np.concatenate((np.frombuffer(head, dtype=np.float32), *_SEATS.from_seat(table, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -111,16 +133,16 @@ class SushiGoSpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(view: SushiGoView, seat: int) -> list[float]:
+def _seat_block(table: SushiGoView | SushiGoState, seat: int) -> list[float]:
     block = [0.0] * SEAT_FEATURES
-    if not view.tableaus:
+    if not table.tableaus:
         return block
-    tableau = view.tableaus[seat]
+    tableau = table.tableaus[seat]
     for card in tableau:
         block[KIND[card]] += 1.0
     block[KINDS] = uncovered_wasabi(tableau)
-    block[KINDS + 1] = len(view.puddings[seat])
-    block[KINDS + 2] = view.totals[seat]
+    block[KINDS + 1] = len(table.puddings[seat])
+    block[KINDS + 2] = table.totals[seat]
     return block
 
 

@@ -196,6 +196,9 @@ class PartySpec:
         out.set(URAMAKI_AT, view.uramaki_next)
         return _SEATS.after(out.vector(), view, seat, players)
 
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        return self.observe(self.game.view(state, seat), seat, players)
+
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
         return state.phase == "pick"
