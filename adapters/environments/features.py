@@ -42,42 +42,43 @@ class Features:
 
 class SeatBlocks:
     """The per-seat part of an observation, seats in turn from the observer: one block of `width`
-    numbers per seat, `encode(view, seat)`, read only from the view's `fields` (the public parts of
-    the table: tableaus, scores...).
+    numbers per seat, which `encode(table, seat, out, at)` sets in `out` from `at` on, reading only
+    the table's `fields` (the public parts of the table: tableaus, scores...). The table is a view
+    or the state itself: both name these fields alike, and a view hands on the state's own tuples.
 
-    Those fields change only now and then (at a reveal, say), and then they are new objects, while
-    a view hands on the state's own tuples. So the blocks are encoded once for every observer while
-    the fields are the same objects; holding the objects themselves (not their ids) makes `is` an
-    exact test of equal contents. The last table seen is kept, whichever environment observes.
+    Those fields change only now and then (at a reveal, say), and then they are new objects. So the
+    blocks are encoded once for every observer while the fields are the same objects (see
+    `same_objects`). The last table seen is kept, whichever environment observes.
     """
 
     __slots__ = ("_blocks", "_encode", "_fields", "_key", "_width")
 
     def __init__(
-        self, width: int, fields: tuple[str, str, *tuple[str, ...]], encode: Callable[[Any, int], list[float]]
+        self,
+        width: int,
+        fields: tuple[str, str, *tuple[str, ...]],
+        encode: Callable[[Any, int, array[float], int], None],
     ) -> None:
         self._width = width
         #: Two fields or more, so the getter answers a tuple.
         self._fields = attrgetter(*fields)
         self._encode = encode
         self._key: tuple[Any, ...] = ()
-        self._blocks: Vector = np.zeros(0, np.float32)
+        self._blocks = b""
 
-    def after(self, head: Vector, view: Any, seat: int, players: int) -> Vector:
-        """`head` followed by every seat's block, from the observer's on."""
-        return np.concatenate((head, *self.from_seat(view, seat, players)))
-
-    def from_seat(self, table: Any, seat: int, players: int) -> tuple[Vector, Vector]:
+    def from_seat(self, table: Any, seat: int, players: int) -> tuple[bytes, bytes]:
         """Every seat's block from the observer's on, in two parts (the observer's to the last seat's,
-        then the first seat's to the one before the observer's): to join with the rest at once.
-        `table` is a view or the state itself (both name these fields alike)."""
+        then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
         key = self._fields(table)
+        width = self._width
         if not same_objects(key, self._key):
-            values = [value for other in range(players) for value in self._encode(table, other)]
-            self._blocks = np.array(values, dtype=np.float32)
+            out = array("f", bytes(4 * width * players))
+            for other in range(players):
+                self._encode(table, other, out, other * width)
+            self._blocks = out.tobytes()
             self._key = key
+        split = 4 * width * seat
         blocks = self._blocks
-        split = seat * self._width
         return blocks[split:], blocks[:split]
 
 

@@ -53,10 +53,10 @@ class Match:
         legal = self._legal.get(seat)
         if legal is None:
             state = self.state
-            action = self.spec.action
+            commands = self.spec.game.legal_commands(state, seat)
+            actions = self.spec.actions_of(state, seat, commands)
             # Read backwards, the first command listed for an action is the last one set.
-            commands = reversed(self.spec.game.legal_commands(state, seat))
-            legal = self._legal[seat] = {action(state, seat, command): command for command in commands}
+            legal = self._legal[seat] = dict(zip(reversed(actions), reversed(commands), strict=True))
         return legal
 
     def command(self, seat: int, action: int) -> Any:

@@ -131,8 +131,8 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[match.awaiting()[0]]
 
-    def observe(self, agent: str) -> Observation:
-        return self._observe(agent)
+    # Without a frame in between: `last()` calls it at every step.
+    observe = _Table._observe
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

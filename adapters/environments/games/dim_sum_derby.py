@@ -32,7 +32,7 @@ left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -143,19 +143,22 @@ class DerbySpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
         assert isinstance(state, DerbyState)
-        kind = type(command)
-        # The common commands by arithmetic on their block of the action space; the rest by key.
-        if kind is Eat:
-            return _EAT_AT + state.table.index(command.dish)
-        if kind is DiscardDerby:
-            card: int = command.card
-            return _DISCARD_AT + DERBY_KIND[card]
-        simple = _SIMPLE.get(kind)
-        if simple is not None:
-            return simple
-        return _ACTIONS.index[self._key(state, seat, command)]
+        table = state.table
+        actions = []
+        for command in commands:
+            kind = type(command)
+            # The common commands by arithmetic on their block of the action space; the rest by key.
+            if kind is Eat:
+                actions.append(_EAT_AT + table.index(command.dish))
+            elif kind is DiscardDerby:
+                actions.append(_DISCARD_AT + DERBY_KIND[command.card])
+            elif kind in _SIMPLE:
+                actions.append(_SIMPLE[kind])
+            else:
+                actions.append(_ACTIONS.index[self._key(state, seat, command)])
+        return actions
 
     def _key(self, state: DerbyState, seat: int, command: Any) -> Hashable:
         kind = type(command)

@@ -19,7 +19,7 @@ order: the 8 dishes, then the 15 special plates):
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -47,6 +47,10 @@ _ACTIONS = ActionTable(
     _name,
 )
 
+_TAKE = _ACTIONS.index[("take",)]
+_ROTATE = {steps: _ACTIONS.index[("rotate", steps)] for steps in ROTATIONS}
+_RETURN_BUN = {steps: _ACTIONS.index[("return-bun", steps)] for steps in range(1, MAX_STEPS + 1)}
+
 
 class SpinSomeSpec:
     game = SPIN_SOME_FOR_DIM_SUM
@@ -56,18 +60,19 @@ class SpinSomeSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        return _ACTIONS.index[self._key(state, seat, command)]
-
-    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
-        kind = type(command)
-        if kind is Take:
-            return ("take",)
-        if kind is Rotate:
-            return ("rotate", command.steps)
-        if kind is ReturnBun:
-            return ("return-bun", command.steps)
-        raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        actions = []
+        for command in commands:
+            kind = type(command)
+            if kind is Take:
+                actions.append(_TAKE)
+            elif kind is Rotate:
+                actions.append(_ROTATE[command.steps])
+            elif kind is ReturnBun:
+                actions.append(_RETURN_BUN[command.steps])
+            else:
+                raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
+        return actions
 
     def observation_size(self, players: int) -> int:
         return (BASKETS + players) * BLOCK + 2

@@ -21,12 +21,10 @@ seat it passes to, and so on):
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from typing import Any
 
-import numpy as np
-
-from adapters.environments.features import SeatBlocks, Vector
+from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -85,9 +83,8 @@ class SushiGoSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        assert type(command) is Pick
-        return _ACTION_OF[command]
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        return list(map(_ACTION_OF.__getitem__, commands))
 
     def observation_size(self, players: int) -> int:
         return 3 + KINDS + SEAT_FEATURES * players
@@ -111,7 +108,7 @@ class SushiGoSpec:
         head[2] = hand_size
         for card in hand:
             head[_HAND_AT_KIND[card]] += 1.0
-        return np.concatenate((np.frombuffer(head, dtype=np.float32), *_SEATS.from_seat(table, seat, players)))
+        return joined((head, *_SEATS.from_seat(table, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -133,17 +130,15 @@ class SushiGoSpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(table: SushiGoView | SushiGoState, seat: int) -> list[float]:
-    block = [0.0] * SEAT_FEATURES
+def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float], at: int) -> None:
     if not table.tableaus:
-        return block
+        return
     tableau = table.tableaus[seat]
     for card in tableau:
-        block[KIND[card]] += 1.0
-    block[KINDS] = uncovered_wasabi(tableau)
-    block[KINDS + 1] = len(table.puddings[seat])
-    block[KINDS + 2] = table.totals[seat]
-    return block
+        out[at + KIND[card]] += 1.0
+    out[at + KINDS] = uncovered_wasabi(tableau)
+    out[at + KINDS + 1] = len(table.puddings[seat])
+    out[at + KINDS + 2] = table.totals[seat]
 
 
 #: Seat blocks change only at a reveal: encoded once for every observer (see `SeatBlocks`).

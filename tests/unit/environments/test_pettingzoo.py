@@ -70,11 +70,11 @@ def test_legal_actions_and_commands_match_one_to_one(game: str, players: int) ->
         mask = set(np.flatnonzero(observation["action_mask"]).tolist())
         commands = GAMES[game].legal_commands(match.state, seat)
         # Every legal command has an action, and each legal action is one of them ...
-        assert {spec.action(match.state, seat, command) for command in commands} == mask
+        assert set(spec.actions_of(match.state, seat, commands)) == mask
         # ... whose command maps back to it.
         for action in mask:
             assert match.command(seat, action) in commands
-            assert spec.action(match.state, seat, match.command(seat, action)) == action
+            assert spec.actions_of(match.state, seat, [match.command(seat, action)]) == [action]
         assert observation["observation"].shape == (spec.observation_size(players),)
 
 
