@@ -94,7 +94,7 @@ class _Table:
         if seat in match.awaiting():
             for action in match.legal(seat):
                 mask[action] = 1
-        return {"observation": match.observation(seat), "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        return {"observation": match.observation(seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:

@@ -259,7 +259,9 @@ class DerbySpec:
         # The carts, the table and the tail change now and then: cached while the same (see `LastOf`).
         carts = _NO_CARTS
         if state.dealt:
-            carts = _CARTS(state.carts, state.slots, seats_at(state.first_player, players, state.kitchen_left), seat)
+            at = seats_at(state.first_player, players, state.kitchen_left)
+            mine = at.index(seat) * _CART_BYTES
+            carts = _CARTS(state.carts, state.slots, at)[mine : mine + SLOTS * _CART_BYTES]
         return joined(
             (
                 carts,
@@ -297,34 +299,45 @@ class DerbySpec:
         return "\n".join(line for line in lines if line)
 
 
-def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...], seat: int) -> bytes:
-    """The cart slots from the observer's on (`at`: the seat in front of each slot)."""
-    out = array("f", bytes(4 * SLOTS * SLOT_FEATURES))
-    mine = at.index(seat)
-    for offset in range(SLOTS):
-        slot = (mine + offset) % SLOTS
-        cart = slots[slot]
-        cards = carts[cart]
-        base = offset * SLOT_FEATURES
-        out[base + cart] = 1.0
-        if cards:
-            out[base + CART_TYPES + CARD_DISH[cards[0]]] = 1.0
-        out[base + CART_TYPES + DISH_COUNT] = len(cards)
-        out[base + CART_TYPES + DISH_COUNT + 1] = 1.0 if at[slot] is None else 0.0
+def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...]) -> bytes:
+    """The cart slots in slot order (`at`: the seat in front of each slot), twice over: the four slots
+    from any observer's on are a slice of it."""
+    blocks = b"".join(
+        [
+            _cart(cart, CARD_DISH[carts[cart][0]] if carts[cart] else None, len(carts[cart]), at[slot] is None)
+            for slot, cart in enumerate(slots)
+        ]
+    )
+    return blocks + blocks
+
+
+@lru_cache(maxsize=1 << 12)
+def _cart(cart: int, dish: int | None, cards: int, kitchen: bool) -> bytes:
+    """A cart slot: its cart type, top dish (None: empty), cards, 1 for the Kitchen."""
+    out = array("f", bytes(4 * SLOT_FEATURES))
+    out[cart] = 1.0
+    if dish is not None:
+        out[CART_TYPES + dish] = 1.0
+    out[CART_TYPES + DISH_COUNT] = cards
+    out[CART_TYPES + DISH_COUNT + 1] = 1.0 if kitchen else 0.0
     return out.tobytes()
 
 
 def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int) -> bytes:
     """The table places, the markers on each per seat in turn from the observer."""
-    width = PLACE_FEATURES + players
-    out = array("f", bytes(4 * TABLE_LIMIT * width))
-    for place, (card, markers) in enumerate(zip(table, markers_on, strict=True)):
-        base = place * width
-        out[base] = 1.0
-        out[base + 1 + CARD_DISH[card]] = 1.0
-        out[base + 1 + DISH_COUNT] = CARD_PORTIONS[card] - len(markers)
-        for owner in markers:
-            out[base + PLACE_FEATURES + (owner - seat) % players] += 1.0
+    places = [_place(card, markers, players, seat) for card, markers in zip(table, markers_on, strict=True)]
+    return b"".join(places) + bytes(4 * (PLACE_FEATURES + players) * (TABLE_LIMIT - len(places)))
+
+
+@lru_cache(maxsize=1 << 14)
+def _place(card: int, markers: Cards, players: int, seat: int) -> bytes:
+    """A table place holding a dish: 1, its dish, room left, its markers per seat from the observer's."""
+    out = array("f", bytes(4 * (PLACE_FEATURES + players)))
+    out[0] = 1.0
+    out[1 + CARD_DISH[card]] = 1.0
+    out[1 + DISH_COUNT] = CARD_PORTIONS[card] - len(markers)
+    for owner in markers:
+        out[PLACE_FEATURES + (owner - seat) % players] += 1.0
     return out.tobytes()
 
 
@@ -367,7 +380,8 @@ _TABLE = LastOf(_table)
 _TAIL = LastOf(_tail)
 #: Before the deal: no carts, nothing in any seat.
 _EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
-_NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)
+_CART_BYTES = 4 * SLOT_FEATURES
+_NO_CARTS = bytes(SLOTS * _CART_BYTES)
 #: The observer's own part before its numbers are set: Derby cards, arranged cards, the tail's scalars.
 _SCALARS_AT = DERBY_KIND_COUNT + PEEK_DEPTH * DISH_COUNT
 _EMPTY_PRIVATE = bytes(4 * (_SCALARS_AT + 4))

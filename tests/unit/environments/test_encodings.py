@@ -11,8 +11,10 @@ import pytest
 from adapters.environments.games import get_spec
 from adapters.environments.games import sushi_go_party as party
 from adapters.environments.pettingzoo_env import env
+from domain.catalog import GAMES
 from domain.sushi_go.cards import KIND, NIGIRI_POINTS, WASABI
 from domain.sushi_go.view import SushiGoView
+from tests.unit.environments.cases import CASES
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -62,8 +64,39 @@ def test_sushi_go_observations_encode_each_seats_view(players: int) -> None:
 def fresh_observation(game: str, view: object, seat: int, players: int) -> np.ndarray:
     """The observation of a copy of the view made of new objects, which no cache has seen."""
     copy = msgspec.json.decode(msgspec.json.encode(view), type=type(view))
-    assert copy == view and copy.tableaus is not view.tableaus  # type: ignore[attr-defined]
+    assert copy == view
     return get_spec(game).observe(copy, seat, players)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_observations_read_off_the_state_are_the_encodings_of_the_views(game: str, players: int) -> None:
+    """At every decision of whole games, every seat's observation (read straight off the state, from
+    parts cached by identity or by value) is the documented encoding of a fresh copy of its view: so
+    it shows no more than the view, and no cached part is stale. Two games of other player counts
+    run alongside, so caches shared by every environment of a game see them interleaved."""
+    other_players = sorted({GAMES[game].min_players, GAMES[game].max_players} - {players}) or [players]
+    tables = [env(game, count) for count in (players, *other_players)]
+    rngs = [random.Random(seed) for seed in range(len(tables))]
+    for seed, table in enumerate(tables):
+        table.reset(seed=seed)
+    playing = list(range(len(tables)))
+    while playing:
+        for index in list(playing):
+            table, rng = tables[index], rngs[index]
+            count = table.players
+            match = table.match
+            assert match is not None
+            # Seats in a random order, some twice: a cache must not hand one seat's parts to another.
+            for seat in rng.choices(range(count), k=count + 1):
+                expected = fresh_observation(game, match.view(seat), seat, count)
+                assert np.array_equal(table.observe(f"player_{seat}")["observation"], expected)
+            observation, _, terminated, truncated, _ = table.last()
+            if terminated or truncated:
+                table.step(None)
+                if not table.agents:
+                    playing.remove(index)
+                continue
+            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
 
 
 @pytest.mark.parametrize(("game", "players"), [("sushi-go", 3), ("sushi-go-party", 2), ("sushi-go-party", 8)])
