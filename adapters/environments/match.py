@@ -9,6 +9,7 @@ service does, OpenSpiel one seeded by a chance outcome.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adapters.environments.features import Vector
@@ -27,8 +28,8 @@ class Match:
         self.state = state
         #: Events so far (the version of the game's log).
         self.version = version
-        #: Per seat, action -> command, for the current state (filled on demand).
-        self._legal: dict[int, dict[int, Any]] = {}
+        #: Per seat, its legal commands and the action of each, for the current state (filled on demand).
+        self._legal: dict[int, tuple[list[int], Sequence[Any]]] = {}
 
     @classmethod
     def start(cls, spec: GameSpec, players: int, options: Any, chance: Chance) -> tuple[Match, tuple[Any, ...]]:
@@ -47,26 +48,36 @@ class Match:
     def result(self) -> Result | None:
         return self.spec.game.result(self.state)
 
+    def legal_actions(self, seat: int) -> list[int]:
+        """The action of each of the seat's legal commands, in the domain's order: an action appears
+        once per command behind it (two copies of one card are two commands of one action)."""
+        return self._legal_of(seat)[0]
+
     def legal(self, seat: int) -> dict[int, Any]:
         """The seat's legal actions, each with its command. Commands the action space makes equivalent
         (two copies of one card) share an action; the first the domain lists stands for them."""
+        actions, commands = self._legal_of(seat)
+        # Read backwards, the first command listed for an action is the last one set.
+        return dict(zip(reversed(actions), reversed(commands), strict=True))
+
+    def command(self, seat: int, action: int) -> Any:
+        """The command behind a legal action (the first the domain lists); ValueError for an action
+        that is not legal now."""
+        actions, commands = self._legal_of(seat)
+        try:
+            return commands[actions.index(action)]
+        except ValueError:
+            names = self.spec.actions(self.players).names
+            name = names[action] if 0 <= action < len(names) else "out of range"
+            raise ValueError(f"action {action} ({name}) is not legal for seat {seat} now") from None
+
+    def _legal_of(self, seat: int) -> tuple[list[int], Sequence[Any]]:
         legal = self._legal.get(seat)
         if legal is None:
             state = self.state
             commands = self.spec.game.legal_commands(state, seat)
-            actions = self.spec.actions_of(state, seat, commands)
-            # Read backwards, the first command listed for an action is the last one set.
-            legal = self._legal[seat] = dict(zip(reversed(actions), reversed(commands), strict=True))
+            legal = self._legal[seat] = (self.spec.actions_of(state, seat, commands), commands)
         return legal
-
-    def command(self, seat: int, action: int) -> Any:
-        """The command behind a legal action; ValueError for an action that is not legal now."""
-        command = self.legal(seat).get(action)
-        if command is None:
-            names = self.spec.actions(self.players).names
-            name = names[action] if 0 <= action < len(names) else "out of range"
-            raise ValueError(f"action {action} ({name}) is not legal for seat {seat} now")
-        return command
 
     def play(self, seat: int, command: Any, chance: Chance) -> tuple[Any, ...]:
         """Decide and apply one command; its events."""

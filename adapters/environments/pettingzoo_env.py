@@ -92,7 +92,7 @@ class _Table:
         # for a few legal actions.
         mask = bytearray(self.action_count)
         if seat in match.awaiting():
-            for action in match.legal(seat):
+            for action in match.legal_actions(seat):
                 mask[action] = 1
         return {"observation": match.observation(seat), "action_mask": np.frombuffer(mask, np.int8)}
 

@@ -32,12 +32,12 @@ left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from adapters.environments.features import Features, LastOf, Vector, joined, turn_order
+from adapters.environments.features import Features, Sheet, Vector, turn_order
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
 from domain.dim_sum_derby.cards import (
@@ -234,43 +234,37 @@ class DerbySpec:
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, DerbyState)
-        # The observer's own numbers, set afresh: its Derby cards, the cards it arranges, the scalars.
-        private = array("f", _EMPTY_PRIVATE)
-        hands = state.hands
-        for card in hands[seat] if seat < len(hands) else ():
-            private[DERBY_KIND[card]] += 1.0
-        peek = state.peek
-        if peek and seat == state.turn_seat:
-            for place, card in enumerate(peek):
-                private[DERBY_KIND_COUNT + place * DISH_COUNT + CARD_DISH[card]] = 1.0
-        private[_SCALARS_AT] = state.actions_left
-        private[_SCALARS_AT + 1] = state.turn
-        private[_SCALARS_AT + 2] = turn_limit(players)
-        private[_SCALARS_AT + 3] = len(state.derby_deck)
-        # Every seat's block, in turn from the observer: blocks recur, so each is cached by value.
-        yen = state.yen
-        seats = [_EMPTY_SEAT] * players
+        sheet = _SHEETS.get((players, seat))
+        if sheet is None:
+            sheet = _SHEETS[players, seat] = Sheet(_part_sizes(players))
+        # The parts in the vector's order, each with what it reads (see `Sheet`): from one step to the
+        # next, most are the very same objects.
+        hands, peek, yen = state.hands, state.peek, state.yen
+        at = seats_at(state.first_player, players, state.kitchen_left)
+        parts: list[tuple[tuple[Any, ...], Callable[..., bytes]]] = [
+            ((state.carts, state.slots, at, seat), _carts),
+            ((state.table, state.markers_on, players, seat), _table),
+        ]
         if yen:
             supply, lost, portions, over = state.supply, state.lost, state.portions, state.over
-            seats = [
-                _seat(supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat)
+            parts += [
+                (
+                    (supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat),
+                    _seat,
+                )
                 for other in turn_order(players)[seat]
             ]
-        # The carts, the table and the tail change now and then: cached while the same (see `LastOf`).
-        carts = _NO_CARTS
-        if state.dealt:
-            at = seats_at(state.first_player, players, state.kitchen_left)
-            mine = at.index(seat) * _CART_BYTES
-            carts = _CARTS(state.carts, state.slots, at)[mine : mine + SLOTS * _CART_BYTES]
-        return joined(
-            (
-                carts,
-                _TABLE(state.table, state.markers_on, players, seat),
-                *seats,
-                private,
-                _TAIL(state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)),
-            )
-        )
+        else:
+            parts += [((), _no_seat)] * players
+        parts += [
+            ((hands[seat] if seat < len(hands) else (),), _hand),
+            ((peek if seat == state.turn_seat else (),), _peek),
+            ((state.actions_left, state.turn, players, len(state.derby_deck)), _scalars),
+            ((state.derby_discard,), _derby_discard),
+            ((state.dish_discards,), _dish_discards),
+            ((state.yen_decks, bool(peek)), _yen_decks),
+        ]
+        return sheet.vector(parts)
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -299,16 +293,18 @@ class DerbySpec:
         return "\n".join(line for line in lines if line)
 
 
-def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...]) -> bytes:
-    """The cart slots in slot order (`at`: the seat in front of each slot), twice over: the four slots
-    from any observer's on are a slice of it."""
-    blocks = b"".join(
-        [
-            _cart(cart, CARD_DISH[carts[cart][0]] if carts[cart] else None, len(carts[cart]), at[slot] is None)
-            for slot, cart in enumerate(slots)
-        ]
-    )
-    return blocks + blocks
+@lru_cache(maxsize=1 << 12)
+def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...], seat: int) -> bytes:
+    """The cart slots from the observer's on (`at`: the seat in front of each slot); none before the deal."""
+    if not carts:
+        return _NO_CARTS
+    blocks = []
+    mine = at.index(seat)
+    for offset in range(SLOTS):
+        slot = (mine + offset) % SLOTS
+        cards = carts[slots[slot]]
+        blocks.append(_cart(slots[slot], CARD_DISH[cards[0]] if cards else None, len(cards), at[slot] is None))
+    return b"".join(blocks)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -323,6 +319,7 @@ def _cart(cart: int, dish: int | None, cards: int, kitchen: bool) -> bytes:
     return out.tobytes()
 
 
+@lru_cache(maxsize=1 << 12)
 def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int) -> bytes:
     """The table places, the markers on each per seat in turn from the observer."""
     places = [_place(card, markers, players, seat) for card, markers in zip(table, markers_on, strict=True)]
@@ -357,33 +354,73 @@ def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_
     return out.tobytes()
 
 
-def _tail(
-    derby_discard: Cards, dish_discards: tuple[Cards, ...], yen_decks: tuple[Cards, ...], arranging: bool
-) -> bytes:
-    """The tail after its four scalars: discarded Derby cards, scored dishes, yen decks, arranging."""
-    out = array("f", bytes(4 * (TAIL_FEATURES - 4)))
-    for card in derby_discard:
+def _no_seat() -> bytes:
+    return _EMPTY_SEAT
+
+
+@lru_cache(maxsize=1 << 12)
+def _hand(hand: Cards) -> bytes:
+    """The observer's Derby cards per kind."""
+    out = array("f", bytes(4 * DERBY_KIND_COUNT))
+    for card in hand:
         out[DERBY_KIND[card]] += 1.0
-    waiting_at = DERBY_KIND_COUNT
-    for cards in dish_discards:
-        for card in cards:
-            out[waiting_at + CARD_DISH[card]] += 1.0
-    yen_at = waiting_at + DISH_COUNT
-    for cart_type, deck in enumerate(yen_decks):
-        out[yen_at + cart_type] = len(deck)
-    out[yen_at + CART_TYPES] = 1.0 if arranging else 0.0
     return out.tobytes()
 
 
-_CARTS = LastOf(_carts)
-_TABLE = LastOf(_table)
-_TAIL = LastOf(_tail)
+def _peek(peek: Cards) -> bytes:
+    """The cards the observer arranges, one-hot dish per place."""
+    out = array("f", bytes(4 * PEEK_DEPTH * DISH_COUNT))
+    for place, card in enumerate(peek):
+        out[place * DISH_COUNT + CARD_DISH[card]] = 1.0
+    return out.tobytes()
+
+
+@lru_cache(maxsize=1 << 12)
+def _scalars(actions_left: int, turn: int, players: int, derby_deck: int) -> bytes:
+    """The tail's scalars: actions left, turn, turn limit, Derby deck size."""
+    return array("f", (actions_left, turn, turn_limit(players), derby_deck)).tobytes()
+
+
+def _derby_discard(cards: Cards) -> bytes:
+    """Discarded Derby cards per kind."""
+    out = array("f", bytes(4 * DERBY_KIND_COUNT))
+    for card in cards:
+        out[DERBY_KIND[card]] += 1.0
+    return out.tobytes()
+
+
+def _dish_discards(dish_discards: tuple[Cards, ...]) -> bytes:
+    """Scored dishes waiting in the Kitchen, per dish."""
+    out = array("f", bytes(4 * DISH_COUNT))
+    for cards in dish_discards:
+        for card in cards:
+            out[CARD_DISH[card]] += 1.0
+    return out.tobytes()
+
+
+def _yen_decks(yen_decks: tuple[Cards, ...], arranging: bool) -> bytes:
+    """The yen decks' sizes, then 1 while the turn seat arranges."""
+    return array("f", (*[len(deck) for deck in yen_decks], 1.0 if arranging else 0.0)).tobytes()
+
+
+def _part_sizes(players: int) -> list[int]:
+    """The floats of each part of an observation, as `observe_seat` lists them."""
+    return [
+        SLOTS * SLOT_FEATURES,
+        TABLE_LIMIT * (PLACE_FEATURES + players),
+        *[SEAT_FEATURES] * players,
+        DERBY_KIND_COUNT,
+        PEEK_DEPTH * DISH_COUNT,
+        4,
+        DERBY_KIND_COUNT,
+        DISH_COUNT,
+        CART_TYPES + 1,
+    ]
+
+
+_SHEETS: dict[tuple[int, int], Sheet] = {}
 #: Before the deal: no carts, nothing in any seat.
 _EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
-_CART_BYTES = 4 * SLOT_FEATURES
-_NO_CARTS = bytes(SLOTS * _CART_BYTES)
-#: The observer's own part before its numbers are set: Derby cards, arranged cards, the tail's scalars.
-_SCALARS_AT = DERBY_KIND_COUNT + PEEK_DEPTH * DISH_COUNT
-_EMPTY_PRIVATE = bytes(4 * (_SCALARS_AT + 4))
+_NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)
 
 SPEC = DerbySpec()
