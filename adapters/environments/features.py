@@ -82,36 +82,30 @@ class SeatBlocks:
         return blocks[split:], blocks[:split]
 
 
-class Sheet:
-    """One observer's last observation, part by part: a part is worked out again, `compute(*key)`,
-    only when its key is not equal to the key it was last worked out from. A key holds what the
-    part reads off the state (tuples, numbers), and `compute` reads nothing else, so no part can be
-    stale; comparing the very same objects is quick, and from one step to the next most parts of a
-    state are the very same objects. `parts` are `(key, compute)` in the order of the vector, each
-    part `size` floats (`sizes`)."""
+class Parts:
+    """The parts observations are made of, each kept in a numbered place with the key it was worked
+    out from: a part is worked out again, `compute(*key)`, only when its key is not equal to the
+    one in its place. A key holds what the part reads off the state (tuples, numbers), and `compute`
+    reads nothing else, so no part can be stale; comparing the very same objects is quick, and from
+    one step to the next most parts of a state are the very same objects. Places hold parts of the
+    table as it is (a seat's block, say), so that every observer shares them."""
 
-    __slots__ = ("_data", "_keys", "_spans")
+    __slots__ = ("_keys", "_values")
 
-    def __init__(self, sizes: Iterable[int]) -> None:
-        spans = []
-        start = 0
-        for size in sizes:
-            spans.append((start, start + 4 * size))
-            start += 4 * size
-        self._spans = spans
-        self._data = bytearray(start)
-        self._keys: list[tuple[Any, ...] | None] = [None] * len(spans)
+    def __init__(self, places: int) -> None:
+        self._keys: list[tuple[Any, ...] | None] = [None] * places
+        self._values: list[bytes] = [b""] * places
 
-    def vector(self, parts: Iterable[tuple[tuple[Any, ...], Callable[..., bytes]]]) -> Vector:
-        data, keys, spans = self._data, self._keys, self._spans
-        for index, (key, compute) in enumerate(parts):
-            if keys[index] != key:
-                start, end = spans[index]
-                value = compute(*key)
-                assert len(value) == end - start, "a part of an observation changed size"
-                data[start:end] = value
-                keys[index] = key
-        return np.frombuffer(bytearray(data), np.float32)
+    def vector(self, parts: Iterable[tuple[int, tuple[Any, ...], Callable[..., bytes]]]) -> Vector:
+        """The observation made of `parts`, `(place, key, compute)` in the vector's order."""
+        keys, values = self._keys, self._values
+        out = []
+        for place, key, compute in parts:
+            if keys[place] != key:
+                values[place] = compute(*key)
+                keys[place] = key
+            out.append(values[place])
+        return np.frombuffer(bytearray(b"".join(out)), np.float32)
 
 
 class LastOf(Generic[T]):

@@ -37,7 +37,7 @@ from functools import lru_cache
 from itertools import permutations
 from typing import Any
 
-from adapters.environments.features import Features, Sheet, Vector, turn_order
+from adapters.environments.features import Features, Parts, Vector, turn_order
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
 from domain.dim_sum_derby.cards import (
@@ -117,6 +117,8 @@ def _name(key: Hashable) -> str:
 
 
 _ACTIONS = ActionTable(_keys(), _name)
+#: Parts cached by value keep the recent ones: those that recur within a game, and the common ones.
+_RECENT = 1 << 10
 
 
 #: Where the eat and discard blocks start, and the actions of the commands without arguments.
@@ -234,37 +236,38 @@ class DerbySpec:
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, DerbyState)
-        sheet = _SHEETS.get((players, seat))
-        if sheet is None:
-            sheet = _SHEETS[players, seat] = Sheet(_part_sizes(players))
-        # The parts in the vector's order, each with what it reads (see `Sheet`): from one step to the
-        # next, most are the very same objects.
+        parts = _PARTS.get(players)
+        if parts is None:
+            parts = _PARTS[players] = Parts(_places(players, _OTHER))
+        # The parts in the vector's order, each in its place with what it reads (see `Parts`): the
+        # seats' parts are kept per seat, so that they serve every observer.
         hands, peek, yen = state.hands, state.peek, state.yen
         at = seats_at(state.first_player, players, state.kitchen_left)
-        parts: list[tuple[tuple[Any, ...], Callable[..., bytes]]] = [
-            ((state.carts, state.slots, at, seat), _carts),
-            ((state.table, state.markers_on, players, seat), _table),
+        listed: list[tuple[int, tuple[Any, ...], Callable[..., bytes]]] = [
+            (_CARTS, (state.carts, state.slots, at, seat), _carts),
+            (_TABLE, (state.table, state.markers_on, players, seat), _table),
         ]
         if yen:
             supply, lost, portions, over = state.supply, state.lost, state.portions, state.over
-            parts += [
+            listed += [
                 (
+                    _places(players, _SEAT) + other,
                     (supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat),
                     _seat,
                 )
                 for other in turn_order(players)[seat]
             ]
         else:
-            parts += [((), _no_seat)] * players
-        parts += [
-            ((hands[seat] if seat < len(hands) else (),), _hand),
-            ((peek if seat == state.turn_seat else (),), _peek),
-            ((state.actions_left, state.turn, players, len(state.derby_deck)), _scalars),
-            ((state.derby_discard,), _derby_discard),
-            ((state.dish_discards,), _dish_discards),
-            ((state.yen_decks, bool(peek)), _yen_decks),
+            listed += [(_places(players, _SEAT) + other, (), _no_seat) for other in range(players)]
+        listed += [
+            (_places(players, _HAND) + seat, (hands[seat] if seat < len(hands) else (),), _hand),
+            (_PEEK, (peek if seat == state.turn_seat else (),), _peek),
+            (_SCALARS, (state.actions_left, state.turn, players, len(state.derby_deck)), _scalars),
+            (_DERBY_DISCARD, (state.derby_discard,), _derby_discard),
+            (_DISH_DISCARDS, (state.dish_discards,), _dish_discards),
+            (_YEN_DECKS, (state.yen_decks, bool(peek)), _yen_decks),
         ]
-        return sheet.vector(parts)
+        return parts.vector(listed)
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -293,7 +296,6 @@ class DerbySpec:
         return "\n".join(line for line in lines if line)
 
 
-@lru_cache(maxsize=1 << 12)
 def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...], seat: int) -> bytes:
     """The cart slots from the observer's on (`at`: the seat in front of each slot); none before the deal."""
     if not carts:
@@ -319,14 +321,13 @@ def _cart(cart: int, dish: int | None, cards: int, kitchen: bool) -> bytes:
     return out.tobytes()
 
 
-@lru_cache(maxsize=1 << 12)
 def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int) -> bytes:
     """The table places, the markers on each per seat in turn from the observer."""
     places = [_place(card, markers, players, seat) for card, markers in zip(table, markers_on, strict=True)]
     return b"".join(places) + bytes(4 * (PLACE_FEATURES + players) * (TABLE_LIMIT - len(places)))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=_RECENT)
 def _place(card: int, markers: Cards, players: int, seat: int) -> bytes:
     """A table place holding a dish: 1, its dish, room left, its markers per seat from the observer's."""
     out = array("f", bytes(4 * (PLACE_FEATURES + players)))
@@ -338,7 +339,7 @@ def _place(card: int, markers: Cards, players: int, seat: int) -> bytes:
     return out.tobytes()
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=_RECENT)
 def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
     """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
     out = array("f", _EMPTY_SEAT)
@@ -358,7 +359,7 @@ def _no_seat() -> bytes:
     return _EMPTY_SEAT
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=_RECENT)
 def _hand(hand: Cards) -> bytes:
     """The observer's Derby cards per kind."""
     out = array("f", bytes(4 * DERBY_KIND_COUNT))
@@ -403,22 +404,17 @@ def _yen_decks(yen_decks: tuple[Cards, ...], arranging: bool) -> bytes:
     return array("f", (*[len(deck) for deck in yen_decks], 1.0 if arranging else 0.0)).tobytes()
 
 
-def _part_sizes(players: int) -> list[int]:
-    """The floats of each part of an observation, as `observe_seat` lists them."""
-    return [
-        SLOTS * SLOT_FEATURES,
-        TABLE_LIMIT * (PLACE_FEATURES + players),
-        *[SEAT_FEATURES] * players,
-        DERBY_KIND_COUNT,
-        PEEK_DEPTH * DISH_COUNT,
-        4,
-        DERBY_KIND_COUNT,
-        DISH_COUNT,
-        CART_TYPES + 1,
-    ]
+#: Places of the parts that are one for the table (see `Parts`), then per seat: its block (as the
+#: observer sees it), its Derby cards.
+_CARTS, _TABLE, _PEEK, _SCALARS, _DERBY_DISCARD, _DISH_DISCARDS, _YEN_DECKS, _SEAT, _HAND, _OTHER = range(10)
 
 
-_SHEETS: dict[tuple[int, int], Sheet] = {}
+def _places(players: int, kind: int) -> int:
+    """Where the per-seat places of a kind start (`_OTHER`: how many places in all)."""
+    return _SEAT + (kind - _SEAT) * players
+
+
+_PARTS: dict[int, Parts] = {}
 #: Before the deal: no carts, nothing in any seat.
 _EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
 _NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)

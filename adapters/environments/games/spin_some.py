@@ -153,7 +153,8 @@ def _basket(kind: int | None, cards: int, tokens: int) -> bytes:
     return out.tobytes()
 
 
-@lru_cache(maxsize=1 << 14)
+#: Seats recur from step to step (a turn changes one); the recent ones are kept.
+@lru_cache(maxsize=1 << 8)
 def _seat(menu: tuple[int, ...], tokens: int, squishy_bun: bool) -> bytes:
     """A seat's block: its menu per kind, its tokens, 1 when it holds the squishy bun."""
     out = array("f", bytes(4 * BLOCK))
