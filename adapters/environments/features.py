@@ -88,7 +88,7 @@ class Parts:
     one in its place. A key holds what the part reads off the state (tuples, numbers), and `compute`
     reads nothing else, so no part can be stale; comparing the very same objects is quick, and from
     one step to the next most parts of a state are the very same objects. Places hold parts of the
-    table as it is (a seat's block, say), so that every observer shares them."""
+    table as it is (a seat's block, say), so that observers share them."""
 
     __slots__ = ("_keys", "_values")
 
@@ -96,16 +96,12 @@ class Parts:
         self._keys: list[tuple[Any, ...] | None] = [None] * places
         self._values: list[bytes] = [b""] * places
 
-    def vector(self, parts: Iterable[tuple[int, tuple[Any, ...], Callable[..., bytes]]]) -> Vector:
-        """The observation made of `parts`, `(place, key, compute)` in the vector's order."""
-        keys, values = self._keys, self._values
-        out = []
-        for place, key, compute in parts:
-            if keys[place] != key:
-                values[place] = compute(*key)
-                keys[place] = key
-            out.append(values[place])
-        return np.frombuffer(bytearray(b"".join(out)), np.float32)
+    def get(self, place: int, key: tuple[Any, ...], compute: Callable[..., bytes]) -> bytes:
+        """The part in `place` for `key`, as float32 bytes (to be `joined`)."""
+        if self._keys[place] != key:
+            self._values[place] = compute(*key)
+            self._keys[place] = key
+        return self._values[place]
 
 
 class LastOf(Generic[T]):

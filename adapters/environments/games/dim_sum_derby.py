@@ -32,12 +32,13 @@ left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 from itertools import permutations
+from struct import Struct
 from typing import Any
 
-from adapters.environments.features import Features, Parts, Vector, turn_order
+from adapters.environments.features import Features, Parts, Vector, joined, turn_order
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable
 from domain.dim_sum_derby.cards import (
@@ -238,36 +239,37 @@ class DerbySpec:
         assert isinstance(state, DerbyState)
         parts = _PARTS.get(players)
         if parts is None:
-            parts = _PARTS[players] = Parts(_places(players, _OTHER))
-        # The parts in the vector's order, each in its place with what it reads (see `Parts`): the
-        # seats' parts are kept per seat, so that they serve every observer.
+            parts = _PARTS[players] = Parts(_SEATS + 2 * players)
+        get = parts.get
+        # The parts in the vector's order, most kept in their places with what they read (see
+        # `Parts`); a seat's parts are kept in the seat's places, so that they serve every observer.
         hands, peek, yen = state.hands, state.peek, state.yen
         at = seats_at(state.first_player, players, state.kitchen_left)
-        listed: list[tuple[int, tuple[Any, ...], Callable[..., bytes]]] = [
-            (_CARTS, (state.carts, state.slots, at, seat), _carts),
-            (_TABLE, (state.table, state.markers_on, players, seat), _table),
+        pieces = [
+            get(_CARTS, (state.carts, state.slots, at, seat), _carts),
+            get(_TABLE, (state.table, state.markers_on, players, seat), _table),
         ]
         if yen:
             supply, lost, portions, over = state.supply, state.lost, state.portions, state.over
-            listed += [
-                (
-                    _places(players, _SEAT) + other,
+            pieces += [
+                get(
+                    _SEATS + other,
                     (supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat),
                     _seat,
                 )
                 for other in turn_order(players)[seat]
             ]
         else:
-            listed += [(_places(players, _SEAT) + other, (), _no_seat) for other in range(players)]
-        listed += [
-            (_places(players, _HAND) + seat, (hands[seat] if seat < len(hands) else (),), _hand),
-            (_PEEK, (peek if seat == state.turn_seat else (),), _peek),
-            (_SCALARS, (state.actions_left, state.turn, players, len(state.derby_deck)), _scalars),
-            (_DERBY_DISCARD, (state.derby_discard,), _derby_discard),
-            (_DISH_DISCARDS, (state.dish_discards,), _dish_discards),
-            (_YEN_DECKS, (state.yen_decks, bool(peek)), _yen_decks),
+            pieces += [_EMPTY_SEAT] * players
+        arranged = peek if seat == state.turn_seat else ()
+        pieces += [
+            get(_SEATS + players + seat, (hands[seat] if seat < len(hands) else (),), _hand),
+            _peek(arranged) if arranged else _NO_PEEK,
+            # The scalars change at every step: not worth a place.
+            _SCALARS_OF.pack(state.actions_left, state.turn, turn_limit(players), len(state.derby_deck)),
+            get(_TAIL, (state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)), _tail),
         ]
-        return parts.vector(listed)
+        return joined(pieces)
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -330,29 +332,44 @@ def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int)
 @lru_cache(maxsize=_RECENT)
 def _place(card: int, markers: Cards, players: int, seat: int) -> bytes:
     """A table place holding a dish: 1, its dish, room left, its markers per seat from the observer's."""
-    out = array("f", bytes(4 * (PLACE_FEATURES + players)))
-    out[0] = 1.0
-    out[1 + CARD_DISH[card]] = 1.0
-    out[1 + DISH_COUNT] = CARD_PORTIONS[card] - len(markers)
+    counts = [0] * players
     for owner in markers:
-        out[PLACE_FEATURES + (owner - seat) % players] += 1.0
-    return out.tobytes()
+        counts[(owner - seat) % players] += 1
+    return _DISH_PLACE[card] + _PLACE_TAIL[players].pack(CARD_PORTIONS[card] - len(markers), *counts)
+
+
+#: A table place's start per dish card (1, the dish one-hot), and its rest (room, markers per seat).
+_DISH_PLACE = tuple(
+    array("f", [1.0, *[1.0 if dish == other else 0.0 for other in range(DISH_COUNT)]]).tobytes() for dish in CARD_DISH
+)
+_PLACE_TAIL = {players: Struct(f"<{1 + players}f") for players in range(DIM_SUM_DERBY.min_players, MAX_PLAYERS + 1)}
+
+
+def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
+    """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
+    return b"".join(
+        (
+            _SEAT_HEAD.pack(markers, lost, *portions),
+            _yen(yen if yen_shown else public_yen(yen, portions)),
+            _DERBY.pack(derby),
+        )
+    )
 
 
 @lru_cache(maxsize=_RECENT)
-def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
-    """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
-    out = array("f", _EMPTY_SEAT)
-    out[0] = markers
-    out[1] = lost
-    for cart_type, scored in enumerate(portions):
-        out[2 + cart_type] = scored
-    for cart_type, card in enumerate(yen if yen_shown else public_yen(yen, portions)):
-        # A yen card's dish index runs through the carts' dishes in order, 5 per cart.
-        place = DISHES_PER_CART if card is None else card % DISHES_PER_CART
-        out[2 + CART_TYPES + cart_type * (DISHES_PER_CART + 1) + place] = 1.0
-    out[SEAT_FEATURES - 1] = derby
+def _yen(shown: tuple[int | None, ...]) -> bytes:
+    """A seat's yen cards as the observer sees them: per cart type, the dish among that cart's five
+    (a yen card's dish index runs through the carts' dishes in order, 5 per cart), or hidden."""
+    out = array("f", bytes(4 * CART_TYPES * (DISHES_PER_CART + 1)))
+    for cart_type, card in enumerate(shown):
+        out[cart_type * (DISHES_PER_CART + 1) + (DISHES_PER_CART if card is None else card % DISHES_PER_CART)] = 1.0
     return out.tobytes()
+
+
+#: A seat's markers, lost markers and portions per cart type; its Derby cards.
+_SEAT_HEAD = Struct(f"<{2 + CART_TYPES}f")
+_DERBY = Struct("<f")
+_SCALARS_OF = Struct("<4f")
 
 
 def _no_seat() -> bytes:
@@ -374,12 +391,6 @@ def _peek(peek: Cards) -> bytes:
     for place, card in enumerate(peek):
         out[place * DISH_COUNT + CARD_DISH[card]] = 1.0
     return out.tobytes()
-
-
-@lru_cache(maxsize=1 << 12)
-def _scalars(actions_left: int, turn: int, players: int, derby_deck: int) -> bytes:
-    """The tail's scalars: actions left, turn, turn limit, Derby deck size."""
-    return array("f", (actions_left, turn, turn_limit(players), derby_deck)).tobytes()
 
 
 def _derby_discard(cards: Cards) -> bytes:
@@ -404,19 +415,22 @@ def _yen_decks(yen_decks: tuple[Cards, ...], arranging: bool) -> bytes:
     return array("f", (*[len(deck) for deck in yen_decks], 1.0 if arranging else 0.0)).tobytes()
 
 
+def _tail(
+    derby_discard: Cards, dish_discards: tuple[Cards, ...], yen_decks: tuple[Cards, ...], arranging: bool
+) -> bytes:
+    """The tail after its scalars."""
+    return _derby_discard(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
+
+
 #: Places of the parts that are one for the table (see `Parts`), then per seat: its block (as the
-#: observer sees it), its Derby cards.
-_CARTS, _TABLE, _PEEK, _SCALARS, _DERBY_DISCARD, _DISH_DISCARDS, _YEN_DECKS, _SEAT, _HAND, _OTHER = range(10)
-
-
-def _places(players: int, kind: int) -> int:
-    """Where the per-seat places of a kind start (`_OTHER`: how many places in all)."""
-    return _SEAT + (kind - _SEAT) * players
+#: observer sees it), then per seat: its Derby cards.
+_CARTS, _TABLE, _TAIL, _SEATS = range(4)
 
 
 _PARTS: dict[int, Parts] = {}
 #: Before the deal: no carts, nothing in any seat.
 _EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
 _NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)
+_NO_PEEK = bytes(4 * PEEK_DEPTH * DISH_COUNT)
 
 SPEC = DerbySpec()
