@@ -10,13 +10,12 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Iterable
 from functools import cache
-from operator import attrgetter, is_
-from typing import Any, Generic, TypeVar
+from operator import attrgetter
+from typing import Any
 
 import numpy as np
 
 Vector = np.ndarray[Any, np.dtype[np.float32]]
-T = TypeVar("T")
 
 
 class Features:
@@ -46,9 +45,10 @@ class SeatBlocks:
     the table's `fields` (the public parts of the table: tableaus, scores...). The table is a view
     or the state itself: both name these fields alike, and a view hands on the state's own tuples.
 
-    Those fields change only now and then (at a reveal, say), and then they are new objects. So the
-    blocks are encoded once for every observer while the fields are the same objects (see
-    `same_objects`). The last table seen is kept, whichever environment observes.
+    Those fields change only now and then (at a reveal, say). So the blocks are encoded once for
+    every observer while the fields are the same (equal: a quick test while they are the very same
+    objects, as they stay from one step to the next). The last table seen is kept, whichever
+    environment observes.
     """
 
     __slots__ = ("_blocks", "_encode", "_fields", "_key", "_width")
@@ -71,7 +71,7 @@ class SeatBlocks:
         then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
         key = self._fields(table)
         width = self._width
-        if not same_objects(key, self._key):
+        if key != self._key:
             out = array("f", bytes(4 * width * players))
             for other in range(players):
                 self._encode(table, other, out, other * width)
@@ -102,34 +102,6 @@ class Parts:
             self._values[place] = compute(*key)
             self._keys[place] = key
         return self._values[place]
-
-
-class LastOf(Generic[T]):
-    """`compute(*parts)` for the last parts it was asked for, while they are the same objects (see
-    `same_objects`). `compute` reads nothing but its arguments, so the parts are the whole key: a
-    cached value cannot go stale. Games pass the parts of the state an observation reads (and the
-    player count, and the observer when the value is the observer's), so a value is worked out
-    once for every step or observer that shares those parts."""
-
-    __slots__ = ("_compute", "_parts", "_value")
-
-    def __init__(self, compute: Callable[..., T]) -> None:
-        self._compute = compute
-        self._parts: tuple[Any, ...] = ()
-        self._value: T | None = None
-
-    def __call__(self, *parts: Any) -> T:
-        value = self._value
-        if value is None or not same_objects(parts, self._parts):
-            value = self._value = self._compute(*parts)
-            self._parts = parts
-        return value
-
-
-def same_objects(key: tuple[Any, ...], cached: tuple[Any, ...]) -> bool:
-    """Whether two keys hold the very same objects, place by place: for immutable parts of a state
-    (tuples, structs, small ints) an exact test of equal contents that costs no comparison of them."""
-    return len(key) == len(cached) and all(map(is_, key, cached))
 
 
 def joined(parts: Iterable[bytes | array[float]]) -> Vector:

@@ -245,8 +245,9 @@ class DerbySpec:
         # `Parts`); a seat's parts are kept in the seat's places, so that they serve every observer.
         hands, peek, yen = state.hands, state.peek, state.yen
         at = seats_at(state.first_player, players, state.kitchen_left)
+        mine = at.index(seat) * _CART_BYTES
         pieces = [
-            get(_CARTS, (state.carts, state.slots, at, seat), _carts),
+            get(_CARTS, (state.carts, state.slots, at), _carts)[mine : mine + SLOTS * _CART_BYTES],
             get(_TABLE, (state.table, state.markers_on, players, seat), _table),
         ]
         if yen:
@@ -298,17 +299,16 @@ class DerbySpec:
         return "\n".join(line for line in lines if line)
 
 
-def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...], seat: int) -> bytes:
-    """The cart slots from the observer's on (`at`: the seat in front of each slot); none before the deal."""
+def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...]) -> bytes:
+    """The cart slots in slot order (`at`: the seat in front of each slot), twice over: the four slots
+    from any observer's on are a slice of it. None before the deal."""
     if not carts:
-        return _NO_CARTS
+        return _NO_CARTS + _NO_CARTS
     blocks = []
-    mine = at.index(seat)
-    for offset in range(SLOTS):
-        slot = (mine + offset) % SLOTS
-        cards = carts[slots[slot]]
-        blocks.append(_cart(slots[slot], CARD_DISH[cards[0]] if cards else None, len(cards), at[slot] is None))
-    return b"".join(blocks)
+    for slot, cart in enumerate(slots):
+        cards = carts[cart]
+        blocks.append(_cart(cart, CARD_DISH[cards[0]] if cards else None, len(cards), at[slot] is None))
+    return b"".join(blocks) * 2
 
 
 @lru_cache(maxsize=1 << 12)
@@ -430,7 +430,8 @@ _CARTS, _TABLE, _TAIL, _SEATS = range(4)
 _PARTS: dict[int, Parts] = {}
 #: Before the deal: no carts, nothing in any seat.
 _EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
-_NO_CARTS = bytes(4 * SLOTS * SLOT_FEATURES)
+_CART_BYTES = 4 * SLOT_FEATURES
+_NO_CARTS = bytes(SLOTS * _CART_BYTES)
 _NO_PEEK = bytes(4 * PEEK_DEPTH * DISH_COUNT)
 
 SPEC = DerbySpec()

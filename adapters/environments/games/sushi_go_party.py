@@ -34,10 +34,11 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Hashable, Sequence
-from functools import cache
+from functools import cache, lru_cache
+from struct import Struct
 from typing import Any
 
-from adapters.environments.features import LastOf, SeatBlocks, Vector, joined
+from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go_party.cards import (
@@ -205,7 +206,7 @@ class PartySpec:
         asked = prompt is not None and prompt.seat == seat
         options = (prompt.options or ()) if asked and prompt is not None else ()
         head = _head(view.phase, scalars, view.menu, view.hand or (), kind, asked, options, view.uramaki_next)
-        return joined((head, *_SEATS.from_seat(view, seat, players)))
+        return joined((*head, *_SEATS.from_seat(view, seat, players)))
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, PartyState)
@@ -228,7 +229,7 @@ class PartySpec:
         asked = kind is not None and prompt is not None and prompt.seat == seat
         options = prompt.options if asked and prompt is not None else ()
         head = _head(state.phase, scalars, state.menu, hands[seat], kind, asked, options, uramaki_next)
-        return joined((head, *_SEATS.from_seat(state, seat, players)))
+        return joined((*head, *_SEATS.from_seat(state, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
@@ -279,42 +280,47 @@ def _head(
     asked: bool,
     options: tuple[int, ...],
     uramaki_next: int,
-) -> array[float]:
-    """Everything before the seat blocks: `scalars` are the round, turn, hand size, deck size,
-    dessert pile size and whether hands pass right; `prompt` the waiting bonus action's kind."""
-    head = array("f", _EMPTY_HEAD)
-    head[PHASE_INDEX[phase]] = 1.0
-    for at, value in enumerate(scalars, SCALARS_AT):
-        head[at] = value
-    if menu is not None:
-        head[MENU_AT:HAND_AT] = _MENU(menu)
+) -> tuple[bytes, array[float], bytes, bytes]:
+    """Everything before the seat blocks, as float32 parts: `scalars` are the round, turn, hand size,
+    deck size, dessert pile size and whether hands pass right; `prompt` the waiting bonus action's
+    kind, `asked` whether the observer is asked, `options` what it chooses among."""
+    hand_counts = array("f", _EMPTY_HAND)
     for card in hand:
-        head[_HAND_AT_SLUG[card]] += 1.0
-    if prompt is not None:
-        head[PROMPT_AT + PROMPT_INDEX[prompt]] = 1.0
-        if asked:
-            head[PROMPT_AT + len(PROMPTS)] = 1.0
-            for card in options:
-                head[_OPTIONS_AT_SLUG[card]] += 1.0
-    head[URAMAKI_AT] = uramaki_next
-    return head
+        hand_counts[SLUG_INDEX_OF_CARD[card]] += 1.0
+    waiting = _NO_PROMPT if prompt is None else _prompt(prompt, asked, options)
+    return _public_head(phase, scalars, menu), hand_counts, waiting, _URAMAKI.pack(uramaki_next)
 
 
-def _menu_types(menu: MenuSpec) -> array[float]:
-    """The menu's card types, one-hot."""
-    row = array("f", bytes(4 * len(TYPES)))
-    for name in menu.types():
-        row[TYPE_INDEX[name]] = 1.0
-    return row
+@lru_cache(maxsize=1 << 10)
+def _public_head(phase: str, scalars: tuple[int, int, int, int, int, bool], menu: MenuSpec | None) -> bytes:
+    """The phase one-hot, the scalars and the menu's card types one-hot (the same for every seat)."""
+    out = array("f", bytes(4 * HAND_AT))
+    out[PHASE_INDEX[phase]] = 1.0
+    for at, value in enumerate(scalars, SCALARS_AT):
+        out[at] = value
+    for name in menu.types() if menu is not None else ():
+        out[MENU_AT + TYPE_INDEX[name]] = 1.0
+    return out.tobytes()
 
 
-_MENU = LastOf(_menu_types)
-_EMPTY_HEAD = bytes(4 * SEATS_AT)
+def _prompt(prompt: str, asked: bool, options: tuple[int, ...]) -> bytes:
+    """The waiting bonus action's kind, 1 when the observer is asked, the cards it chooses among."""
+    out = array("f", _NO_PROMPT)
+    out[PROMPT_INDEX[prompt]] = 1.0
+    if asked:
+        out[len(PROMPTS)] = 1.0
+        for card in options:
+            out[len(PROMPTS) + 1 + SLUG_INDEX_OF_CARD[card]] += 1.0
+    return out.tobytes()
+
+
+_EMPTY_HAND = bytes(4 * _SLOT)
+_NO_PROMPT = bytes(4 * (URAMAKI_AT - PROMPT_AT))
+_URAMAKI = Struct("<f")
 PHASE_INDEX = {phase: index for index, phase in enumerate(PHASES)}
 PROMPT_INDEX = {prompt: index for index, prompt in enumerate(PROMPTS)}
-#: Where a card counts in the hand, and among the options.
-_HAND_AT_SLUG = tuple(HAND_AT + SLUG_INDEX[slug] for slug in SLUG)
-_OPTIONS_AT_SLUG = tuple(OPTIONS_AT + SLUG_INDEX[slug] for slug in SLUG)
+#: A card's slug's index, per card id.
+SLUG_INDEX_OF_CARD = tuple(SLUG_INDEX[slug] for slug in SLUG)
 
 #: Seat blocks change only when cards are revealed or scored: encoded once for every observer.
 _SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "fridges", "totals", "uramaki_icons", "uramaki_points"), _seat_block)
