@@ -19,7 +19,7 @@ from domain.engine import Decided, Result
 
 
 class Match:
-    __slots__ = ("_legal", "options", "players", "spec", "state", "version")
+    __slots__ = ("_legal", "_result", "_result_known", "options", "players", "spec", "state", "version")
 
     def __init__(self, spec: GameSpec, players: int, options: Any, state: Any, version: int) -> None:
         self.spec = spec
@@ -30,6 +30,9 @@ class Match:
         self.version = version
         #: Per seat, its legal commands and the action of each, for the current state (filled on demand).
         self._legal: dict[int, tuple[list[int], Sequence[Any]]] = {}
+        #: The result of the current state, once asked for (scoring a whole game costs).
+        self._result: Result | None = None
+        self._result_known = False
 
     @classmethod
     def start(cls, spec: GameSpec, players: int, options: Any, chance: Chance) -> tuple[Match, tuple[Any, ...]]:
@@ -46,7 +49,10 @@ class Match:
         return self.spec.game.awaiting(self.state)
 
     def result(self) -> Result | None:
-        return self.spec.game.result(self.state)
+        if not self._result_known:
+            self._result = self.spec.game.result(self.state)
+            self._result_known = True
+        return self._result
 
     def legal_actions(self, seat: int) -> list[int]:
         """The action of each of the seat's legal commands, in the domain's order: an action appears
@@ -105,4 +111,5 @@ class Match:
         self.state = decided.state
         self.version += len(decided.events)
         self._legal = {}
+        self._result_known = False
         return decided.events
