@@ -239,7 +239,7 @@ class DerbySpec:
         assert isinstance(state, DerbyState)
         parts = _PARTS.get(players)
         if parts is None:
-            parts = _PARTS[players] = Parts(_SEATS + 2 * players)
+            parts = _PARTS[players] = Parts(_HANDS + players)
         get = parts.get
         # The parts in the vector's order, most kept in their places with what they read (see
         # `Parts`); a seat's parts are kept in the seat's places, so that they serve every observer.
@@ -251,20 +251,13 @@ class DerbySpec:
             get(_TABLE, (state.table, state.markers_on, players, seat), _table),
         ]
         if yen:
-            supply, lost, portions, over = state.supply, state.lost, state.portions, state.over
-            pieces += [
-                get(
-                    _SEATS + other,
-                    (supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat),
-                    _seat,
-                )
-                for other in turn_order(players)[seat]
-            ]
+            seats = (state.supply, state.lost, yen, state.portions, hands, state.over, players, seat)
+            pieces.append(get(_SEATS, seats, _seats))
         else:
             pieces += [_EMPTY_SEAT] * players
         arranged = peek if seat == state.turn_seat else ()
         pieces += [
-            get(_SEATS + players + seat, (hands[seat] if seat < len(hands) else (),), _hand),
+            get(_HANDS + seat, (hands[seat] if seat < len(hands) else (),), _hand),
             _peek(arranged) if arranged else _NO_PEEK,
             # The scalars change at every step: not worth a place.
             _SCALARS_OF.pack(state.actions_left, state.turn, turn_limit(players), len(state.derby_deck)),
@@ -345,6 +338,27 @@ _DISH_PLACE = tuple(
 _PLACE_TAIL = {players: Struct(f"<{1 + players}f") for players in range(DIM_SUM_DERBY.min_players, MAX_PLAYERS + 1)}
 
 
+def _seats(
+    supply: Cards,
+    lost: Cards,
+    yen: tuple[Cards, ...],
+    portions: tuple[Cards, ...],
+    hands: tuple[Cards, ...],
+    over: bool,
+    players: int,
+    seat: int,
+) -> bytes:
+    """Every seat's block in turn from the observer; blocks recur (a step changes one seat at most),
+    so each is cached by value."""
+    return b"".join(
+        [
+            _seat(supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat)
+            for other in turn_order(players)[seat]
+        ]
+    )
+
+
+@lru_cache(maxsize=_RECENT)
 def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
     """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
     return b"".join(
@@ -422,9 +436,9 @@ def _tail(
     return _derby_discard(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
 
 
-#: Places of the parts that are one for the table (see `Parts`), then per seat: its block (as the
-#: observer sees it), then per seat: its Derby cards.
-_CARTS, _TABLE, _TAIL, _SEATS = range(4)
+#: Places of the parts (see `Parts`): the carts, the table, the tail, every seat's block, then per
+#: seat: its Derby cards.
+_CARTS, _TABLE, _TAIL, _SEATS, _HANDS = range(5)
 
 
 _PARTS: dict[int, Parts] = {}
