@@ -94,7 +94,8 @@ class _Table:
         if seat in match.awaiting():
             for action in match.legal_actions(seat):
                 mask[action] = 1
-        return {"observation": match.observation(seat), "action_mask": np.frombuffer(mask, np.int8)}
+        observation = self.spec.observe_seat(match.state, seat, self.players)
+        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:
