@@ -153,11 +153,17 @@ class PartySpec:
 
     def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
         index = _actions(state.players).index
+        # What each called card (chopsticks, spoon) is, read once: every card in hand may call it.
+        calls: dict[int, int] = {}
         actions = []
         for command in commands:
             if type(command) is Pick:
                 # The commonest command, by arithmetic: picks come first, three calls per slug.
-                call = 0 if command.call is None else CALLS.index(_tableau_slug(state, seat, command.call))
+                called: int | None = command.call
+                call = 0
+                if called is not None:
+                    known = calls.get(called)
+                    call = calls[called] = CALLS.index(_tableau_slug(state, seat, called)) if known is None else known
                 actions.append(_PICK_AT[command.card] + call)
             else:
                 actions.append(index[self._key(state, seat, command)])
