@@ -239,10 +239,10 @@ class DerbySpec:
         assert isinstance(state, DerbyState)
         parts = _PARTS.get(players)
         if parts is None:
-            parts = _PARTS[players] = Parts(_HANDS + players)
+            parts = _PARTS[players] = Parts(_PLACES)
         get = parts.get
         # The parts in the vector's order, most kept in their places with what they read (see
-        # `Parts`); a seat's parts are kept in the seat's places, so that they serve every observer.
+        # `Parts`), or cached by value.
         hands, peek, yen = state.hands, state.peek, state.yen
         at = seats_at(state.first_player, players, state.kitchen_left)
         mine = at.index(seat) * _CART_BYTES
@@ -257,7 +257,7 @@ class DerbySpec:
             pieces += [_EMPTY_SEAT] * players
         arranged = peek if seat == state.turn_seat else ()
         pieces += [
-            get(_HANDS + seat, (hands[seat] if seat < len(hands) else (),), _hand),
+            _hand(hands[seat] if seat < len(hands) else ()),
             _peek(arranged) if arranged else _NO_PEEK,
             # The scalars change at every step: not worth a place.
             _SCALARS_OF.pack(state.actions_left, state.turn, turn_limit(players), len(state.derby_deck)),
@@ -436,9 +436,8 @@ def _tail(
     return _derby_discard(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
 
 
-#: Places of the parts (see `Parts`): the carts, the table, the tail, every seat's block, then per
-#: seat: its Derby cards.
-_CARTS, _TABLE, _TAIL, _SEATS, _HANDS = range(5)
+#: Places of the parts (see `Parts`): the carts, the table, the tail, every seat's block.
+_CARTS, _TABLE, _TAIL, _SEATS, _PLACES = range(5)
 
 
 _PARTS: dict[int, Parts] = {}
