@@ -107,7 +107,7 @@ class Parts:
 def joined(parts: Iterable[bytes | array[float]]) -> Vector:
     """An observation made of parts in float32 bytes (cached `bytes`, or an `array("f")` set afresh):
     joining bytes and wrapping them costs far less than numpy's concatenate of many small arrays."""
-    return np.frombuffer(bytearray(b"".join(parts)), np.float32)
+    return np.frombuffer(bytearray().join(parts), np.float32)
 
 
 @cache

@@ -21,6 +21,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from struct import Struct
 from typing import Any
 
 from adapters.environments.features import Features, Vector, joined, turn_order
@@ -115,8 +116,7 @@ class SpinSomeSpec:
             baskets.append(_basket(kind, len(pile) - taken if piles else 0, tokens_in[basket]))
         menus, tokens, bun = state.menus, state.tokens, state.bun
         seats = [_seat(menus[other], tokens[other], bun == other) for other in turn_order(players)[seat]]
-        tail = array("f", (1.0 if bun is None else 0.0, len(menus[seat])))
-        return joined((*baskets, *seats, tail))
+        return joined((*baskets, *seats, _TAIL.pack(1.0 if bun is None else 0.0, len(menus[seat]))))
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -164,5 +164,8 @@ def _seat(menu: tuple[int, ...], tokens: int, squishy_bun: bool) -> bytes:
     out[KIND_COUNT + 1] = 1.0 if squishy_bun else 0.0
     return out.tobytes()
 
+
+#: The squishy bun in the middle, the observer's cards taken.
+_TAIL = Struct("<2f")
 
 SPEC = SpinSomeSpec()
