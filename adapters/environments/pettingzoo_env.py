@@ -89,11 +89,10 @@ class _Table:
         assert match is not None, "reset() the environment first"
         seat = self.seat_of[agent]
         # Set in a bytearray and handed to numpy without a copy: cheaper than numpy's fancy indexing
-        # for a few legal actions.
+        # for a few legal actions. A seat the game does not await has no legal command.
         mask = bytearray(self.action_count)
-        if seat in match.awaiting():
-            for action in match.legal_actions(seat):
-                mask[action] = 1
+        for action in match.legal_actions(seat):
+            mask[action] = 1
         observation = self.spec.observe_seat(match.state, seat, self.players)
         return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 

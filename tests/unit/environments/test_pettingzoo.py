@@ -82,6 +82,9 @@ def test_legal_actions_and_commands_match_one_to_one(game: str, players: int) ->
             assert match.command(seat, action) in commands
             assert spec.actions_of(match.state, seat, [match.command(seat, action)]) == [action]
         assert observation["observation"].shape == (spec.observation_size(players),)
+        # A seat the game does not await has no legal action.
+        for other in set(range(players)) - set(match.awaiting()):
+            assert not table.observe(f"player_{other}")["action_mask"].any()
 
 
 def documented_key(game: str, state: Any, seat: int, command: Any) -> Hashable:
