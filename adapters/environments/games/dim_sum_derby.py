@@ -153,14 +153,15 @@ class DerbySpec:
         for command in commands:
             kind = type(command)
             # The common commands by arithmetic on their block of the action space; the rest by key.
-            if kind is Eat:
-                actions.append(_EAT_AT + table.index(command.dish))
-            elif kind is DiscardDerby:
-                actions.append(_DISCARD_AT + DERBY_KIND[command.card])
-            elif kind in _SIMPLE:
-                actions.append(_SIMPLE[kind])
-            else:
-                actions.append(_ACTIONS.index[self._key(state, seat, command)])
+            action = _SIMPLE.get(kind)
+            if action is None:
+                if kind is Eat:
+                    action = _EAT_AT + table.index(command.dish)
+                elif kind is DiscardDerby:
+                    action = _DISCARD_AT + DERBY_KIND[command.card]
+                else:
+                    action = _ACTIONS.index[self._key(state, seat, command)]
+            actions.append(action)
         return actions
 
     def _key(self, state: DerbyState, seat: int, command: Any) -> Hashable:
