@@ -1,8 +1,16 @@
-"""`Features`: a fixed-size observation vector built from what is not zero.
+"""Building observation vectors.
 
-Observations are mostly zeros (one-hots, counts of a few cards among dozens of kinds), so the
-encoders name only the places that count (`count`, +1 each time) and the scalars (`set`), and numpy
-fills the vector at once: much cheaper than building hundreds of Python floats per step.
+`Features`: a fixed-size vector built from what is not zero. Observations are mostly zeros
+(one-hots, counts of a few cards among dozens of kinds), so the encoders of views name only the
+places that count (`count`, +1 each time) and the scalars (`set`), and numpy fills the vector at
+once: much cheaper than building hundreds of Python floats.
+
+The environments' hot path (`GameSpec.observe_seat`, at every step) reads the state instead, and
+builds a vector from parts in float32 bytes, `joined` at once. Most parts of a state are the very
+same objects from one step to the next, so parts are cached: `SeatBlocks` (the per-seat part of the
+drafting games), `Parts` (numbered places, each holding the part worked out from a key), or a
+bounded `functools.lru_cache` over a part's values. A cached part is worked out only from its key,
+so none can be stale; tests compare whole games of observations with fresh encodings of the views.
 """
 
 from __future__ import annotations
@@ -51,7 +59,7 @@ class SeatBlocks:
     environment observes.
     """
 
-    __slots__ = ("_blocks", "_encode", "_fields", "_key", "_width")
+    __slots__ = ("_blocks", "_encode", "_fields", "_key", "_players", "_width")
 
     def __init__(
         self,
@@ -64,6 +72,7 @@ class SeatBlocks:
         self._fields = attrgetter(*fields)
         self._encode = encode
         self._key: tuple[Any, ...] = ()
+        self._players = 0
         self._blocks = b""
 
     def from_seat(self, table: Any, seat: int, players: int) -> tuple[bytes, bytes]:
@@ -71,12 +80,13 @@ class SeatBlocks:
         then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
         key = self._fields(table)
         width = self._width
-        if key != self._key:
+        if key != self._key or players != self._players:
             out = array("f", bytes(4 * width * players))
             for other in range(players):
                 self._encode(table, other, out, other * width)
             self._blocks = out.tobytes()
             self._key = key
+            self._players = players
         split = 4 * width * seat
         blocks = self._blocks
         return blocks[split:], blocks[:split]
@@ -87,8 +97,8 @@ class Parts:
     out from: a part is worked out again, `compute(*key)`, only when its key is not equal to the
     one in its place. A key holds what the part reads off the state (tuples, numbers), and `compute`
     reads nothing else, so no part can be stale; comparing the very same objects is quick, and from
-    one step to the next most parts of a state are the very same objects. Places hold parts of the
-    table as it is (a seat's block, say), so that observers share them."""
+    one step to the next most parts of a state are the very same objects. A part that depends on the
+    observer has the observer in its key; the others serve every observer."""
 
     __slots__ = ("_keys", "_values")
 
