@@ -258,7 +258,7 @@ class DerbySpec:
             pieces += [_EMPTY_SEAT] * players
         arranged = peek if seat == state.turn_seat else ()
         pieces += [
-            _hand(hands[seat] if seat < len(hands) else ()),
+            _derby_cards(hands[seat] if seat < len(hands) else ()),
             _peek(arranged) if arranged else _NO_PEEK,
             # The scalars change at every step: not worth a place.
             _SCALARS_OF.pack(state.actions_left, state.turn, turn_limit(players), len(state.derby_deck)),
@@ -387,15 +387,11 @@ _DERBY = Struct("<f")
 _SCALARS_OF = Struct("<4f")
 
 
-def _no_seat() -> bytes:
-    return _EMPTY_SEAT
-
-
 @lru_cache(maxsize=_RECENT)
-def _hand(hand: Cards) -> bytes:
-    """The observer's Derby cards per kind."""
+def _derby_cards(cards: Cards) -> bytes:
+    """Derby cards per kind (the observer's hand, the discarded ones)."""
     out = array("f", bytes(4 * DERBY_KIND_COUNT))
-    for card in hand:
+    for card in cards:
         out[DERBY_KIND[card]] += 1.0
     return out.tobytes()
 
@@ -405,14 +401,6 @@ def _peek(peek: Cards) -> bytes:
     out = array("f", bytes(4 * PEEK_DEPTH * DISH_COUNT))
     for place, card in enumerate(peek):
         out[place * DISH_COUNT + CARD_DISH[card]] = 1.0
-    return out.tobytes()
-
-
-def _derby_discard(cards: Cards) -> bytes:
-    """Discarded Derby cards per kind."""
-    out = array("f", bytes(4 * DERBY_KIND_COUNT))
-    for card in cards:
-        out[DERBY_KIND[card]] += 1.0
     return out.tobytes()
 
 
@@ -433,8 +421,8 @@ def _yen_decks(yen_decks: tuple[Cards, ...], arranging: bool) -> bytes:
 def _tail(
     derby_discard: Cards, dish_discards: tuple[Cards, ...], yen_decks: tuple[Cards, ...], arranging: bool
 ) -> bytes:
-    """The tail after its scalars."""
-    return _derby_discard(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
+    """The tail after its scalars: discarded Derby cards, scored dishes, yen decks, arranging."""
+    return _derby_cards(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
 
 
 #: Places of the parts (see `Parts`): the carts, the table, the tail, every seat's block.
