@@ -165,6 +165,7 @@ class DerbySpec:
         return actions
 
     def _key(self, state: DerbyState, seat: int, command: Any) -> Hashable:
+        """The key of an arrangement's or a Derby card play's action."""
         kind = type(command)
         if kind is Arrange:
             return ("arrange", _arrangement(state.peek, command.cards))

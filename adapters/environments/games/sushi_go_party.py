@@ -170,10 +170,8 @@ class PartySpec:
         return actions
 
     def _key(self, state: Any, seat: int, command: Any) -> Hashable:
+        """The key of a command's action, for the commands other than picks."""
         kind = type(command)
-        if kind is Pick:
-            call = 0 if command.call is None else CALLS.index(_tableau_slug(state, seat, command.call))
-            return ("pick", SLUG_INDEX[SLUG[command.card]], call)
         if kind is Copy:
             return ("copy", SLUG_INDEX[_tableau_slug(state, seat, command.card)])
         if kind is Chopsticks:
