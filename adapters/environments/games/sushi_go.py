@@ -47,17 +47,6 @@ def _name(key: Hashable) -> str:
 _ACTIONS = ActionTable([(kind,) for kind in range(KINDS)] + [(a, b) for a in range(KINDS) for b in range(KINDS)], _name)
 
 
-def uncovered_wasabi(tableau: tuple[int, ...]) -> int:
-    uncovered = 0
-    for card in tableau:
-        kind = KIND[card]
-        if kind == WASABI:
-            uncovered += 1
-        elif NIGIRI_POINTS[kind] and uncovered:
-            uncovered -= 1
-    return uncovered
-
-
 #: The head of an observation before its numbers are set: round, turn, hand size, hand per kind.
 _EMPTY_HEAD = bytes(4 * (3 + KINDS))
 #: Where a card counts in the head (its kind in the hand).
@@ -133,10 +122,16 @@ class SushiGoSpec:
 def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float], at: int) -> None:
     if not table.tableaus:
         return
-    tableau = table.tableaus[seat]
-    for card in tableau:
-        out[at + KIND[card]] += 1.0
-    out[at + KINDS] = uncovered_wasabi(tableau)
+    # Counted in one pass: the cards per kind, and the wasabi no nigiri has covered yet.
+    uncovered = 0
+    for card in table.tableaus[seat]:
+        kind = KIND[card]
+        out[at + kind] += 1.0
+        if kind == WASABI:
+            uncovered += 1
+        elif uncovered and NIGIRI_POINTS[kind]:
+            uncovered -= 1
+    out[at + KINDS] = uncovered
     out[at + KINDS + 1] = len(table.puddings[seat])
     out[at + KINDS + 2] = table.totals[seat]
 
