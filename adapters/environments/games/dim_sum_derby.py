@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import permutations
 from struct import Struct
 from typing import Any
@@ -246,8 +246,8 @@ class DerbySpec:
         # The parts in the vector's order, most kept in their places with what they read (see
         # `Parts`), or cached by value.
         hands, peek, yen = state.hands, state.peek, state.yen
-        at = seats_at(state.first_player, players, state.kitchen_left)
-        mine = at.index(seat) * _CART_BYTES
+        at, slot_of, limit = _seating(state.first_player, players, state.kitchen_left)
+        mine = slot_of[seat] * _CART_BYTES
         pieces = [
             get(_CARTS, (state.carts, state.slots, at), _carts)[mine : mine + SLOTS * _CART_BYTES],
             get(_TABLE, (state.table, state.markers_on, players, seat), _table),
@@ -262,7 +262,7 @@ class DerbySpec:
             _derby_cards(hands[seat] if seat < len(hands) else ()),
             _peek(arranged) if arranged else _NO_PEEK,
             # The scalars change at every step: not worth a place.
-            _SCALARS_OF.pack(state.actions_left, state.turn, turn_limit(players), len(state.derby_deck)),
+            _SCALARS_OF.pack(state.actions_left, state.turn, limit, len(state.derby_deck)),
             get(_TAIL, (state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)), _tail),
         ]
         return joined(pieces)
@@ -292,6 +292,13 @@ class DerbySpec:
             )
         lines.append(scores_line(DIM_SUM_DERBY.result(state)))
         return "\n".join(line for line in lines if line)
+
+
+@cache
+def _seating(first_player: int, players: int, kitchen_left: bool) -> tuple[tuple[int | None, ...], list[int], int]:
+    """The seat in front of each slot (None: the Kitchen), each seat's slot, and the turn limit."""
+    at = seats_at(first_player, players, kitchen_left)
+    return at, [at.index(seat) for seat in range(players)], turn_limit(players)
 
 
 def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...]) -> bytes:
