@@ -59,7 +59,7 @@ class SeatBlocks:
     environment observes.
     """
 
-    __slots__ = ("_blocks", "_encode", "_fields", "_key", "_players", "_width")
+    __slots__ = ("_encode", "_fields", "_last", "_width")
 
     def __init__(
         self,
@@ -71,24 +71,23 @@ class SeatBlocks:
         #: Two fields or more, so the getter answers a tuple.
         self._fields = attrgetter(*fields)
         self._encode = encode
-        self._key: tuple[Any, ...] = ()
-        self._players = 0
-        self._blocks = b""
+        #: The fields and the player count last seen, and their blocks: one tuple, replaced at once,
+        #: so that threads sharing it never see the blocks of other fields.
+        self._last: tuple[tuple[Any, ...], int, bytes] = ((), 0, b"")
 
     def from_seat(self, table: Any, seat: int, players: int) -> tuple[bytes, bytes]:
         """Every seat's block from the observer's on, in two parts (the observer's to the last seat's,
         then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
         key = self._fields(table)
-        width = self._width
-        if key != self._key or players != self._players:
+        last = self._last
+        if key != last[0] or players != last[1]:
+            width = self._width
             out = array("f", bytes(4 * width * players))
             for other in range(players):
                 self._encode(table, other, out, other * width)
-            self._blocks = out.tobytes()
-            self._key = key
-            self._players = players
-        split = 4 * width * seat
-        blocks = self._blocks
+            last = self._last = (key, players, out.tobytes())
+        blocks = last[2]
+        split = 4 * self._width * seat
         return blocks[split:], blocks[:split]
 
 
@@ -100,18 +99,19 @@ class Parts:
     one step to the next most parts of a state are the very same objects. A part that depends on the
     observer has the observer in its key; the others serve every observer."""
 
-    __slots__ = ("_keys", "_values")
+    __slots__ = ("_places",)
 
     def __init__(self, places: int) -> None:
-        self._keys: list[tuple[Any, ...] | None] = [None] * places
-        self._values: list[bytes] = [b""] * places
+        #: Per place, its key and its part: one tuple, replaced at once, so that threads sharing a
+        #: place never see the part of another key.
+        self._places: list[tuple[tuple[Any, ...] | None, bytes]] = [(None, b"")] * places
 
     def get(self, place: int, key: tuple[Any, ...], compute: Callable[..., bytes]) -> bytes:
         """The part in `place` for `key`, as float32 bytes (to be `joined`)."""
-        if self._keys[place] != key:
-            self._values[place] = compute(*key)
-            self._keys[place] = key
-        return self._values[place]
+        held = self._places[place]
+        if held[0] != key:
+            held = self._places[place] = (key, compute(*key))
+        return held[1]
 
 
 def joined(parts: Iterable[bytes | array[float]]) -> Vector:
