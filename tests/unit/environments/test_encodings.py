@@ -14,7 +14,7 @@ from adapters.environments.games import get_spec
 from adapters.environments.games import sushi_go_party as party
 from adapters.environments.pettingzoo_env import env
 from domain.catalog import GAMES
-from domain.dim_sum_derby.cards import DERBY_CARDS
+from domain.dim_sum_derby.cards import DERBY_CARDS, DISHES_PER_CART
 from domain.sushi_go.cards import DECK_SIZE, KIND, NIGIRI_POINTS, WASABI
 from domain.sushi_go.view import SushiGoView
 from domain.sushi_go_party.cards import SLUG as PARTY_SLUG
@@ -75,8 +75,8 @@ def fresh_observation(game: str, view: object, seat: int, players: int) -> np.nd
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_observations_read_off_the_state_are_the_encodings_of_the_views(game: str, players: int) -> None:
     """At every decision of whole games, every seat's observation (read straight off the state, from
-    parts cached by identity or by value) is the documented encoding of a fresh copy of its view: so
-    it shows no more than the view, and no cached part is stale. Two games of other player counts
+    parts cached while what they read is the same) is the documented encoding of a fresh copy of its
+    view: so it shows no more than the view, and no cached part is stale. Two games of other player counts
     run alongside, so caches shared by every environment of a game see them interleaved."""
     other_players = sorted({GAMES[game].min_players, GAMES[game].max_players} - {players}) or [players]
     tables = [env(game, count) for count in (players, *other_players)]
@@ -184,7 +184,9 @@ def hide_derby(state: Any, seat: int) -> Any:
     # Another dish of the same cart on each yen card nobody else has seen flipped.
     yen = tuple(
         tuple(
-            card - card % 5 + (card % 5 + 1) % 5 if other in others and not state.over and not portions[cart] else card
+            card - card % DISHES_PER_CART + (card % DISHES_PER_CART + 1) % DISHES_PER_CART
+            if other in others and not state.over and not portions[cart]
+            else card
             for cart, card in enumerate(cards)
         )
         for other, (cards, portions) in enumerate(zip(state.yen, state.portions, strict=True))
