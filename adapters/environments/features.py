@@ -1,13 +1,23 @@
-"""`Features`: a fixed-size observation vector built from what is not zero.
+"""Building observation vectors.
 
-Observations are mostly zeros (one-hots, counts of a few cards among dozens of kinds), so the
-encoders name only the places that count (`count`, +1 each time) and the scalars (`set`), and numpy
-fills the vector at once: much cheaper than building hundreds of Python floats per step.
+`Features`: a fixed-size vector built from what is not zero. Observations are mostly zeros
+(one-hots, counts of a few cards among dozens of kinds), so the encoders of views name only the
+places that count (`count`, +1 each time) and the scalars (`set`), and numpy fills the vector at
+once: much cheaper than building hundreds of Python floats.
+
+The environments' hot path (`GameSpec.observe_seat`, at every step) reads the state instead, and
+builds a vector from parts in float32 bytes, `joined` at once. Most parts of a state are the very
+same objects from one step to the next, so parts are cached: `SeatBlocks` (the per-seat part of the
+drafting games), `Parts` (numbered places, each holding the part worked out from a key), or a
+bounded `functools.lru_cache` over a part's values. A cached part is worked out only from its key,
+so none can be stale; tests compare whole games of observations with fresh encodings of the views.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable
+from functools import cache
 from operator import attrgetter
 from typing import Any
 
@@ -39,35 +49,78 @@ class Features:
 
 class SeatBlocks:
     """The per-seat part of an observation, seats in turn from the observer: one block of `width`
-    numbers per seat, `encode(view, seat)`, read only from the view's `fields` (the public parts of
-    the table: tableaus, scores...).
+    numbers per seat, which `encode(table, seat, out, at)` sets in `out` from `at` on, reading only
+    the table's `fields` (the public parts of the table: tableaus, scores...). The table is a view
+    or the state itself: both name these fields alike, and a view hands on the state's own tuples.
 
-    Those fields change only now and then (at a reveal, say), and then they are new objects, while
-    a view hands on the state's own tuples. So the blocks are encoded once for every observer while
-    the fields are the same objects; holding the objects themselves (not their ids) makes `is` an
-    exact test of equal contents. The last table seen is kept, whichever environment observes.
+    Those fields change only now and then (at a reveal, say). So the blocks are encoded once for
+    every observer while the fields are the same (equal: a quick test while they are the very same
+    objects, as they stay from one step to the next). The last table seen is kept, whichever
+    environment observes.
     """
 
-    __slots__ = ("_blocks", "_encode", "_fields", "_key", "_width")
+    __slots__ = ("_encode", "_fields", "_last", "_width")
 
     def __init__(
-        self, width: int, fields: tuple[str, str, *tuple[str, ...]], encode: Callable[[Any, int], list[float]]
+        self,
+        width: int,
+        fields: tuple[str, str, *tuple[str, ...]],
+        encode: Callable[[Any, int, array[float], int], None],
     ) -> None:
         self._width = width
         #: Two fields or more, so the getter answers a tuple.
         self._fields = attrgetter(*fields)
         self._encode = encode
-        self._key: tuple[Any, ...] = ()
-        self._blocks: Vector = np.zeros(0, np.float32)
+        #: The fields and the player count last seen, and their blocks: one tuple, replaced at once,
+        #: so that threads sharing it never see the blocks of other fields.
+        self._last: tuple[tuple[Any, ...], int, bytes] = ((), 0, b"")
 
-    def after(self, head: Vector, view: Any, seat: int, players: int) -> Vector:
-        """`head` followed by every seat's block, from the observer's on."""
-        key = self._fields(view)
-        cached = self._key
-        if len(cached) != len(key) or any([mine is not theirs for mine, theirs in zip(cached, key, strict=True)]):
-            values = [value for other in range(players) for value in self._encode(view, other)]
-            self._blocks = np.array(values, dtype=np.float32)
-            self._key = key
-        blocks = self._blocks
-        split = seat * self._width
-        return np.concatenate((head, blocks[split:], blocks[:split]))
+    def from_seat(self, table: Any, seat: int, players: int) -> tuple[bytes, bytes]:
+        """Every seat's block from the observer's on, in two parts (the observer's to the last seat's,
+        then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
+        key = self._fields(table)
+        last = self._last
+        if key != last[0] or players != last[1]:
+            width = self._width
+            out = array("f", bytes(4 * width * players))
+            for other in range(players):
+                self._encode(table, other, out, other * width)
+            last = self._last = (key, players, out.tobytes())
+        blocks = last[2]
+        split = 4 * self._width * seat
+        return blocks[split:], blocks[:split]
+
+
+class Parts:
+    """The parts observations are made of, each kept in a numbered place with the key it was worked
+    out from: a part is worked out again, `compute(*key)`, only when its key is not equal to the
+    one in its place. A key holds what the part reads off the state (tuples, numbers), and `compute`
+    reads nothing else, so no part can be stale; comparing the very same objects is quick, and from
+    one step to the next most parts of a state are the very same objects. A part that depends on the
+    observer has the observer in its key; the others serve every observer."""
+
+    __slots__ = ("_places",)
+
+    def __init__(self, places: int) -> None:
+        #: Per place, its key and its part: one tuple, replaced at once, so that threads sharing a
+        #: place never see the part of another key.
+        self._places: list[tuple[tuple[Any, ...] | None, bytes]] = [(None, b"")] * places
+
+    def get(self, place: int, key: tuple[Any, ...], compute: Callable[..., bytes]) -> bytes:
+        """The part in `place` for `key`, as float32 bytes (to be `joined`)."""
+        held = self._places[place]
+        if held[0] != key:
+            held = self._places[place] = (key, compute(*key))
+        return held[1]
+
+
+def joined(parts: Iterable[bytes | array[float]]) -> Vector:
+    """An observation made of parts in float32 bytes (cached `bytes`, or an `array("f")` set afresh):
+    joining bytes and wrapping them costs far less than numpy's concatenate of many small arrays."""
+    return np.frombuffer(bytearray().join(parts), np.float32)
+
+
+@cache
+def turn_order(players: int) -> tuple[tuple[int, ...], ...]:
+    """Per observer, every seat in turn from the observer's."""
+    return tuple(tuple((seat + offset) % players for offset in range(players)) for seat in range(players))

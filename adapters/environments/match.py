@@ -9,6 +9,7 @@ service does, OpenSpiel one seeded by a chance outcome.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from adapters.environments.features import Vector
@@ -18,7 +19,7 @@ from domain.engine import Decided, Result
 
 
 class Match:
-    __slots__ = ("_legal", "options", "players", "spec", "state", "version")
+    __slots__ = ("_legal", "_result", "_result_known", "options", "players", "spec", "state", "version")
 
     def __init__(self, spec: GameSpec, players: int, options: Any, state: Any, version: int) -> None:
         self.spec = spec
@@ -27,8 +28,11 @@ class Match:
         self.state = state
         #: Events so far (the version of the game's log).
         self.version = version
-        #: Per seat, action -> command, for the current state (filled on demand).
-        self._legal: dict[int, dict[int, Any]] = {}
+        #: Per seat, its legal commands and the action of each, for the current state (filled on demand).
+        self._legal: dict[int, tuple[list[int], Sequence[Any]]] = {}
+        #: The result of the current state, once asked for (scoring a whole game costs).
+        self._result: Result | None = None
+        self._result_known = False
 
     @classmethod
     def start(cls, spec: GameSpec, players: int, options: Any, chance: Chance) -> tuple[Match, tuple[Any, ...]]:
@@ -45,29 +49,41 @@ class Match:
         return self.spec.game.awaiting(self.state)
 
     def result(self) -> Result | None:
-        return self.spec.game.result(self.state)
+        if not self._result_known:
+            self._result = self.spec.game.result(self.state)
+            self._result_known = True
+        return self._result
+
+    def legal_actions(self, seat: int) -> list[int]:
+        """The action of each of the seat's legal commands, in the domain's order: an action appears
+        once per command behind it (two copies of one card are two commands of one action)."""
+        return self._legal_of(seat)[0]
 
     def legal(self, seat: int) -> dict[int, Any]:
         """The seat's legal actions, each with its command. Commands the action space makes equivalent
         (two copies of one card) share an action; the first the domain lists stands for them."""
+        actions, commands = self._legal_of(seat)
+        # Read backwards, the first command listed for an action is the last one set.
+        return dict(zip(reversed(actions), reversed(commands), strict=True))
+
+    def command(self, seat: int, action: int) -> Any:
+        """The command behind a legal action (the first the domain lists); ValueError for an action
+        that is not legal now."""
+        actions, commands = self._legal_of(seat)
+        try:
+            return commands[actions.index(action)]
+        except ValueError:
+            names = self.spec.actions(self.players).names
+            name = names[action] if 0 <= action < len(names) else "out of range"
+            raise ValueError(f"action {action} ({name}) is not legal for seat {seat} now") from None
+
+    def _legal_of(self, seat: int) -> tuple[list[int], Sequence[Any]]:
         legal = self._legal.get(seat)
         if legal is None:
             state = self.state
-            action = self.spec.action
-            legal = {}
-            for command in self.spec.game.legal_commands(state, seat):
-                legal.setdefault(action(state, seat, command), command)
-            self._legal[seat] = legal
+            commands = self.spec.game.legal_commands(state, seat)
+            legal = self._legal[seat] = (self.spec.actions_of(state, seat, commands), commands)
         return legal
-
-    def command(self, seat: int, action: int) -> Any:
-        """The command behind a legal action; ValueError for an action that is not legal now."""
-        command = self.legal(seat).get(action)
-        if command is None:
-            names = self.spec.actions(self.players).names
-            name = names[action] if 0 <= action < len(names) else "out of range"
-            raise ValueError(f"action {action} ({name}) is not legal for seat {seat} now")
-        return command
 
     def play(self, seat: int, command: Any, chance: Chance) -> tuple[Any, ...]:
         """Decide and apply one command; its events."""
@@ -77,7 +93,7 @@ class Match:
         return self.spec.game.view(self.state, seat)
 
     def observation(self, seat: int) -> Vector:
-        return self.spec.observe(self.view(seat), seat, self.players)
+        return self.spec.observe_seat(self.state, seat, self.players)
 
     def score_differences(self) -> list[float]:
         """Each seat's final total minus the mean of the others' (zero-sum); zeros while playing."""
@@ -95,4 +111,5 @@ class Match:
         self.state = decided.state
         self.version += len(decided.events)
         self._legal = {}
+        self._result_known = False
         return decided.events

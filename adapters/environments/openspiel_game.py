@@ -329,8 +329,10 @@ class KaitenObserver:
         if match is None:
             self.tensor.fill(0.0)
             return
-        view = match.view(player if self._private else None)
-        self.tensor[:] = self._spec.observe(view, player, self._players)
+        if self._private:
+            self.tensor[:] = match.observation(player)
+        else:
+            self.tensor[:] = self._spec.observe(match.view(None), player, self._players)
 
     def string_from(self, state: KaitenState, player: int) -> str:
         seat = player if self._private else None

@@ -104,7 +104,7 @@ class IsmctsPeer:
         match = state.match
         assert match is not None
         # The real commands, read on the deal: what tells their actions apart is in the seat's view.
-        return next(command for command in commands if game.spec.action(match.state, seat, command) == action)
+        return commands[game.spec.actions_of(match.state, seat, commands).index(action)]
 
 
 class _OutOfTime(Exception):

@@ -89,12 +89,12 @@ class _Table:
         assert match is not None, "reset() the environment first"
         seat = self.seat_of[agent]
         # Set in a bytearray and handed to numpy without a copy: cheaper than numpy's fancy indexing
-        # for a few legal actions.
+        # for a few legal actions. A seat the game does not await has no legal command.
         mask = bytearray(self.action_count)
-        if seat in match.awaiting():
-            for action in match.legal(seat):
-                mask[action] = 1
-        return {"observation": match.observation(seat), "action_mask": np.frombuffer(mask, dtype=np.int8)}
+        for action in match.legal_actions(seat):
+            mask[action] = 1
+        observation = self.spec.observe_seat(match.state, seat, self.players)
+        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:
@@ -131,8 +131,8 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[match.awaiting()[0]]
 
-    def observe(self, agent: str) -> Observation:
-        return self._observe(agent)
+    # Without a frame in between: `last()` calls it at every step.
+    observe = _Table._observe
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -142,11 +142,10 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
         match = self.match
         assert match is not None and action is not None
         seat = self.seat_of[agent]
-        self._play(seat, match.command(seat, int(action)))
+        match.play(seat, match.command(seat, int(action)), Chance(self.game_seed, match.version))
         self._cumulative_rewards[agent] = 0.0
         if match.result() is None:
-            # Rewards are all zero until the end: nothing to add to the cumulative rewards.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
+            # Rewards are all zero until the end, as reset() left them: nothing to set or add.
             self.agent_selection = self.possible_agents[match.awaiting()[0]]
         else:
             self.rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))

@@ -5,7 +5,7 @@ in this package is generic over them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Protocol
 
 from adapters.environments.features import Vector
@@ -47,14 +47,19 @@ class GameSpec(Protocol):
     def actions(self, players: int) -> ActionTable:
         """The fixed action space for this player count."""
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        """The action (in `actions(players)`) of one of this seat's legal commands."""
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        """The action (in `actions(players)`) of each of these legal commands of the seat (one call for
+        them all: it runs at every step)."""
 
     def observation_size(self, players: int) -> int: ...
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         """The seat's own view (or a spectator's) as `observation_size(players)` numbers, seats in turn
         from `seat`."""
+
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        """`observe(game.view(state, seat), seat, players)`, read straight off the state (the
+        environments' hot path): only what the seat's view shows, without building the view."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""

@@ -96,7 +96,7 @@ def view(state: DerbyState, seat: int | None) -> DerbyView:
     players = state.players
     carts: tuple[CartView, ...] = ()
     if state.dealt:
-        at = _seats_at(state.first_player, players, state.kitchen_left)
+        at = seats_at(state.first_player, players, state.kitchen_left)
         all_carts = state.carts
         carts = tuple(
             [
@@ -157,7 +157,8 @@ def view(state: DerbyState, seat: int | None) -> DerbyView:
 
 
 @cache
-def _seats_at(first_player: int, players: int, kitchen_left: bool) -> tuple[int | None, ...]:
+def seats_at(first_player: int, players: int, kitchen_left: bool) -> tuple[int | None, ...]:
+    """The seat in front of each slot (None: the Kitchen)."""
     return tuple(seat_at(slot, first_player, players, kitchen_left) for slot in range(SLOTS))
 
 
@@ -165,7 +166,12 @@ def _visible_yen(state: DerbyState, owner: int, viewer: int | None) -> tuple[int
     yen = state.yen[owner]
     if owner == viewer or state.over:
         return yen
-    portions = state.portions[owner]
+    return public_yen(yen, state.portions[owner])
+
+
+def public_yen(yen: Cards, portions: Cards) -> tuple[int | None, ...]:
+    """A seat's yen cards as the others see them while the game is on: those that hold a portion
+    (flipped), None for the rest."""
     if not any(portions):
         return _NO_YEN
     return tuple(card if portions[cart] else None for cart, card in enumerate(yen))

@@ -18,10 +18,13 @@ order: the 8 dishes, then the 15 special plates):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from array import array
+from collections.abc import Hashable, Sequence
+from functools import lru_cache
+from struct import Struct
 from typing import Any
 
-from adapters.environments.features import Features, Vector
+from adapters.environments.features import Features, Vector, joined, turn_order
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
@@ -45,6 +48,10 @@ _ACTIONS = ActionTable(
     _name,
 )
 
+_TAKE = _ACTIONS.index[("take",)]
+_ROTATE = {steps: _ACTIONS.index[("rotate", steps)] for steps in ROTATIONS}
+_RETURN_BUN = {steps: _ACTIONS.index[("return-bun", steps)] for steps in range(1, MAX_STEPS + 1)}
+
 
 class SpinSomeSpec:
     game = SPIN_SOME_FOR_DIM_SUM
@@ -54,18 +61,19 @@ class SpinSomeSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        return _ACTIONS.index[self._key(state, seat, command)]
-
-    def _key(self, state: Any, seat: int, command: Any) -> Hashable:
-        kind = type(command)
-        if kind is Take:
-            return ("take",)
-        if kind is Rotate:
-            return ("rotate", command.steps)
-        if kind is ReturnBun:
-            return ("return-bun", command.steps)
-        raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        actions = []
+        for command in commands:
+            kind = type(command)
+            if kind is Take:
+                actions.append(_TAKE)
+            elif kind is Rotate:
+                actions.append(_ROTATE[command.steps])
+            elif kind is ReturnBun:
+                actions.append(_RETURN_BUN[command.steps])
+            else:
+                raise TypeError(f"not a Spin Some for Dim Sum command: {command!r}")
+        return actions
 
     def observation_size(self, players: int) -> int:
         return (BASKETS + players) * BLOCK + 2
@@ -93,6 +101,23 @@ class SpinSomeSpec:
         out.set(tail + 1, len(view.players[seat].menu))
         return out.vector()
 
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, SpinState)
+        # The whole table is public but the piles below their tops. Baskets and seats recur from
+        # step to step (a turn changes one basket and one seat), so each block is cached by value.
+        piles, depth, tokens_in = state.piles, state.depth, state.basket_tokens
+        here = (seat + state.rotation) % BASKETS
+        baskets = []
+        for offset in range(BASKETS):
+            basket = (here + offset) % BASKETS
+            pile = piles[basket] if piles else ()
+            taken = depth[basket]
+            kind = CARD_KIND[pile[taken]] if taken < len(pile) else None
+            baskets.append(_basket(kind, len(pile) - taken if piles else 0, tokens_in[basket]))
+        menus, tokens, bun = state.menus, state.tokens, state.bun
+        seats = [_seat(menus[other], tokens[other], bun == other) for other in turn_order(players)[seat]]
+        return joined((*baskets, *seats, _TAIL.pack(1.0 if bun is None else 0.0, len(menus[seat]))))
+
     def simultaneous_now(self, state: Any) -> bool:
         return False
 
@@ -116,5 +141,31 @@ class SpinSomeSpec:
         lines.append(scores_line(SPIN_SOME_FOR_DIM_SUM.result(state)))
         return "\n".join(line for line in lines if line)
 
+
+@lru_cache(maxsize=1 << 12)
+def _basket(kind: int | None, cards: int, tokens: int) -> bytes:
+    """A basket's block: its top card's kind (None: empty), cards left, tokens lying in it."""
+    out = array("f", bytes(4 * BLOCK))
+    if kind is not None:
+        out[kind] = 1.0
+    out[KIND_COUNT] = cards
+    out[KIND_COUNT + 1] = tokens
+    return out.tobytes()
+
+
+#: Seats recur from step to step (a turn changes one); the recent ones are kept.
+@lru_cache(maxsize=1 << 8)
+def _seat(menu: tuple[int, ...], tokens: int, squishy_bun: bool) -> bytes:
+    """A seat's block: its menu per kind, its tokens, 1 when it holds the squishy bun."""
+    out = array("f", bytes(4 * BLOCK))
+    for card in menu:
+        out[CARD_KIND[card]] += 1.0
+    out[KIND_COUNT] = tokens
+    out[KIND_COUNT + 1] = 1.0 if squishy_bun else 0.0
+    return out.tobytes()
+
+
+#: The squishy bun in the middle, the observer's cards taken.
+_TAIL = Struct("<2f")
 
 SPEC = SpinSomeSpec()

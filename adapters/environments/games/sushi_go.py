@@ -20,12 +20,11 @@ seat it passes to, and so on):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from array import array
+from collections.abc import Hashable, Sequence
 from typing import Any
 
-import numpy as np
-
-from adapters.environments.features import SeatBlocks, Vector
+from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
@@ -48,19 +47,21 @@ def _name(key: Hashable) -> str:
 _ACTIONS = ActionTable([(kind,) for kind in range(KINDS)] + [(a, b) for a in range(KINDS) for b in range(KINDS)], _name)
 
 
-def uncovered_wasabi(tableau: tuple[int, ...]) -> int:
-    uncovered = 0
-    for card in tableau:
-        kind = KIND[card]
-        if kind == WASABI:
-            uncovered += 1
-        elif NIGIRI_POINTS[kind] and uncovered:
-            uncovered -= 1
-    return uncovered
+#: The head of an observation before its numbers are set: round, turn, hand size, hand per kind.
+_EMPTY_HEAD = bytes(4 * (3 + KINDS))
+#: Where a card counts in the head (its kind in the hand).
+_HAND_AT_KIND = tuple(3 + kind for kind in KIND)
 
 
-#: A pick's action depends on its cards only, and picks are interned: look each up once.
-_ACTION_OF: dict[Pick, int] = {}
+class _ActionOf(dict[Pick, int]):
+    """A pick's action, which depends on its cards only; picks are interned, so each is looked up once."""
+
+    def __missing__(self, pick: Pick) -> int:
+        action = self[pick] = _ACTIONS.index[tuple([KIND[card] for card in pick.cards])]
+        return action
+
+
+_ACTION_OF = _ActionOf()
 
 
 class SushiGoSpec:
@@ -71,25 +72,32 @@ class SushiGoSpec:
     def actions(self, players: int) -> ActionTable:
         return _ACTIONS
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        action = _ACTION_OF.get(command)
-        if action is None:
-            assert type(command) is Pick
-            action = _ACTION_OF[command] = _ACTIONS.index[tuple([KIND[card] for card in command.cards])]
-        return action
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        return list(map(_ACTION_OF.__getitem__, commands))
 
     def observation_size(self, players: int) -> int:
         return 3 + KINDS + SEAT_FEATURES * players
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        head = [0.0] * (3 + KINDS)
-        head[0] = view.round
-        head[1] = view.turn
-        head[2] = view.hand_size
-        for card in view.hand:
-            head[3 + KIND[card]] += 1.0
-        return _SEATS.after(np.array(head, dtype=np.float32), view, seat, players)
+        return self._encode(view.round, view.turn, view.hand_size, view.hand, view, seat, players)
+
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, SushiGoState)
+        hands = state.hands
+        # The seat's view shows its own hand, and the tableaus, puddings and totals of the state.
+        return self._encode(state.round, state.turn, len(hands[0]) if hands else 0, hands[seat], state, seat, players)
+
+    def _encode(
+        self, round_: int, turn: int, hand_size: int, hand: tuple[int, ...], table: Any, seat: int, players: int
+    ) -> Vector:
+        head = array("f", _EMPTY_HEAD)
+        head[0] = round_
+        head[1] = turn
+        head[2] = hand_size
+        for card in hand:
+            head[_HAND_AT_KIND[card]] += 1.0
+        return joined((head, *_SEATS.from_seat(table, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -111,17 +119,21 @@ class SushiGoSpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(view: SushiGoView, seat: int) -> list[float]:
-    block = [0.0] * SEAT_FEATURES
-    if not view.tableaus:
-        return block
-    tableau = view.tableaus[seat]
-    for card in tableau:
-        block[KIND[card]] += 1.0
-    block[KINDS] = uncovered_wasabi(tableau)
-    block[KINDS + 1] = len(view.puddings[seat])
-    block[KINDS + 2] = view.totals[seat]
-    return block
+def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float], at: int) -> None:
+    if not table.tableaus:
+        return
+    # Counted in one pass: the cards per kind, and the wasabi no nigiri has covered yet.
+    uncovered = 0
+    for card in table.tableaus[seat]:
+        kind = KIND[card]
+        out[at + kind] += 1.0
+        if kind == WASABI:
+            uncovered += 1
+        elif uncovered and NIGIRI_POINTS[kind]:
+            uncovered -= 1
+    out[at + KINDS] = uncovered
+    out[at + KINDS + 1] = len(table.puddings[seat])
+    out[at + KINDS + 2] = table.totals[seat]
 
 
 #: Seat blocks change only at a reveal: encoded once for every observer (see `SeatBlocks`).

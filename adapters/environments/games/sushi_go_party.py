@@ -32,11 +32,13 @@ observer: itself, then the seat on its left, and so on):
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from functools import cache
+from array import array
+from collections.abc import Hashable, Sequence
+from functools import cache, lru_cache
+from struct import Struct
 from typing import Any
 
-from adapters.environments.features import Features, SeatBlocks, Vector
+from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable
 from domain.sushi_go_party.cards import (
@@ -47,6 +49,7 @@ from domain.sushi_go_party.cards import (
     ROUNDS,
     SLUG,
     TYPES,
+    URAMAKI_PLACES,
 )
 from domain.sushi_go_party.commands import (
     ChooseMenu,
@@ -62,6 +65,7 @@ from domain.sushi_go_party.commands import (
 )
 from domain.sushi_go_party.game import SUSHI_GO_PARTY
 from domain.sushi_go_party.legal import flip_commands, menu_choices
+from domain.sushi_go_party.options import MenuSpec
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView
 
@@ -118,6 +122,10 @@ def _actions(players: int) -> ActionTable:
     return ActionTable(keys, _name)
 
 
+#: A pick's action without a call, per card id (picks open every player count's action space).
+_PICK_AT: tuple[int, ...] = tuple(_actions(2).index[("pick", SLUG_INDEX[slug], 0)] for slug in SLUG)
+
+
 @cache
 def _menu_index(players: int) -> dict[Any, int]:
     return {menu: index for index, menu in enumerate(menu_choices(players))}
@@ -143,14 +151,27 @@ class PartySpec:
     def actions(self, players: int) -> ActionTable:
         return _actions(players)
 
-    def action(self, state: Any, seat: int, command: Any) -> int:
-        return _actions(state.players).index[self._key(state, seat, command)]
+    def actions_of(self, state: Any, seat: int, commands: Sequence[Any]) -> list[int]:
+        index = _actions(state.players).index
+        # What each called card (chopsticks, spoon) is, read once: every card in hand may call it.
+        calls: dict[int, int] = {}
+        actions = []
+        for command in commands:
+            if type(command) is Pick:
+                # The commonest command, by arithmetic: picks come first, three calls per slug.
+                called: int | None = command.call
+                call = 0
+                if called is not None:
+                    known = calls.get(called)
+                    call = calls[called] = CALLS.index(_tableau_slug(state, seat, called)) if known is None else known
+                actions.append(_PICK_AT[command.card] + call)
+            else:
+                actions.append(index[self._key(state, seat, command)])
+        return actions
 
     def _key(self, state: Any, seat: int, command: Any) -> Hashable:
+        """The key of a command's action, for the commands other than picks."""
         kind = type(command)
-        if kind is Pick:
-            call = 0 if command.call is None else CALLS.index(_tableau_slug(state, seat, command.call))
-            return ("pick", SLUG_INDEX[SLUG[command.card]], call)
         if kind is Copy:
             return ("copy", SLUG_INDEX[_tableau_slug(state, seat, command.card)])
         if kind is Chopsticks:
@@ -176,25 +197,43 @@ class PartySpec:
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, PartyView)
-        out = Features(SEATS_AT)
-        out.count(PHASES.index(view.phase))
-        for at, value in enumerate((view.round, view.turn, view.hand_size, view.deck_size, view.dessert_pile_size)):
-            out.set(SCALARS_AT + at, value)
-        out.set(SCALARS_AT + 5, 1.0 if view.passing == "right" else 0.0)
-        if view.menu is not None:
-            for name in view.menu.types():
-                out.count(MENU_AT + TYPE_INDEX[name])
-        for card in view.hand or ():
-            out.count(HAND_AT + SLUG_INDEX[SLUG[card]])
+        scalars = (
+            view.round,
+            view.turn,
+            view.hand_size,
+            view.deck_size,
+            view.dessert_pile_size,
+            view.passing == "right",
+        )
         prompt = view.prompt
-        if prompt is not None:
-            out.count(PROMPT_AT + PROMPTS.index(prompt.kind))
-            if prompt.seat == seat:
-                out.count(PROMPT_AT + len(PROMPTS))
-                for card in prompt.options or ():
-                    out.count(OPTIONS_AT + SLUG_INDEX[SLUG[card]])
-        out.set(URAMAKI_AT, view.uramaki_next)
-        return _SEATS.after(out.vector(), view, seat, players)
+        kind = None if prompt is None else prompt.kind
+        asked = prompt is not None and prompt.seat == seat
+        options = (prompt.options or ()) if asked and prompt is not None else ()
+        head = _head(view.phase, scalars, view.menu, view.hand or (), kind, asked, options, view.uramaki_next)
+        return joined((*head, *_SEATS.from_seat(view, seat, players)))
+
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        assert isinstance(state, PartyState)
+        # What `view` shows the seat, read straight off the state.
+        hands = state.hands
+        right = state.pass_both_ways and state.round == 2
+        scalars = (
+            state.round,
+            state.turn,
+            len(hands[0]) if hands else 0,
+            len(state.deck),
+            len(state.dessert_pile),
+            right,
+        )
+        claimed = state.uramaki_claimed
+        uramaki_next = URAMAKI_PLACES[claimed] if claimed < len(URAMAKI_PLACES) else 0
+        prompt = state.prompt
+        # Nobody is shown a menu's draw; the asked seat alone sees its options.
+        kind = None if prompt is None or prompt.kind == "draw-menu" else prompt.kind
+        asked = kind is not None and prompt is not None and prompt.seat == seat
+        options = prompt.options if asked and prompt is not None else ()
+        head = _head(state.phase, scalars, state.menu, hands[seat], kind, asked, options, uramaki_next)
+        return joined((*head, *_SEATS.from_seat(state, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
@@ -225,18 +264,67 @@ class PartySpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(view: PartyView, seat: int) -> list[float]:
-    block = [0.0] * SEAT_FEATURES
-    for _, slug, _ in view.tableaus[seat]:
-        block[_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug]] += 1.0
-    for _, slug in view.fridges[seat]:
-        block[_SLOT + 1 + DESSERT_INDEX[slug]] += 1.0
-    scalars = _SLOT + 1 + len(DESSERTS)
-    block[scalars] = view.totals[seat]
-    block[scalars + 1] = view.uramaki_icons[seat]
-    block[scalars + 2] = view.uramaki_points[seat]
-    return block
+def _seat_block(table: PartyView | PartyState, seat: int, out: array[float], at: int) -> None:
+    for _, slug, _ in table.tableaus[seat]:
+        out[at + (_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug])] += 1.0
+    for _, slug in table.fridges[seat]:
+        out[at + _SLOT + 1 + DESSERT_INDEX[slug]] += 1.0
+    scalars = at + _SLOT + 1 + len(DESSERTS)
+    out[scalars] = table.totals[seat]
+    out[scalars + 1] = table.uramaki_icons[seat]
+    out[scalars + 2] = table.uramaki_points[seat]
 
+
+def _head(
+    phase: str,
+    scalars: tuple[int, int, int, int, int, bool],
+    menu: MenuSpec | None,
+    hand: tuple[int, ...],
+    prompt: str | None,
+    asked: bool,
+    options: tuple[int, ...],
+    uramaki_next: int,
+) -> tuple[bytes, array[float], bytes, bytes]:
+    """Everything before the seat blocks, as float32 parts: `scalars` are the round, turn, hand size,
+    deck size, dessert pile size and whether hands pass right; `prompt` the waiting bonus action's
+    kind, `asked` whether the observer is asked, `options` what it chooses among."""
+    hand_counts = array("f", _EMPTY_HAND)
+    for card in hand:
+        hand_counts[SLUG_INDEX_OF_CARD[card]] += 1.0
+    waiting = _NO_PROMPT if prompt is None else _prompt(prompt, asked, options)
+    return _public_head(phase, scalars, menu), hand_counts, waiting, _URAMAKI.pack(uramaki_next)
+
+
+@lru_cache(maxsize=1 << 10)
+def _public_head(phase: str, scalars: tuple[int, int, int, int, int, bool], menu: MenuSpec | None) -> bytes:
+    """The phase one-hot, the scalars and the menu's card types one-hot (the same for every seat)."""
+    out = array("f", bytes(4 * HAND_AT))
+    out[PHASE_INDEX[phase]] = 1.0
+    for at, value in enumerate(scalars, SCALARS_AT):
+        out[at] = value
+    for name in menu.types() if menu is not None else ():
+        out[MENU_AT + TYPE_INDEX[name]] = 1.0
+    return out.tobytes()
+
+
+def _prompt(prompt: str, asked: bool, options: tuple[int, ...]) -> bytes:
+    """The waiting bonus action's kind, 1 when the observer is asked, the cards it chooses among."""
+    out = array("f", _NO_PROMPT)
+    out[PROMPT_INDEX[prompt]] = 1.0
+    if asked:
+        out[len(PROMPTS)] = 1.0
+        for card in options:
+            out[len(PROMPTS) + 1 + SLUG_INDEX_OF_CARD[card]] += 1.0
+    return out.tobytes()
+
+
+_EMPTY_HAND = bytes(4 * _SLOT)
+_NO_PROMPT = bytes(4 * (URAMAKI_AT - PROMPT_AT))
+_URAMAKI = Struct("<f")
+PHASE_INDEX = {phase: index for index, phase in enumerate(PHASES)}
+PROMPT_INDEX = {prompt: index for index, prompt in enumerate(PROMPTS)}
+#: A card's slug's index, per card id.
+SLUG_INDEX_OF_CARD = tuple(SLUG_INDEX[slug] for slug in SLUG)
 
 #: Seat blocks change only when cards are revealed or scored: encoded once for every observer.
 _SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "fridges", "totals", "uramaki_icons", "uramaki_points"), _seat_block)

@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import msgspec
 import numpy as np
 import pytest
+from msgspec.structs import replace
 
 from adapters.environments.games import get_spec
 from adapters.environments.games import sushi_go_party as party
 from adapters.environments.pettingzoo_env import env
-from domain.sushi_go.cards import KIND, NIGIRI_POINTS, WASABI
+from domain.catalog import GAMES
+from domain.dim_sum_derby.cards import DERBY_CARDS, DISHES_PER_CART
+from domain.sushi_go.cards import DECK_SIZE, KIND, NIGIRI_POINTS, WASABI
 from domain.sushi_go.view import SushiGoView
+from domain.sushi_go_party.cards import SLUG as PARTY_SLUG
+from tests.unit.environments.cases import CASES
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -62,8 +68,39 @@ def test_sushi_go_observations_encode_each_seats_view(players: int) -> None:
 def fresh_observation(game: str, view: object, seat: int, players: int) -> np.ndarray:
     """The observation of a copy of the view made of new objects, which no cache has seen."""
     copy = msgspec.json.decode(msgspec.json.encode(view), type=type(view))
-    assert copy == view and copy.tableaus is not view.tableaus  # type: ignore[attr-defined]
+    assert copy == view
     return get_spec(game).observe(copy, seat, players)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_observations_read_off_the_state_are_the_encodings_of_the_views(game: str, players: int) -> None:
+    """At every decision of whole games, every seat's observation (read straight off the state, from
+    parts cached while what they read is the same) is the documented encoding of a fresh copy of its
+    view: so it shows no more than the view, and no cached part is stale. Two games of other player counts
+    run alongside, so caches shared by every environment of a game see them interleaved."""
+    other_players = sorted({GAMES[game].min_players, GAMES[game].max_players} - {players}) or [players]
+    tables = [env(game, count) for count in (players, *other_players)]
+    rngs = [random.Random(seed) for seed in range(len(tables))]
+    for seed, table in enumerate(tables):
+        table.reset(seed=seed)
+    playing = list(range(len(tables)))
+    while playing:
+        for index in list(playing):
+            table, rng = tables[index], rngs[index]
+            count = table.players
+            match = table.match
+            assert match is not None
+            # Seats in a random order, some twice: a cache must not hand one seat's parts to another.
+            for seat in rng.choices(range(count), k=count + 1):
+                expected = fresh_observation(game, match.view(seat), seat, count)
+                assert np.array_equal(table.observe(f"player_{seat}")["observation"], expected)
+            observation, _, terminated, truncated, _ = table.last()
+            if terminated or truncated:
+                table.step(None)
+                if not table.agents:
+                    playing.remove(index)
+                continue
+            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
 
 
 @pytest.mark.parametrize(("game", "players"), [("sushi-go", 3), ("sushi-go-party", 2), ("sushi-go-party", 8)])
@@ -96,3 +133,102 @@ def test_cached_seat_blocks_give_what_a_fresh_encoding_gives(game: str, players:
 def observation_of(table: object, seat: int) -> np.ndarray:
     observation: np.ndarray = table.observe(f"player_{seat}")["observation"]  # type: ignore[attr-defined]
     return observation
+
+
+def _others(state: Any, seat: int) -> list[int]:
+    return [other for other in range(state.players) if other != seat]
+
+
+def _other_cards(hands: tuple[tuple[int, ...], ...], seats: list[int], cards: int) -> tuple[tuple[int, ...], ...]:
+    """The hands with other cards (of `cards` card ids) in those of `seats`."""
+    return tuple(
+        tuple((card + cards // 2) % cards for card in hand) if seat in seats else hand
+        for seat, hand in enumerate(hands)
+    )
+
+
+def hide_sushi_go(state: Any, seat: int) -> Any:
+    others = _others(state, seat)
+    picks = tuple(() if other in others else pick for other, pick in enumerate(state.picks))
+    return replace(state, hands=_other_cards(state.hands, others, DECK_SIZE), picks=picks, deck=state.deck[::-1])
+
+
+def hide_party(state: Any, seat: int) -> Any:
+    others = _others(state, seat)
+    prompt = state.prompt
+    if prompt is not None and prompt.seat != seat:
+        prompt = replace(prompt, options=())
+    return replace(
+        state,
+        hands=_other_cards(state.hands, others, len(PARTY_SLUG)),
+        picks=tuple(-1 if other in others else pick for other, pick in enumerate(state.picks)),
+        calls=tuple(-1 if other in others else call for other, call in enumerate(state.calls)),
+        deck=state.deck[::-1],
+        dessert_pile=state.dessert_pile[::-1],
+        drawn=state.drawn if prompt is None or prompt.seat == seat else (),
+        prompt=prompt,
+    )
+
+
+def hide_spin_some(state: Any, seat: int) -> Any:
+    # Below each basket's top card.
+    piles = tuple(
+        pile[: depth + 1] + pile[depth + 1 :][::-1] for pile, depth in zip(state.piles, state.depth, strict=True)
+    )
+    return replace(state, piles=piles)
+
+
+def hide_derby(state: Any, seat: int) -> Any:
+    others = _others(state, seat)
+    hands = _other_cards(state.hands, others, DERBY_CARDS)
+    # Another dish of the same cart on each yen card nobody else has seen flipped.
+    yen = tuple(
+        tuple(
+            card - card % DISHES_PER_CART + (card % DISHES_PER_CART + 1) % DISHES_PER_CART
+            if other in others and not state.over and not portions[cart]
+            else card
+            for cart, card in enumerate(cards)
+        )
+        for other, (cards, portions) in enumerate(zip(state.yen, state.portions, strict=True))
+    )
+    return replace(
+        state,
+        hands=hands,
+        yen=yen,
+        carts=tuple(cards[:1] + cards[1:][::-1] for cards in state.carts),
+        yen_decks=tuple(deck[::-1] for deck in state.yen_decks),
+        derby_deck=state.derby_deck[::-1],
+        peek=state.peek if seat == state.turn_seat else state.peek[::-1],
+    )
+
+
+HIDE = {
+    "sushi-go": hide_sushi_go,
+    "sushi-go-party": hide_party,
+    "spin-some-for-dim-sum": hide_spin_some,
+    "dim-sum-derby": hide_derby,
+}
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_what_a_seat_may_not_see_changes_nothing_it_observes(game: str, players: int) -> None:
+    """Observations are read straight off the full state: other seats' hands and hidden picks, the
+    decks and the cards below a pile's top may change without any change to a seat's observation."""
+    spec = get_spec(game)
+    hidden_changes = 0
+    for seed in range(2):
+        table = env(game, players)
+        table.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in table.agent_iter():
+            observation, _, terminated, truncated, _ = table.last()
+            state = table.match.state  # type: ignore[union-attr]
+            for seat in range(players):
+                hidden = HIDE[game](state, seat)
+                hidden_changes += hidden != state
+                assert np.array_equal(spec.observe_seat(hidden, seat, players), spec.observe_seat(state, seat, players))
+            if terminated or truncated:
+                table.step(None)
+                continue
+            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    assert hidden_changes > 0

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from typing import Any
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from adapters.environments.games import get_spec
+from adapters.environments.games import dim_sum_derby as derby
+from adapters.environments.games import get_spec, sushi_go
+from adapters.environments.games import sushi_go_party as party
 from adapters.environments.match import Match
 from adapters.environments.pettingzoo_env import env, parallel_env
 from domain.catalog import GAMES
 from domain.chance import Chance
+from domain.dim_sum_derby import commands as derby_commands
+from domain.spin_some.commands import Rotate, Take
+from domain.sushi_go_party import commands as party_commands
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
 
 #: Enough cycles for a whole game of every game (the tests stop at its end).
@@ -70,12 +76,49 @@ def test_legal_actions_and_commands_match_one_to_one(game: str, players: int) ->
         mask = set(np.flatnonzero(observation["action_mask"]).tolist())
         commands = GAMES[game].legal_commands(match.state, seat)
         # Every legal command has an action, and each legal action is one of them ...
-        assert {spec.action(match.state, seat, command) for command in commands} == mask
+        assert set(spec.actions_of(match.state, seat, commands)) == mask
         # ... whose command maps back to it.
         for action in mask:
             assert match.command(seat, action) in commands
-            assert spec.action(match.state, seat, match.command(seat, action)) == action
+            assert spec.actions_of(match.state, seat, [match.command(seat, action)]) == [action]
         assert observation["observation"].shape == (spec.observation_size(players),)
+        # A seat the game does not await has no legal action.
+        for other in set(range(players)) - set(match.awaiting()):
+            assert not table.observe(f"player_{other}")["action_mask"].any()
+
+
+def documented_key(game: str, state: Any, seat: int, command: Any) -> Hashable:
+    """The key of a command's action as the game's module documents it, for the commands whose action
+    the module works out by arithmetic (the others go through the module's own `_key`)."""
+    kind = type(command)
+    if game == "sushi-go":
+        return tuple(sushi_go.KIND[card] for card in command.cards)
+    if game == "spin-some-for-dim-sum":
+        return ("take",) if kind is Take else ("rotate" if kind is Rotate else "return-bun", command.steps)
+    if game == "sushi-go-party" and kind is party_commands.Pick:
+        call = 0 if command.call is None else party.CALLS.index(party._tableau_slug(state, seat, command.call))
+        return ("pick", party.SLUG_INDEX[party.SLUG[command.card]], call)
+    if game == "dim-sum-derby":
+        simple = {derby_commands.Rotate: "rotate", derby_commands.Serve: "serve", derby_commands.Cycle: "cycle"}
+        if kind in simple or kind is derby_commands.DrawDerby:
+            return (simple.get(kind, "draw-derby"),)
+        if kind is derby_commands.Eat:
+            return ("eat", state.table.index(command.dish))
+        if kind is derby_commands.DiscardDerby:
+            return ("discard-derby", derby.DERBY_KIND[command.card])
+    return get_spec(game)._key(state, seat, command)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_each_legal_command_has_the_action_of_its_documented_key(game: str, players: int) -> None:
+    spec = get_spec(game)
+    keys = spec.actions(players).keys
+    for table, agent, _ in random_game(game, players, seed=4):
+        match = table.match
+        seat = table.seat_of[agent]
+        commands = GAMES[game].legal_commands(match.state, seat)
+        for command, action in zip(commands, spec.actions_of(match.state, seat, commands), strict=True):
+            assert keys[action] == documented_key(game, match.state, seat, command)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
