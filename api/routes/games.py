@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import Controller, Response, get, post, route
+from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency, Provide
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from api.auth import bearer_token, required_bearer_token
 from api.conditional import IfNoneMatch, MinVersion, conditional, seen_version
 from api.request_body import KaitenRequest
+from api.routes.allow import options_allowing
 from api.routes.history import (
     LIST_DESCRIPTION,
     Cursor,
@@ -71,11 +72,7 @@ class GamesController(Controller):
         created = await games.create(data.as_command())
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
-    @route("/", http_method=["OPTIONS"], include_in_schema=False, status_code=204)
-    async def allowed_on_games(self) -> Response[None]:
-        """Litestar's own OPTIONS answer for a path keeps the methods of the handler registered first
-        (here `createGame` alone), so the two handlers of /v1/games answer for themselves."""
-        return Response(None, status_code=204, headers={"Allow": "GET, OPTIONS, POST"})
+    allowed_on_games = options_allowing("GET", "POST")
 
     @get(
         "/",

@@ -9,6 +9,7 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from api.auth import bearer_token, required_bearer_token
+from api.routes.allow import options_allowing
 from api.schemas import WebhookRequest
 from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
@@ -48,6 +49,8 @@ class WebhooksController(Controller):
         self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken, data: JSONBody[WebhookRequest]
     ) -> Webhook:
         return await webhooks.register(game_id, seat_token, data.url, data.events, data.secret)
+
+    allowed_on_webhooks = options_allowing("GET", "POST")
 
     @get("/", operation_id="listWebhooks", summary="The webhooks the caller's seat registered in this game")
     async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken) -> WebhookList:

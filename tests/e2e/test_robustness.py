@@ -237,3 +237,10 @@ async def test_validation_problems_name_each_field_in_plain_words(client, game):
     assert all("<" not in error["message"] and "`" not in error["message"] for error in errors)
     nested = await client.post("/v1/games", json={"game": "sushi-go", "players": 2, "seats": [{"name": 5}]})
     assert nested.json()["errors"] == [{"field": "seats[0].name", "message": "Expected str | null, got int"}]
+
+
+@pytest.mark.parametrize(("path", "methods"), [("", {"GET", "POST"}), ("/{id}/webhooks", {"GET", "POST"})])
+async def test_options_lists_every_method_of_a_path_two_handlers_share(client, game, path, methods):
+    response = await client.options("/v1/games" + path.format(id=game["id"]))
+    assert response.status_code == 204
+    assert set(response.headers["allow"].replace(" ", "").split(",")) == {*methods, "OPTIONS"}
