@@ -237,35 +237,34 @@ class DerbySpec:
         out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
         return out.vector()
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        assert isinstance(state, DerbyState)
-        parts = _PARTS.get(players)
-        if parts is None:
-            parts = _PARTS[players] = Parts(_PLACES)
+    def observe_seat(self, derby: Any, seat: int, players: int) -> Vector:
+        # Called at every step: typed rather than checked (`observe` checks the view it is given).
+        state: DerbyState = derby
+        parts = _PARTS[players]
         get = parts.get
         # The parts in the vector's order, most kept in their places with what they read (see
         # `Parts`), or cached by value.
         hands, peek, yen = state.hands, state.peek, state.yen
         at, slot_of, limit = _seating(state.first_player, players, state.kitchen_left)
         mine = slot_of[seat] * _CART_BYTES
-        pieces = [
-            get(_CARTS, (state.carts, state.slots, at), _carts)[mine : mine + SLOTS * _CART_BYTES],
-            get(_TABLE, (state.table, state.markers_on, players, seat), _table),
-        ]
         if yen:
-            seats = (state.supply, state.lost, yen, state.portions, hands, state.over, players, seat)
-            pieces.append(get(_SEATS, seats, _seats))
+            seats = get(
+                _SEATS, (state.supply, state.lost, yen, state.portions, hands, state.over, players, seat), _seats
+            )
         else:
-            pieces += [_EMPTY_SEAT] * players
-        arranged = peek if seat == state.turn_seat else ()
-        pieces += [
-            _derby_cards(hands[seat] if seat < len(hands) else ()),
-            _peek(arranged) if arranged else _NO_PEEK,
-            # The scalars change at every step: not worth a place.
-            _SCALARS_OF.pack(state.actions_left, state.turn, limit, len(state.derby_deck)),
-            get(_TAIL, (state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)), _tail),
-        ]
-        return joined(pieces)
+            seats = _EMPTY_SEATS[players]
+        return joined(
+            (
+                get(_CARTS, (state.carts, state.slots, at), _carts)[mine : mine + SLOTS * _CART_BYTES],
+                get(_TABLE, (state.table, state.markers_on, players, seat), _table),
+                seats,
+                _derby_cards(hands[seat] if seat < len(hands) else ()),
+                _peek(peek) if peek and seat == state.turn_seat else _NO_PEEK,
+                # The scalars change at every step: not worth a place.
+                _SCALARS_OF.pack(state.actions_left, state.turn, limit, len(state.derby_deck)),
+                get(_TAIL, (state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)), _tail),
+            )
+        )
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -437,9 +436,9 @@ def _tail(
 _CARTS, _TABLE, _TAIL, _SEATS, _PLACES = range(5)
 
 
-_PARTS: dict[int, Parts] = {}
+_PARTS = {players: Parts(_PLACES) for players in range(DIM_SUM_DERBY.min_players, MAX_PLAYERS + 1)}
 #: Before the deal: no carts, nothing in any seat.
-_EMPTY_SEAT = bytes(4 * SEAT_FEATURES)
+_EMPTY_SEATS = {players: bytes(4 * SEAT_FEATURES * players) for players in _PARTS}
 _CART_BYTES = 4 * SLOT_FEATURES
 _NO_CARTS = bytes(SLOTS * _CART_BYTES)
 _NO_PEEK = bytes(4 * PEEK_DEPTH * DISH_COUNT)
