@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import os
+import socket
 import sys
 from collections.abc import Coroutine
 from pathlib import Path
@@ -62,6 +63,14 @@ def add_commands(commands: Any) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    taken = _listening_refused(args.host, args.port)
+    if taken is not None:
+        print(
+            f"kaiten: cannot listen on {args.host}:{args.port}: {taken.strerror or taken} "
+            "(is another server running there? stop it, or choose another --port)",
+            file=sys.stderr,
+        )
+        return 1
     settings = Settings.from_env()
     upgrade_sync(settings.database_url)
     print(
@@ -74,6 +83,25 @@ def run_serve(args: argparse.Namespace) -> int:
     else:
         _serve_with_uvicorn(args.host, args.port, args.workers)
     return 0
+
+
+def _listening_refused(host: str, port: int) -> OSError | None:
+    """Why nothing can listen at the address (another process listens there), else None. granian
+    listens with SO_REUSEPORT: without this check a second server on a taken port would start and
+    take half the connections of the first, whatever database each of them serves."""
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except OSError as error:
+        return error
+    for family, kind, protocol, _, address in addresses:
+        with socket.socket(family, kind, protocol) as probe:
+            # As servers do: a port whose last connections are still closing (TIME_WAIT) is free.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as error:
+                return error
+    return None
 
 
 def _serve_with_uvicorn(host: str, port: int, workers: int) -> None:

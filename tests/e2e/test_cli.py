@@ -48,6 +48,21 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         )
         assert created.status_code == 201 and created.json()["status"] == "finished"
         assert (tmp_path / "kaiten.sqlite3").exists()
+        # A second server on the same port refuses to start rather than share its connections.
+        other = tmp_path / "other"
+        other.mkdir()
+        second = subprocess.run(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+            cwd=other,
+            env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert second.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in second.stderr
+        assert not (other / "kaiten.sqlite3").exists()
+        game = httpx.get(f"http://127.0.0.1:{port}/v1/games/{created.json()['id']}")
+        assert game.status_code == 200, "the first server still serves its games"
     finally:
         server.terminate()
         server.wait(10)
