@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, Response, get, post
-from litestar.di import NamedDependency, Provide
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import bearer_token, required_bearer_token
 from api.conditional import IfNoneMatch, MinVersion, conditional, seen_version
 from api.request_body import KaitenRequest
 from api.routes.allow import options_allowing
@@ -21,10 +19,11 @@ from api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
+from api.routes.params import GameId, GamesDep, SeatToken, Token, token_dependencies
 from api.schemas import CreateGameRequest, TakeSeatRequest
 from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
-from services.games import MAX_EVENTS_PAGE, Games
+from services.games import MAX_EVENTS_PAGE
 from services.history_views import MatchPage
 from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
 
@@ -49,23 +48,16 @@ def check_idempotency_key(value: str | None) -> str | None:
     return value
 
 
-GameId = Annotated[str, PathParameter(description="The game's UUID")]
 IdempotencyKey = Annotated[
     str | None,
     HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
 ]
-Token = NamedDependency[str | None]
-SeatToken = NamedDependency[str]
-GamesDep = NamedDependency[Games]
 
 
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = {
-        "token": Provide(bearer_token, sync_to_thread=False),
-        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
-    }
+    dependencies = token_dependencies()
 
     @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
     async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:

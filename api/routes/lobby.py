@@ -5,16 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, Response, delete, post
-from litestar.di import NamedDependency, Provide
 from litestar.params import PathParameter
 
-from api.auth import bearer_token, required_bearer_token
-from services.games import Games
+from api.routes.params import GameId, GamesDep, SeatToken, token_dependencies
 from services.views import CreatedGame, Invitation
-
-GameId = Annotated[str, PathParameter(description="The game's UUID")]
-SeatToken = NamedDependency[str]
-GamesDep = NamedDependency[Games]
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
@@ -27,10 +21,7 @@ their seat by asking through their token of the finished game; asking again repl
 class LobbyController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["games"]
-    dependencies = {
-        "token": Provide(bearer_token, sync_to_thread=False),
-        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
-    }
+    dependencies = token_dependencies()
 
     @post(
         "/invitations",

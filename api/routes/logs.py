@@ -5,17 +5,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Controller, Request, Response, get, post
-from litestar.di import NamedDependency
-from litestar.params import Body, PathParameter
+from litestar.params import Body
 
 from api.contract.problems import Problem
 from api.errors import problem
-from services.games import Games
+from api.routes.params import GameId, GamesDep
 from services.logs import InvalidLog, export_log, import_log
 from services.views import LogDocument, TableView
 
-GameId = Annotated[str, PathParameter(description="The game's UUID")]
-GamesDep = NamedDependency[Games]
 LOG = Body(
     title="A finished or abandoned game's log",
     description=(

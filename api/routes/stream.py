@@ -7,12 +7,12 @@ from typing import Annotated
 
 import msgspec
 from litestar import Controller, Response, get, post
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from api.auth import bearer_token, required_bearer_token
+from api.routes.params import GameId, token_dependencies
 from services.errors import ServiceError
 from services.stream_tickets import StreamTicket, Ticketing
 from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
@@ -28,9 +28,6 @@ get a `: keep-alive` comment every {KEEPALIVE_SECONDS:g} seconds. The stream end
 that answers 204, which tells an EventSource to stop reconnecting. Resume with `Last-Event-ID`
 (which browsers send on reconnection, and which wins over `after`).
 """
-
-
-GameId = Annotated[str, PathParameter(description="The game's UUID")]
 
 
 def resume_point(last_event_id: str | None, after: int) -> int:
@@ -52,10 +49,7 @@ async def _messages(items: AsyncIterator[EventView | KeepAlive]) -> AsyncIterato
 class StreamController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = {
-        "token": Provide(bearer_token, sync_to_thread=False),
-        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
-    }
+    dependencies = token_dependencies()
 
     @post(
         "/{game_id:str}/stream-tickets",

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar import Controller, delete, get, post
-from litestar.di import NamedDependency, Provide
+from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
-from api.auth import bearer_token, required_bearer_token
 from api.routes.allow import options_allowing
+from api.routes.params import GameId, SeatToken, token_dependencies
 from api.schemas import WebhookRequest
 from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
@@ -24,19 +24,14 @@ with exponential backoff and jitter for 24 hours. The URL is http(s) and its hos
 to a loopback, link-local or private address (unless the server sets KAITEN_WEBHOOK_ALLOW_PRIVATE=1).
 """
 
-GameId = Annotated[str, PathParameter(description="The game's UUID")]
 WebhookId = Annotated[str, PathParameter(description="The webhook's UUID")]
-SeatToken = NamedDependency[str]
 WebhooksDep = NamedDependency[Webhooks]
 
 
 class WebhooksController(Controller):
     path = "/v1/games/{game_id:str}/webhooks"
     tags = ["webhooks"]
-    dependencies = {
-        "token": Provide(bearer_token, sync_to_thread=False),
-        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
-    }
+    dependencies = token_dependencies()
 
     @post(
         "/",
