@@ -13,15 +13,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from adapters.environments.features import Vector
-from adapters.environments.spec import GameSpec
+from adapters.environments.spec import GameSpec, Observer
 from domain.chance import Chance
 from domain.engine import Decided, Result
 
 
 class Match:
-    __slots__ = ("_legal", "_result", "_result_known", "options", "players", "spec", "state", "version")
+    __slots__ = ("_legal", "_observer", "_result", "_result_known", "options", "players", "spec", "state", "version")
 
-    def __init__(self, spec: GameSpec, players: int, options: Any, state: Any, version: int) -> None:
+    def __init__(
+        self, spec: GameSpec, players: int, options: Any, state: Any, version: int, observer: Observer | None = None
+    ) -> None:
         self.spec = spec
         self.players = players
         self.options = options
@@ -33,17 +35,21 @@ class Match:
         #: The result of the current state, once asked for (scoring a whole game costs).
         self._result: Result | None = None
         self._result_known = False
+        #: A match and its copies share one observer (see `GameSpec.observer`).
+        self._observer = observer or spec.observer(players)
 
     @classmethod
-    def start(cls, spec: GameSpec, players: int, options: Any, chance: Chance) -> tuple[Match, tuple[Any, ...]]:
+    def start(
+        cls, spec: GameSpec, players: int, options: Any, chance: Chance, observer: Observer | None = None
+    ) -> tuple[Match, tuple[Any, ...]]:
         """A dealt game and the events that dealt it."""
         game = spec.game
-        match = cls(spec, players, options, game.initial_state(options, players), 0)
+        match = cls(spec, players, options, game.initial_state(options, players), 0, observer)
         events = match._fold(game.setup(options, players, chance))
         return match, events
 
     def copy(self) -> Match:
-        return Match(self.spec, self.players, self.options, self.state, self.version)
+        return Match(self.spec, self.players, self.options, self.state, self.version, self._observer)
 
     def awaiting(self) -> tuple[int, ...]:
         return self.spec.game.awaiting(self.state)
@@ -93,7 +99,7 @@ class Match:
         return self.spec.game.view(self.state, seat)
 
     def observation(self, seat: int) -> Vector:
-        return self.spec.observe_seat(self.state, seat, self.players)
+        return self._observer(self.state, seat)
 
     def score_differences(self) -> list[float]:
         """Each seat's final total minus the mean of the others' (zero-sum); zeros while playing."""

@@ -67,6 +67,8 @@ class _Table:
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.game_seed = 0
         self.match: Match | None = None
+        #: One for every game this environment deals (an environment is used from one thread).
+        self._observer = spec.observer(players)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -76,7 +78,7 @@ class _Table:
 
     def _deal(self, seed: int | None) -> Match:
         self.game_seed = random.SystemRandom().getrandbits(63) if seed is None else seed
-        match, _ = Match.start(self.spec, self.players, self.game_options, Chance(self.game_seed, 0))
+        match, _ = Match.start(self.spec, self.players, self.game_options, Chance(self.game_seed, 0), self._observer)
         self.match = match
         return match
 
@@ -93,8 +95,7 @@ class _Table:
         mask = bytearray(self.action_count)
         for action in match.legal_actions(seat):
             mask[action] = 1
-        observation = self.spec.observe_seat(match.state, seat, self.players)
-        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
+        return {"observation": self._observer(match.state, seat), "action_mask": np.frombuffer(mask, np.int8)}
 
     def render(self) -> str | None:
         if self.render_mode is None or self.match is None:

@@ -29,6 +29,28 @@ class ActionTable:
         return len(self.keys)
 
 
+#: `observer(state, seat)`: the seat's observation of the state (see `GameSpec.observer`).
+Observer = Callable[[Any, int], Vector]
+
+
+class StatelessObserver:
+    """An observer that keeps nothing of its own: `spec.observe_seat` for one player count."""
+
+    __slots__ = ("_observe_seat", "_players", "_spec")
+
+    def __init__(self, spec: GameSpec, players: int) -> None:
+        self._spec = spec
+        self._observe_seat = spec.observe_seat
+        self._players = players
+
+    def __call__(self, state: Any, seat: int) -> Vector:
+        return self._observe_seat(state, seat, self._players)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Picklable (OpenSpiel pickles states, and a match holds its observer).
+        return StatelessObserver, (self._spec, self._players)
+
+
 class GameSpec(Protocol):
     """The per-game part of the environments."""
 
@@ -60,6 +82,10 @@ class GameSpec(Protocol):
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         """`observe(game.view(state, seat), seat, players)`, read straight off the state (the
         environments' hot path): only what the seat's view shows, without building the view."""
+
+    def observer(self, players: int) -> Observer:
+        """`observe_seat` for one owner (an environment, a match and its copies; never two threads at
+        once), which may keep what it read of the last state it observed to read the next one."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""

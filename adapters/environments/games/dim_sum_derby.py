@@ -31,19 +31,16 @@ left (1..3), yen cards by cart type (steam cart, side dish, main dish, dessert).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Hashable, Sequence
-from functools import cache, lru_cache
 from itertools import permutations
-from struct import Struct
 from typing import Any
 
-from adapters.environments.features import Features, Parts, Vector, joined, turn_order
+from adapters.environments.features import Features, Vector
+from adapters.environments.games.dim_sum_derby_observer import DerbyObserver
 from adapters.environments.render import scores_line
-from adapters.environments.spec import ActionTable
+from adapters.environments.spec import ActionTable, Observer
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
-    CARD_PORTIONS,
     CART_SLUGS,
     CART_TYPES,
     CHANGE_OF_HEART,
@@ -63,8 +60,8 @@ from domain.dim_sum_derby.cards import (
 )
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.game import DIM_SUM_DERBY
-from domain.dim_sum_derby.state import Cards, DerbyState
-from domain.dim_sum_derby.view import DerbyView, public_yen, seats_at
+from domain.dim_sum_derby.state import DerbyState
+from domain.dim_sum_derby.view import DerbyView
 
 MAX_PLAYERS = DIM_SUM_DERBY.max_players
 DISH_COUNT = len(DISHES)
@@ -118,8 +115,6 @@ def _name(key: Hashable) -> str:
 
 
 _ACTIONS = ActionTable(_keys(), _name)
-#: Parts cached by value keep the recent ones: those that recur within a game, and the common ones.
-_RECENT = 1 << 10
 
 
 #: Where the eat and discard blocks start, and the actions of the commands without arguments.
@@ -237,34 +232,11 @@ class DerbySpec:
         out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
         return out.vector()
 
-    def observe_seat(self, derby: Any, seat: int, players: int) -> Vector:
-        # Called at every step: typed rather than checked (`observe` checks the view it is given).
-        state: DerbyState = derby
-        parts = _PARTS[players]
-        get = parts.get
-        # The parts in the vector's order, most kept in their places with what they read (see
-        # `Parts`), or cached by value.
-        hands, peek, yen = state.hands, state.peek, state.yen
-        at, slot_of, limit = _seating(state.first_player, players, state.kitchen_left)
-        mine = slot_of[seat] * _CART_BYTES
-        if yen:
-            seats = get(
-                _SEATS, (state.supply, state.lost, yen, state.portions, hands, state.over, players, seat), _seats
-            )
-        else:
-            seats = _EMPTY_SEATS[players]
-        return joined(
-            (
-                get(_CARTS, (state.carts, state.slots, at), _carts)[mine : mine + SLOTS * _CART_BYTES],
-                get(_TABLE, (state.table, state.markers_on, players, seat), _table),
-                seats,
-                _derby_cards(hands[seat] if seat < len(hands) else ()),
-                _peek(peek) if peek and seat == state.turn_seat else _NO_PEEK,
-                # The scalars change at every step: not worth a place.
-                _SCALARS_OF.pack(state.actions_left, state.turn, limit, len(state.derby_deck)),
-                get(_TAIL, (state.derby_discard, state.dish_discards, state.yen_decks, bool(peek)), _tail),
-            )
-        )
+    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
+        return DerbyObserver(players)(state, seat)
+
+    def observer(self, players: int) -> Observer:
+        return DerbyObserver(players)
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -292,155 +264,5 @@ class DerbySpec:
         lines.append(scores_line(DIM_SUM_DERBY.result(state)))
         return "\n".join(line for line in lines if line)
 
-
-@cache
-def _seating(first_player: int, players: int, kitchen_left: bool) -> tuple[tuple[int | None, ...], list[int], int]:
-    """The seat in front of each slot (None: the Kitchen), each seat's slot, and the turn limit."""
-    at = seats_at(first_player, players, kitchen_left)
-    return at, [at.index(seat) for seat in range(players)], turn_limit(players)
-
-
-def _carts(carts: tuple[Cards, ...], slots: Cards, at: tuple[int | None, ...]) -> bytes:
-    """The cart slots in slot order (`at`: the seat in front of each slot), twice over: the four slots
-    from any observer's on are a slice of it. None before the deal."""
-    if not carts:
-        return _NO_CARTS + _NO_CARTS
-    blocks = []
-    for slot, cart in enumerate(slots):
-        cards = carts[cart]
-        blocks.append(_cart(cart, CARD_DISH[cards[0]] if cards else None, len(cards), at[slot] is None))
-    return b"".join(blocks) * 2
-
-
-@lru_cache(maxsize=1 << 12)
-def _cart(cart: int, dish: int | None, cards: int, kitchen: bool) -> bytes:
-    """A cart slot: its cart type, top dish (None: empty), cards, 1 for the Kitchen."""
-    out = array("f", bytes(4 * SLOT_FEATURES))
-    out[cart] = 1.0
-    if dish is not None:
-        out[CART_TYPES + dish] = 1.0
-    out[CART_TYPES + DISH_COUNT] = cards
-    out[CART_TYPES + DISH_COUNT + 1] = 1.0 if kitchen else 0.0
-    return out.tobytes()
-
-
-def _table(table: Cards, markers_on: tuple[Cards, ...], players: int, seat: int) -> bytes:
-    """The table places, the markers on each per seat in turn from the observer."""
-    places = [_place(card, markers, players, seat) for card, markers in zip(table, markers_on, strict=True)]
-    return b"".join(places) + bytes(4 * (PLACE_FEATURES + players) * (TABLE_LIMIT - len(places)))
-
-
-@lru_cache(maxsize=_RECENT)
-def _place(card: int, markers: Cards, players: int, seat: int) -> bytes:
-    """A table place holding a dish: 1, its dish, room left, its markers per seat from the observer's."""
-    counts = [0] * players
-    for owner in markers:
-        counts[(owner - seat) % players] += 1
-    return _DISH_PLACE[card] + _PLACE_TAIL[players].pack(CARD_PORTIONS[card] - len(markers), *counts)
-
-
-#: A table place's start per dish card (1, the dish one-hot), and its rest (room, markers per seat).
-_DISH_PLACE = tuple(
-    array("f", [1.0, *[1.0 if dish == other else 0.0 for other in range(DISH_COUNT)]]).tobytes() for dish in CARD_DISH
-)
-_PLACE_TAIL = {players: Struct(f"<{1 + players}f") for players in range(DIM_SUM_DERBY.min_players, MAX_PLAYERS + 1)}
-
-
-def _seats(
-    supply: Cards,
-    lost: Cards,
-    yen: tuple[Cards, ...],
-    portions: tuple[Cards, ...],
-    hands: tuple[Cards, ...],
-    over: bool,
-    players: int,
-    seat: int,
-) -> bytes:
-    """Every seat's block in turn from the observer; blocks recur (a step changes one seat at most),
-    so each is cached by value."""
-    return b"".join(
-        [
-            _seat(supply[other], lost[other], yen[other], portions[other], len(hands[other]), over or other == seat)
-            for other in turn_order(players)[seat]
-        ]
-    )
-
-
-@lru_cache(maxsize=_RECENT)
-def _seat(markers: int, lost: int, yen: Cards, portions: Cards, derby: int, yen_shown: bool) -> bytes:
-    """One seat's block; `yen_shown`: the observer sees all of its yen cards (its own, or at the end)."""
-    return b"".join(
-        (
-            _SEAT_HEAD.pack(markers, lost, *portions),
-            _yen(yen if yen_shown else public_yen(yen, portions)),
-            _DERBY.pack(derby),
-        )
-    )
-
-
-@lru_cache(maxsize=_RECENT)
-def _yen(shown: tuple[int | None, ...]) -> bytes:
-    """A seat's yen cards as the observer sees them: per cart type, the dish among that cart's five
-    (a yen card's dish index runs through the carts' dishes in order, 5 per cart), or hidden."""
-    out = array("f", bytes(4 * CART_TYPES * (DISHES_PER_CART + 1)))
-    for cart_type, card in enumerate(shown):
-        out[cart_type * (DISHES_PER_CART + 1) + (DISHES_PER_CART if card is None else card % DISHES_PER_CART)] = 1.0
-    return out.tobytes()
-
-
-#: A seat's markers, lost markers and portions per cart type; its Derby cards.
-_SEAT_HEAD = Struct(f"<{2 + CART_TYPES}f")
-_DERBY = Struct("<f")
-_SCALARS_OF = Struct("<4f")
-
-
-@lru_cache(maxsize=_RECENT)
-def _derby_cards(cards: Cards) -> bytes:
-    """Derby cards per kind (the observer's hand, the discarded ones)."""
-    out = array("f", bytes(4 * DERBY_KIND_COUNT))
-    for card in cards:
-        out[DERBY_KIND[card]] += 1.0
-    return out.tobytes()
-
-
-def _peek(peek: Cards) -> bytes:
-    """The cards the observer arranges, one-hot dish per place."""
-    out = array("f", bytes(4 * PEEK_DEPTH * DISH_COUNT))
-    for place, card in enumerate(peek):
-        out[place * DISH_COUNT + CARD_DISH[card]] = 1.0
-    return out.tobytes()
-
-
-def _dish_discards(dish_discards: tuple[Cards, ...]) -> bytes:
-    """Scored dishes waiting in the Kitchen, per dish."""
-    out = array("f", bytes(4 * DISH_COUNT))
-    for cards in dish_discards:
-        for card in cards:
-            out[CARD_DISH[card]] += 1.0
-    return out.tobytes()
-
-
-def _yen_decks(yen_decks: tuple[Cards, ...], arranging: bool) -> bytes:
-    """The yen decks' sizes, then 1 while the turn seat arranges."""
-    return array("f", (*[len(deck) for deck in yen_decks], 1.0 if arranging else 0.0)).tobytes()
-
-
-def _tail(
-    derby_discard: Cards, dish_discards: tuple[Cards, ...], yen_decks: tuple[Cards, ...], arranging: bool
-) -> bytes:
-    """The tail after its scalars: discarded Derby cards, scored dishes, yen decks, arranging."""
-    return _derby_cards(derby_discard) + _dish_discards(dish_discards) + _yen_decks(yen_decks, arranging)
-
-
-#: Places of the parts (see `Parts`): the carts, the table, the tail, every seat's block.
-_CARTS, _TABLE, _TAIL, _SEATS, _PLACES = range(5)
-
-
-_PARTS = {players: Parts(_PLACES) for players in range(DIM_SUM_DERBY.min_players, MAX_PLAYERS + 1)}
-#: Before the deal: no carts, nothing in any seat.
-_EMPTY_SEATS = {players: bytes(4 * SEAT_FEATURES * players) for players in _PARTS}
-_CART_BYTES = 4 * SLOT_FEATURES
-_NO_CARTS = bytes(SLOTS * _CART_BYTES)
-_NO_PEEK = bytes(4 * PEEK_DEPTH * DISH_COUNT)
 
 SPEC = DerbySpec()

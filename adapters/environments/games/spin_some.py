@@ -26,7 +26,7 @@ from typing import Any
 
 from adapters.environments.features import Features, Vector, joined, turn_order
 from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable
+from adapters.environments.spec import ActionTable, Observer, StatelessObserver
 from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
 from domain.spin_some.commands import ReturnBun, Rotate, Take
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
@@ -100,6 +100,9 @@ class SpinSomeSpec:
         out.set(tail, 1.0 if view.squishy_bun is None else 0.0)
         out.set(tail + 1, len(view.players[seat].menu))
         return out.vector()
+
+    def observer(self, players: int) -> Observer:
+        return StatelessObserver(self, players)
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, SpinState)

@@ -26,7 +26,7 @@ from typing import Any
 
 from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable
+from adapters.environments.spec import ActionTable, Observer, StatelessObserver
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.game import SUSHI_GO
@@ -81,6 +81,9 @@ class SushiGoSpec:
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
         return self._encode(view.round, view.turn, view.hand_size, view.hand, view, seat, players)
+
+    def observer(self, players: int) -> Observer:
+        return StatelessObserver(self, players)
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, SushiGoState)

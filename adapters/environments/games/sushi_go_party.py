@@ -40,7 +40,7 @@ from typing import Any
 
 from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable
+from adapters.environments.spec import ActionTable, Observer, StatelessObserver
 from domain.sushi_go_party.cards import (
     DEAL,
     DESSERT_SLUGS,
@@ -211,6 +211,9 @@ class PartySpec:
         options = (prompt.options or ()) if asked and prompt is not None else ()
         head = _head(view.phase, scalars, view.menu, view.hand or (), kind, asked, options, view.uramaki_next)
         return joined((*head, *_SEATS.from_seat(view, seat, players)))
+
+    def observer(self, players: int) -> Observer:
+        return StatelessObserver(self, players)
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         assert isinstance(state, PartyState)
