@@ -144,3 +144,12 @@ def test_a_vote_is_counted_by_an_event() -> None:
         state = decided.state
     assert of_type(events, VotesCounted) == [VotesCounted(proposal=0, approvals=1, next_proposer=1)]
     assert state.phase == "select" and state.awaiting == (1,)
+
+
+def test_a_spoon_called_on_the_last_turn_is_dropped_without_being_discarded() -> None:
+    """Nobody has a card left to give: the spoon does nothing, and is not discarded for it."""
+    game, ids = setup_game("big-banquet", 3, [["tempura"], ["maki-2"], ["eel"]], [["spoon"], [], []], rules=RULES_V2)
+    spoon = ids["spoon"][0]
+    events = game.turn((ids["tempura"][0], spoon), ids["maki-2"][0], ids["eel"][0])
+    assert of_type(events, BonusDropped) == [BonusDropped(seat=0, card=spoon, reason="last-turn", discarded=False)]
+    assert of_type(events, ChoiceAsked) == [] and len(of_type(events, RoundScored)) == 1
