@@ -18,23 +18,19 @@ order: the 8 dishes, then the 15 special plates):
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Hashable, Sequence
-from functools import lru_cache
-from struct import Struct
 from typing import Any
 
-from adapters.environments.features import Features, Vector, joined, turn_order
+from adapters.environments.features import Features, Vector
+from adapters.environments.games.spin_some_observer import BLOCK, SpinSomeObserver
 from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable, Observer, StatelessObserver
+from adapters.environments.spec import ActionTable, Observer
 from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
 from domain.spin_some.commands import ReturnBun, Rotate, Take
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
 from domain.spin_some.state import BASKETS, MAX_STEPS, MENU_SIZE, SpinState, front, top
 from domain.spin_some.view import SpinView
 
-#: Per basket: its top card's kind, cards left, tokens; per seat: menu per kind, tokens, the bun.
-BLOCK = KIND_COUNT + 2
 ROTATIONS = tuple(steps for steps in range(-MAX_STEPS, MAX_STEPS + 1) if steps)
 
 
@@ -101,25 +97,11 @@ class SpinSomeSpec:
         out.set(tail + 1, len(view.players[seat].menu))
         return out.vector()
 
-    def observer(self, players: int) -> Observer:
-        return StatelessObserver(self, players)
-
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        assert isinstance(state, SpinState)
-        # The whole table is public but the piles below their tops. Baskets and seats recur from
-        # step to step (a turn changes one basket and one seat), so each block is cached by value.
-        piles, depth, tokens_in = state.piles, state.depth, state.basket_tokens
-        here = (seat + state.rotation) % BASKETS
-        baskets = []
-        for offset in range(BASKETS):
-            basket = (here + offset) % BASKETS
-            pile = piles[basket] if piles else ()
-            taken = depth[basket]
-            kind = CARD_KIND[pile[taken]] if taken < len(pile) else None
-            baskets.append(_basket(kind, len(pile) - taken if piles else 0, tokens_in[basket]))
-        menus, tokens, bun = state.menus, state.tokens, state.bun
-        seats = [_seat(menus[other], tokens[other], bun == other) for other in turn_order(players)[seat]]
-        return joined((*baskets, *seats, _TAIL.pack(1.0 if bun is None else 0.0, len(menus[seat]))))
+        return SpinSomeObserver(players)(state, seat)
+
+    def observer(self, players: int) -> Observer:
+        return SpinSomeObserver(players)
 
     def simultaneous_now(self, state: Any) -> bool:
         return False
@@ -144,31 +126,5 @@ class SpinSomeSpec:
         lines.append(scores_line(SPIN_SOME_FOR_DIM_SUM.result(state)))
         return "\n".join(line for line in lines if line)
 
-
-@lru_cache(maxsize=1 << 12)
-def _basket(kind: int | None, cards: int, tokens: int) -> bytes:
-    """A basket's block: its top card's kind (None: empty), cards left, tokens lying in it."""
-    out = array("f", bytes(4 * BLOCK))
-    if kind is not None:
-        out[kind] = 1.0
-    out[KIND_COUNT] = cards
-    out[KIND_COUNT + 1] = tokens
-    return out.tobytes()
-
-
-#: Seats recur from step to step (a turn changes one); the recent ones are kept.
-@lru_cache(maxsize=1 << 8)
-def _seat(menu: tuple[int, ...], tokens: int, squishy_bun: bool) -> bytes:
-    """A seat's block: its menu per kind, its tokens, 1 when it holds the squishy bun."""
-    out = array("f", bytes(4 * BLOCK))
-    for card in menu:
-        out[CARD_KIND[card]] += 1.0
-    out[KIND_COUNT] = tokens
-    out[KIND_COUNT + 1] = 1.0 if squishy_bun else 0.0
-    return out.tobytes()
-
-
-#: The squishy bun in the middle, the observer's cards taken.
-_TAIL = Struct("<2f")
 
 SPEC = SpinSomeSpec()
