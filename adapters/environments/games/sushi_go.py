@@ -25,17 +25,15 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from adapters.environments.features import SeatBlocks, Vector, joined
+from adapters.environments.games.sushi_go_observer import KINDS, SEAT_FEATURES, SushiGoObserver
 from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable, Observer, StatelessObserver
+from adapters.environments.spec import ActionTable, Observer
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.game import SUSHI_GO
 from domain.sushi_go.state import SushiGoState
 from domain.sushi_go.view import SushiGoView
 
-KINDS = len(CARD_TYPES)
-#: Per seat: its tableau per kind, uncovered wasabi, puddings kept, total score.
-SEAT_FEATURES = KINDS + 3
 SLUGS = tuple(card.slug for card in CARD_TYPES)
 
 
@@ -82,14 +80,11 @@ class SushiGoSpec:
         assert isinstance(view, SushiGoView)
         return self._encode(view.round, view.turn, view.hand_size, view.hand, view, seat, players)
 
-    def observer(self, players: int) -> Observer:
-        return StatelessObserver(self, players)
-
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        assert isinstance(state, SushiGoState)
-        hands = state.hands
-        # The seat's view shows its own hand, and the tableaus, puddings and totals of the state.
-        return self._encode(state.round, state.turn, len(hands[0]) if hands else 0, hands[seat], state, seat, players)
+        return SushiGoObserver(players)(state, seat)
+
+    def observer(self, players: int) -> Observer:
+        return SushiGoObserver(players)
 
     def _encode(
         self, round_: int, turn: int, hand_size: int, hand: tuple[int, ...], table: Any, seat: int, players: int
@@ -139,7 +134,8 @@ def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float],
     out[at + KINDS + 2] = table.totals[seat]
 
 
-#: Seat blocks change only at a reveal: encoded once for every observer (see `SeatBlocks`).
+#: The seat blocks of `observe(view)` (OpenSpiel encodes one view for every player): encoded once
+#: while the tableaus, puddings and totals are the same (see `SeatBlocks`).
 _SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "puddings", "totals"), _seat_block)
 
 
