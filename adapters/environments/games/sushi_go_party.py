@@ -39,18 +39,22 @@ from struct import Struct
 from typing import Any
 
 from adapters.environments.features import SeatBlocks, Vector, joined
-from adapters.environments.render import card_list, scores_line
-from adapters.environments.spec import ActionTable, Observer, StatelessObserver
-from domain.sushi_go_party.cards import (
-    DEAL,
-    DESSERT_SLUGS,
-    FACE_DOWN,
-    REQUESTS,
-    ROUNDS,
-    SLUG,
-    TYPES,
-    URAMAKI_PLACES,
+from adapters.environments.games.sushi_go_party_observer import (
+    DESSERT_INDEX,
+    DESSERTS,
+    PHASE_INDEX,
+    PHASES,
+    PROMPT_INDEX,
+    PROMPTS,
+    SLUG_INDEX,
+    SLUG_INDEX_OF_CARD,
+    SLUGS,
+    TYPE_INDEX,
+    PartyObserver,
 )
+from adapters.environments.render import card_list, scores_line
+from adapters.environments.spec import ActionTable, Observer
+from domain.sushi_go_party.cards import DEAL, FACE_DOWN, REQUESTS, ROUNDS, SLUG, TYPES
 from domain.sushi_go_party.commands import (
     ChooseMenu,
     Chopsticks,
@@ -69,15 +73,8 @@ from domain.sushi_go_party.options import MenuSpec
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView
 
-SLUGS: tuple[str, ...] = tuple(variant.slug for card_type in TYPES for variant in card_type.variants)
-SLUG_INDEX: dict[str, int] = {slug: index for index, slug in enumerate(SLUGS)}
-TYPE_INDEX: dict[str, int] = {card_type.type: index for index, card_type in enumerate(TYPES)}
-DESSERTS: tuple[str, ...] = tuple(slug for slug in SLUGS if slug in DESSERT_SLUGS)
-DESSERT_INDEX: dict[str, int] = {slug: index for index, slug in enumerate(DESSERTS)}
 SPOON_REQUESTS: tuple[str, ...] = tuple(sorted(REQUESTS))
 CALLS = ("none", "chopsticks", "spoon")
-PHASES = ("select", "pick", "resolve", "over")
-PROMPTS = ("copy", "chopsticks", "spoon", "give", "menu", "flip")
 #: Flippable cards the flip block covers; a round's tableau never holds that many.
 MAX_FLIPPABLE = 20
 FLIP_ACTIONS = max(2**8, 2 * (1 + MAX_FLIPPABLE + MAX_FLIPPABLE * (MAX_FLIPPABLE - 1) // 2))
@@ -213,30 +210,10 @@ class PartySpec:
         return joined((*head, *_SEATS.from_seat(view, seat, players)))
 
     def observer(self, players: int) -> Observer:
-        return StatelessObserver(self, players)
+        return PartyObserver(players)
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        assert isinstance(state, PartyState)
-        # What `view` shows the seat, read straight off the state.
-        hands = state.hands
-        right = state.pass_both_ways and state.round == 2
-        scalars = (
-            state.round,
-            state.turn,
-            len(hands[0]) if hands else 0,
-            len(state.deck),
-            len(state.dessert_pile),
-            right,
-        )
-        claimed = state.uramaki_claimed
-        uramaki_next = URAMAKI_PLACES[claimed] if claimed < len(URAMAKI_PLACES) else 0
-        prompt = state.prompt
-        # Nobody is shown a menu's draw; the asked seat alone sees its options.
-        kind = None if prompt is None or prompt.kind == "draw-menu" else prompt.kind
-        asked = kind is not None and prompt is not None and prompt.seat == seat
-        options = prompt.options if asked and prompt is not None else ()
-        head = _head(state.phase, scalars, state.menu, hands[seat], kind, asked, options, uramaki_next)
-        return joined((*head, *_SEATS.from_seat(state, seat, players)))
+        return PartyObserver(players)(state, seat)
 
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
@@ -267,7 +244,7 @@ class PartySpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(table: PartyView | PartyState, seat: int, out: array[float], at: int) -> None:
+def _seat_block(table: PartyView, seat: int, out: array[float], at: int) -> None:
     for _, slug, _ in table.tableaus[seat]:
         out[at + (_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug])] += 1.0
     for _, slug in table.fridges[seat]:
@@ -324,10 +301,6 @@ def _prompt(prompt: str, asked: bool, options: tuple[int, ...]) -> bytes:
 _EMPTY_HAND = bytes(4 * _SLOT)
 _NO_PROMPT = bytes(4 * (URAMAKI_AT - PROMPT_AT))
 _URAMAKI = Struct("<f")
-PHASE_INDEX = {phase: index for index, phase in enumerate(PHASES)}
-PROMPT_INDEX = {prompt: index for index, prompt in enumerate(PROMPTS)}
-#: A card's slug's index, per card id.
-SLUG_INDEX_OF_CARD = tuple(SLUG_INDEX[slug] for slug in SLUG)
 
 #: Seat blocks change only when cards are revealed or scored: encoded once for every observer.
 _SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "fridges", "totals", "uramaki_icons", "uramaki_points"), _seat_block)
