@@ -10,7 +10,9 @@ Timed ratios move with the machine's load (a shared machine that runs slower mak
 numpy calls and memory dearer relative to the rules). `--instructions` counts machine instructions
 instead, which no load moves: each side runs under valgrind's callgrind for 1 game and for `--games`
 games, and the difference, divided by the steps (decisions) between the two runs, is the cost of one
-step (decision) without the imports and the warm-up. It needs valgrind and takes minutes.
+step (decision) without the imports and the warm-up, with Python's hash seed fixed so that both
+runs play the same games each time. It needs valgrind and takes minutes. Instructions are not time:
+numpy's calls and memory cost more time per instruction than the rules do, so the two ratios differ.
 
     .venv/bin/python -m bench.environments [--games 100] [--rounds 3] [--game sushi-go --players 4]
     .venv/bin/python -m bench.environments --instructions [--games 11] [--game dim-sum-derby]
@@ -19,6 +21,7 @@ step (decision) without the imports and the warm-up. It needs valgrind and takes
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import subprocess
@@ -106,7 +109,8 @@ def counted(side: str, game: str, players: int, games: int) -> tuple[int, int]:
         sys.executable, "-m", "bench.environments", "--play", side,
         "--game", game, "--players", str(players), "--games", str(games),
     ]  # fmt: skip
-    run = subprocess.run(command, capture_output=True, text=True, check=True)
+    # A fixed hash seed: the games played (and so the counts) would otherwise vary from run to run.
+    run = subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ, "PYTHONHASHSEED": "0"})
     return int(run.stdout.split()[-1]), callgrind_instructions(run.stderr)
 
 

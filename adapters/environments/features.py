@@ -104,13 +104,15 @@ class KeptNumbers:
     costs a few identity tests and one numpy take. Not for two threads at once.
     """
 
-    __slots__ = ("_floats", "_numbers", "_players")
+    __slots__ = ("_cells", "_floats", "_numbers", "_players")
 
     def __init__(self, players: int, size: int) -> None:
         self._players = players
         self._numbers = bytearray(4 * size)
-        #: The same numbers as float32s (set through `_numbers`, which is never resized).
+        #: The same numbers as float32s (set through `_numbers` or `_cells`, never resized), and as
+        #: Python floats one at a time (cheaper to set one with than numpy's item assignment).
         self._floats: Vector = np.frombuffer(self._numbers, np.float32)
+        self._cells = memoryview(self._numbers).cast("f")
 
     def __reduce__(self) -> tuple[Any, ...]:
         # What it keeps is a cache: a copy starts afresh (OpenSpiel pickles states, which hold it).

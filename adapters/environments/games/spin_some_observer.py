@@ -55,13 +55,11 @@ class SpinSomeObserver(KeptNumbers):
     of `map`), and only they are written, one float at a time.
     """
 
-    __slots__ = ("_bun", "_cells", "_depth", "_layout", "_menus", "_piles", "_tokens", "_tokens_in", "_tops")
+    __slots__ = ("_bun", "_depth", "_layout", "_menus", "_piles", "_tokens", "_tokens_in", "_tops")
 
     def __init__(self, players: int) -> None:
         self._layout = _LAYOUTS[players]
         super().__init__(players, self._layout.size)
-        #: The numbers again, one float32 per item: a number is set without packing it.
-        self._cells = memoryview(self._numbers).cast("f")
         # What the numbers were read from: an empty table.
         self._piles: tuple[CardIds, ...] = ()
         self._depth: tuple[int, ...] = (0,) * BASKETS

@@ -48,12 +48,10 @@ class SushiGoObserver(KeptNumbers):
     """Observations of the states of games of one player count, for one owner at a time (an
     environment, a match and its copies): it keeps the numbers of the state it last observed."""
 
-    __slots__ = ("_cells", "_hands", "_orders", "_puddings", "_seat_hands", "_seat_tableaus", "_tableaus", "_totals")
+    __slots__ = ("_hands", "_orders", "_puddings", "_seat_hands", "_seat_tableaus", "_tableaus", "_totals")
 
     def __init__(self, players: int) -> None:
         super().__init__(players, SCALARS + (KINDS + SEAT_FEATURES) * players)
-        #: The numbers as Python floats, one at a time (cheaper than numpy's item assignment).
-        self._cells = memoryview(self._numbers).cast("f")
         self._orders = _ORDERS[players]
         # What the numbers were read from (None: nothing yet).
         self._hands: Any = None
