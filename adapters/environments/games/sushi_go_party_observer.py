@@ -75,7 +75,6 @@ class PartyObserver(KeptNumbers):
     environment, a match and its copies): it keeps the numbers of the state it last observed."""
 
     __slots__ = (
-        "_counts",
         "_fridges",
         "_hand_at",
         "_hands",
@@ -96,9 +95,7 @@ class PartyObserver(KeptNumbers):
     def __init__(self, players: int) -> None:
         layout = _LAYOUTS[players]
         super().__init__(players, layout.size)
-        #: The same numbers again, to add one card at a time (cheaper than setting numpy's items).
-        self._counts = memoryview(self._numbers).cast("f")
-        self._counts[_ONE] = 1.0
+        self._cells[_ONE] = 1.0
         self._orders = _orders(players)
         self._hand_at = tuple(layout.hands + seat * _SLOT for seat in range(players))
         self._tail_at = 4 * layout.tail
@@ -144,7 +141,7 @@ class PartyObserver(KeptNumbers):
             self._hands[seat] = hand
             at = self._hand_at[seat]
             numbers[4 * at : 4 * (at + _SLOT)] = _NO_CARDS
-            counts = self._counts
+            counts = self._cells
             for card in hand:
                 counts[at + SLUG_INDEX_OF_CARD[card]] += 1.0
         prompt = state.prompt
@@ -168,14 +165,14 @@ class PartyObserver(KeptNumbers):
         self._prompt = prompt
         self._numbers[4 * _PROMPT : 4 * _ZERO] = _NO_PROMPT
         if prompt is not None and prompt.kind != "draw-menu":
-            counts = self._counts
+            counts = self._cells
             counts[_PROMPT + PROMPT_INDEX[prompt.kind]] = 1.0
             for card in prompt.options:
                 counts[_OPTIONS + SLUG_INDEX_OF_CARD[card]] += 1.0
 
     def _read_tableaus(self, tableaus: tuple[Tableau, ...]) -> None:
         self._tableaus = tableaus
-        numbers, counts, held = self._numbers, self._counts, self._seat_tableaus
+        numbers, counts, held = self._numbers, self._cells, self._seat_tableaus
         for seat, tableau in enumerate(tableaus):
             before = held[seat]
             if tableau is before:
@@ -192,7 +189,7 @@ class PartyObserver(KeptNumbers):
 
     def _read_fridges(self, fridges: tuple[tuple[tuple[int, str], ...], ...]) -> None:
         self._fridges = fridges
-        numbers, counts, held = self._numbers, self._counts, self._seat_fridges
+        numbers, counts, held = self._numbers, self._cells, self._seat_fridges
         for seat, fridge in enumerate(fridges):
             if fridge is not held[seat]:
                 held[seat] = fridge
