@@ -25,10 +25,10 @@ from collections.abc import Hashable, Sequence
 from typing import Any
 
 from adapters.environments.features import SeatBlocks, Vector, joined
-from adapters.environments.games.sushi_go_observer import KINDS, SEAT_FEATURES, SushiGoObserver
+from adapters.environments.games.sushi_go_observer import KINDS, SEAT_FEATURES, SushiGoObserver, count_tableau
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable, Observer
-from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, ROUNDS, WASABI
+from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, ROUNDS
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.game import SUSHI_GO
 from domain.sushi_go.state import SushiGoState
@@ -120,16 +120,7 @@ class SushiGoSpec:
 def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float], at: int) -> None:
     if not table.tableaus:
         return
-    # Counted in one pass: the cards per kind, and the wasabi no nigiri has covered yet.
-    uncovered = 0
-    for card in table.tableaus[seat]:
-        kind = KIND[card]
-        out[at + kind] += 1.0
-        if kind == WASABI:
-            uncovered += 1
-        elif uncovered and NIGIRI_POINTS[kind]:
-            uncovered -= 1
-    out[at + KINDS] = uncovered
+    out[at + KINDS] = count_tableau(table.tableaus[seat], out, at, 0.0)
     out[at + KINDS + 1] = len(table.puddings[seat])
     out[at + KINDS + 2] = table.totals[seat]
 

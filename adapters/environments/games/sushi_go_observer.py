@@ -12,7 +12,7 @@ read again once, a hand only when its seat is observed.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -124,14 +124,28 @@ class SushiGoObserver(KeptNumbers):
         else:
             cells[at : at + KINDS] = _NO_KINDS
             uncovered = 0.0
-        for card in tableau[read:]:
-            kind = KIND[card]
-            cells[at + kind] += 1.0
-            if kind == WASABI:
-                uncovered += 1.0
-            elif uncovered and NIGIRI_POINTS[kind]:
-                uncovered -= 1.0
-        cells[at + UNCOVERED] = uncovered
+        cells[at + UNCOVERED] = count_tableau(tableau[read:], cells, at, uncovered)
+
+
+class Counts(Protocol):
+    """Numbers set one at a time: an `array("f")`, or a float memoryview."""
+
+    def __getitem__(self, index: int, /) -> float: ...
+
+    def __setitem__(self, index: int, value: float, /) -> None: ...
+
+
+def count_tableau(cards: Cards, out: Counts, at: int, uncovered: float) -> float:
+    """Add the cards to their kinds' counts in `out` (the kinds from `at` on), in the order they were
+    played; the wasabi no nigiri has covered after them, `uncovered` before."""
+    for card in cards:
+        kind = KIND[card]
+        out[at + kind] += 1.0
+        if kind == WASABI:
+            uncovered += 1.0
+        elif uncovered and NIGIRI_POINTS[kind]:
+            uncovered -= 1.0
+    return uncovered
 
 
 #: Zeros to clear a hand's or a tableau's numbers with (a slice of `_cells` takes floats only).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -104,10 +105,24 @@ def test_observations_read_off_the_state_are_the_encodings_of_the_views(game: st
             table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
 
 
+def played_states(game: str, players: int, seed: int) -> Iterator[Any]:
+    """The state at every turn of an agent in a game the environment plays under random legal actions."""
+    table = env(game, players)
+    table.reset(seed=seed)
+    rng = random.Random(seed)
+    for _agent in table.agent_iter():
+        observation, _, terminated, truncated, _ = table.last()
+        yield table.match.state  # type: ignore[union-attr]
+        if terminated or truncated:
+            table.step(None)
+            continue
+        table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+
+
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_an_observer_given_states_in_any_order_observes_each_as_its_view_shows_it(game: str, players: int) -> None:
-    """An environment's observer may keep what it read of the last state (Dim Sum Derby's reads
-    again only what is not the very object it last read). Fed the states of several games in a
+    """An environment's observer keeps what it read of the last state, and reads again only what is
+    not the very object it last read (`KeptNumbers`). Fed the states of several games in a
     shuffled order (as a search visits a match and its copies), and copied by pickling midway (as
     OpenSpiel serializes states), it still gives every seat the encoding of its view, the state
     before the deal included."""
@@ -115,16 +130,7 @@ def test_an_observer_given_states_in_any_order_observes_each_as_its_view_shows_i
     # Environments deal before they observe; Party's state before its setup has no phase to encode.
     states = [] if game == "sushi-go-party" else [spec.game.initial_state(env(game, players).game_options, players)]
     for seed in range(3):
-        table = env(game, players)
-        table.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in table.agent_iter():
-            observation, _, terminated, truncated, _ = table.last()
-            states.append(table.match.state)  # type: ignore[union-attr]
-            if terminated or truncated:
-                table.step(None)
-                continue
-            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        states += played_states(game, players, seed)
     random.Random(players).shuffle(states)
     observer = spec.observer(players)
     for number, state in enumerate(states):
@@ -249,18 +255,9 @@ def test_what_a_seat_may_not_see_changes_nothing_it_observes(game: str, players:
     spec = get_spec(game)
     hidden_changes = 0
     for seed in range(2):
-        table = env(game, players)
-        table.reset(seed=seed)
-        rng = random.Random(seed)
-        for _agent in table.agent_iter():
-            observation, _, terminated, truncated, _ = table.last()
-            state = table.match.state  # type: ignore[union-attr]
+        for state in played_states(game, players, seed):
             for seat in range(players):
                 hidden = HIDE[game](state, seat)
                 hidden_changes += hidden != state
                 assert np.array_equal(spec.observe_seat(hidden, seat, players), spec.observe_seat(state, seat, players))
-            if terminated or truncated:
-                table.step(None)
-                continue
-            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
     assert hidden_changes > 0
