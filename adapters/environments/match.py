@@ -35,8 +35,10 @@ class Match:
         #: The result of the current state, once asked for (scoring a whole game costs).
         self._result: Result | None = None
         self._result_known = False
-        #: A match and its copies share one observer (see `GameSpec.observer`).
-        self._observer = observer or spec.observer(players)
+        #: Its own observer (see `GameSpec.observer`), made when first asked for: a copy's is its own
+        #: too, so that copies may be used from other threads (a search clones states by the
+        #: thousand, and observes few of them).
+        self._observer = observer
 
     @classmethod
     def start(
@@ -49,7 +51,7 @@ class Match:
         return match, events
 
     def copy(self) -> Match:
-        return Match(self.spec, self.players, self.options, self.state, self.version, self._observer)
+        return Match(self.spec, self.players, self.options, self.state, self.version)
 
     def awaiting(self) -> tuple[int, ...]:
         return self.spec.game.awaiting(self.state)
@@ -99,7 +101,10 @@ class Match:
         return self.spec.game.view(self.state, seat)
 
     def observation(self, seat: int) -> Vector:
-        return self._observer(self.state, seat)
+        observer = self._observer
+        if observer is None:
+            observer = self._observer = self.spec.observer(self.players)
+        return observer(self.state, seat)
 
     def score_differences(self) -> list[float]:
         """Each seat's final total minus the mean of the others' (zero-sum); zeros while playing."""

@@ -84,7 +84,7 @@ class GameSpec(Protocol):
         environments' hot path): only what the seat's view shows, without building the view."""
 
     def observer(self, players: int) -> Observer:
-        """`observe_seat` for one owner (an environment, a match and its copies; never two threads at
+        """`observe_seat` for one owner (an environment or a match; never two threads at
         once), which may keep what it read of the last state it observed to read the next one."""
 
     def simultaneous_now(self, state: Any) -> bool:

@@ -74,7 +74,7 @@ _LAYOUTS = {players: _Layout(players) for players in range(DIM_SUM_DERBY.min_pla
 
 class DerbyObserver(KeptNumbers):
     """Observations of the states of games of one player count, for one owner at a time (an
-    environment, a match and its copies): it keeps the numbers of the state it last observed."""
+    environment or a match): it keeps the numbers of the state it last observed."""
 
     __slots__ = (
         "_carts",

@@ -47,7 +47,7 @@ _LAYOUTS = {
 
 class SpinSomeObserver(KeptNumbers):
     """Observations of the states of games of one player count, for one owner at a time (an
-    environment, a match and its copies): it keeps the numbers of the state it last observed.
+    environment or a match): it keeps the numbers of the state it last observed.
 
     Its numbers start as those of an empty table (no card dealt nor taken, no token, the bun in the
     middle), and it holds, as what they were read from, the parts of such a table. A step changes a

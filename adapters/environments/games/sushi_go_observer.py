@@ -46,7 +46,7 @@ _ORDERS = {players: _orders(players) for players in DEAL}
 
 class SushiGoObserver(KeptNumbers):
     """Observations of the states of games of one player count, for one owner at a time (an
-    environment, a match and its copies): it keeps the numbers of the state it last observed."""
+    environment or a match): it keeps the numbers of the state it last observed."""
 
     __slots__ = ("_hands", "_orders", "_puddings", "_seat_hands", "_seat_tableaus", "_tableaus", "_totals")
 

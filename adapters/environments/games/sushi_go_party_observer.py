@@ -72,7 +72,7 @@ _LAYOUTS = {players: _Layout(players) for players in _PLAYER_COUNTS}
 
 class PartyObserver(KeptNumbers):
     """Observations of the states of games of one player count, for one owner at a time (an
-    environment, a match and its copies): it keeps the numbers of the state it last observed."""
+    environment or a match): it keeps the numbers of the state it last observed."""
 
     __slots__ = (
         "_fridges",
