@@ -5,13 +5,11 @@
 places that count (`count`, +1 each time) and the scalars (`set`), and numpy fills the vector at
 once: much cheaper than building hundreds of Python floats.
 
-The environments' hot path (`GameSpec.observer`, at every step) reads the state instead. Games
-build a vector from parts in float32 bytes, `joined` at once. Most parts of a state
-are the very same objects from one step to the next, so parts are cached: `SeatBlocks` (the per-seat
-part of the drafting games), or a bounded `functools.lru_cache` over a part's values. A cached part
-is worked out only from its key, so none can be stale. Or an observer keeps its numbers from one
-state to the next (`KeptNumbers`), reading again only what changed. Tests compare whole games of
-observations with fresh encodings of the views.
+The environments' hot path (`GameSpec.observer`, at every step) reads the state instead: an
+observer keeps its numbers from one state to the next (`KeptNumbers`) and reads again only what a
+step replaced. The drafting games' encoders of views (OpenSpiel's public observations) join parts in
+float32 bytes (`joined`), their per-seat blocks cached while the table is the same (`SeatBlocks`).
+Tests compare whole games of observations with fresh encodings of the views.
 """
 
 from __future__ import annotations
