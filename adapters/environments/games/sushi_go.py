@@ -78,24 +78,19 @@ class SushiGoSpec:
 
     def observe(self, view: Any, seat: int, players: int) -> Vector:
         assert isinstance(view, SushiGoView)
-        return self._encode(view.round, view.turn, view.hand_size, view.hand, view, seat, players)
+        head = array("f", _EMPTY_HEAD)
+        head[0] = view.round
+        head[1] = view.turn
+        head[2] = view.hand_size
+        for card in view.hand:
+            head[_HAND_AT_KIND[card]] += 1.0
+        return joined((head, *_SEATS.from_seat(view, seat, players)))
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
         return SushiGoObserver(players)(state, seat)
 
     def observer(self, players: int) -> Observer:
         return SushiGoObserver(players)
-
-    def _encode(
-        self, round_: int, turn: int, hand_size: int, hand: tuple[int, ...], table: Any, seat: int, players: int
-    ) -> Vector:
-        head = array("f", _EMPTY_HEAD)
-        head[0] = round_
-        head[1] = turn
-        head[2] = hand_size
-        for card in hand:
-            head[_HAND_AT_KIND[card]] += 1.0
-        return joined((head, *_SEATS.from_seat(table, seat, players)))
 
     def simultaneous_now(self, state: Any) -> bool:
         return True
@@ -117,7 +112,7 @@ class SushiGoSpec:
         return "\n".join(line for line in lines if line)
 
 
-def _seat_block(table: SushiGoView | SushiGoState, seat: int, out: array[float], at: int) -> None:
+def _seat_block(table: SushiGoView, seat: int, out: array[float], at: int) -> None:
     if not table.tableaus:
         return
     out[at + KINDS] = count_tableau(table.tableaus[seat], out, at, 0.0)
