@@ -33,24 +33,6 @@ class ActionTable:
 Observer = Callable[[Any, int], Vector]
 
 
-class StatelessObserver:
-    """An observer that keeps nothing of its own: `spec.observe_seat` for one player count."""
-
-    __slots__ = ("_observe_seat", "_players", "_spec")
-
-    def __init__(self, spec: GameSpec, players: int) -> None:
-        self._spec = spec
-        self._observe_seat = spec.observe_seat
-        self._players = players
-
-    def __call__(self, state: Any, seat: int) -> Vector:
-        return self._observe_seat(state, seat, self._players)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Picklable (OpenSpiel pickles states, and a match holds its observer).
-        return StatelessObserver, (self._spec, self._players)
-
-
 class GameSpec(Protocol):
     """The per-game part of the environments."""
 
@@ -80,12 +62,13 @@ class GameSpec(Protocol):
         from `seat`."""
 
     def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        """`observe(game.view(state, seat), seat, players)`, read straight off the state (the
-        environments' hot path): only what the seat's view shows, without building the view."""
+        """`observe(game.view(state, seat), seat, players)`, read straight off the state: only what the
+        seat's view shows, without building the view (an `observer`'s, which starts afresh)."""
 
     def observer(self, players: int) -> Observer:
-        """`observe_seat` for one owner (an environment or a match; never two threads at
-        once), which may keep what it read of the last state it observed to read the next one."""
+        """`observe_seat` for one owner (an environment or a match; never two threads at once),
+        which keeps what it read of the last state it observed to read the next one (the
+        environments' hot path)."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""
