@@ -36,7 +36,12 @@ from itertools import permutations
 from typing import Any
 
 from adapters.environments.features import Features, Vector
-from adapters.environments.games.dim_sum_derby_observer import DerbyObserver
+from adapters.environments.games.dim_sum_derby_observer import (
+    DERBY_KIND_COUNT,
+    DISH_COUNT,
+    PLACE_FEATURES,
+    DerbyObserver,
+)
 from adapters.environments.render import scores_line
 from adapters.environments.spec import ActionTable, Observer
 from domain.dim_sum_derby.cards import (
@@ -64,8 +69,6 @@ from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView
 
 MAX_PLAYERS = DIM_SUM_DERBY.max_players
-DISH_COUNT = len(DISHES)
-DERBY_KIND_COUNT = len(DERBY_KINDS)
 PLACES = range(TABLE_LIMIT)
 ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(PEEK_DEPTH)))
 #: A cart slot: cart type, top dish, cards, Kitchen. A table place (before the markers per seat):
@@ -73,7 +76,6 @@ ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(PEEK_DEPTH)
 #: Derby cards. The tail: actions left, turn, turn limit, Derby deck, discarded Derby cards per kind,
 #: scored dishes per dish, yen deck sizes, arranging.
 SLOT_FEATURES = CART_TYPES + len(DISHES) + 2
-PLACE_FEATURES = 1 + len(DISHES) + 1
 SEAT_FEATURES = 2 + CART_TYPES + CART_TYPES * (DISHES_PER_CART + 1) + 1
 TAIL_FEATURES = 4 + len(DERBY_KINDS) + len(DISHES) + CART_TYPES + 1
 

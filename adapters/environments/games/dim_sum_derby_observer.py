@@ -48,7 +48,7 @@ SCALAR_FEATURES = 5
 YEN_CARD_NUMBERS = CART_TYPES + 2 * YEN_FEATURES
 PEEK_FEATURES = PEEK_DEPTH * DISH_COUNT
 #: Discarded Derby cards per kind, scored dishes per dish, yen deck sizes.
-TAIL_FEATURES = DERBY_KIND_COUNT + DISH_COUNT + CART_TYPES
+REST_FEATURES = DERBY_KIND_COUNT + DISH_COUNT + CART_TYPES
 
 
 class _Layout:
@@ -65,7 +65,7 @@ class _Layout:
         self.peek = self.hands + players * DERBY_KIND_COUNT
         self.tail = self.peek + PEEK_FEATURES
         #: A 0, then 1 once dealt: the Kitchen flag of a cart slot, and the zeros of hidden cards.
-        self.flags = self.tail + TAIL_FEATURES
+        self.flags = self.tail + REST_FEATURES
         self.size = self.flags + 2
 
 
