@@ -31,12 +31,16 @@ TESTS: dict[str, list[str]] = {
     "domain/sushi_go/evolve.py": _game_tests("sushi_go", "test_rules", "test_picks", "test_properties"),
     "domain/sushi_go/legal.py": _game_tests("sushi_go", "test_rules", "test_picks", "test_properties"),
     "domain/sushi_go_party/scoring.py": _game_tests("sushi_go_party", "test_scoring", "test_outcomes"),
-    "domain/sushi_go_party/decide.py": _game_tests(
-        "sushi_go_party", "test_turns", "test_setup", "test_picks", "test_properties"
-    ),
-    "domain/sushi_go_party/evolve.py": _game_tests(
-        "sushi_go_party", "test_turns", "test_setup", "test_picks", "test_properties"
-    ),
+    # Party's outcomes (rules version 2) and its golden logs (whole recorded games of version 1, played
+    # again through version 1's turn machine) speak for its decide and evolve too.
+    "domain/sushi_go_party/decide.py": [
+        *_game_tests("sushi_go_party", "test_turns", "test_setup", "test_picks", "test_properties", "test_outcomes"),
+        "tests/unit/test_golden_logs.py",
+    ],
+    "domain/sushi_go_party/evolve.py": [
+        *_game_tests("sushi_go_party", "test_turns", "test_setup", "test_picks", "test_properties", "test_outcomes"),
+        "tests/unit/test_golden_logs.py",
+    ],
     "domain/sushi_go_party/legal.py": _game_tests("sushi_go_party", "test_turns", "test_picks", "test_properties"),
     "domain/spin_some/scoring.py": _game_tests("spin_some", "test_scoring", "test_properties"),
     "domain/spin_some/decide.py": _game_tests("spin_some", "test_turns", "test_picks", "test_properties"),
