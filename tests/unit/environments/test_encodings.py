@@ -141,6 +141,25 @@ def test_an_observer_given_states_in_any_order_observes_each_as_its_view_shows_i
         assert np.array_equal(observer(state, seat), expected)
 
 
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_an_environment_dealt_again_observes_the_new_game_as_its_views_show_it(game: str, players: int) -> None:
+    """An environment keeps one observer for every game it deals: what it kept of the last game's
+    end must not leak into the next game's observations."""
+    table = env(game, players)
+    rng = random.Random(players)
+    for seed in (5, 6, 5):
+        table.reset(seed=seed)
+        for agent in table.agent_iter():
+            observation, _, terminated, truncated, _ = table.last()
+            seat = table.seat_of[agent]
+            view = table.match.view(seat)  # type: ignore[union-attr]
+            assert np.array_equal(observation["observation"], fresh_observation(game, view, seat, players))
+            if terminated or truncated:
+                table.step(None)
+                continue
+            table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+
+
 @pytest.mark.parametrize(("game", "players"), [("sushi-go", 3), ("sushi-go-party", 2), ("sushi-go-party", 8)])
 def test_cached_seat_blocks_give_what_a_fresh_encoding_gives(game: str, players: int) -> None:
     table = env(game, players)
