@@ -385,11 +385,15 @@ class Games:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
         # Asking for the events after a version says the caller has seen it.
-        loaded = await self._read(game_id, token, max(after, seen or 0))
+        loaded, log = await self.tables.readable_log(game_id, max(after, seen or 0), token)
         seat = loaded.seat_of(token)
-        # Only the page is read; it is shown as the table now stands (what the seat may see now).
-        count = min(limit, loaded.version - after)
-        stored = await self.reads.window(loaded.game_id, after, count) if count > 0 else []
+        # Only the page is read (or cut from the log just read to load the game); it is shown as the
+        # table now stands (what the seat may see now).
+        count = max(0, min(limit, loaded.version - after))
+        if log is not None:
+            stored: Sequence[StoredEvent] = log[after : after + count]
+        else:
+            stored = await self.reads.window(loaded.game_id, after, count) if count else []
         events = [loaded.codec.decode_stored(item) for item in stored]
         views = event_views(loaded.game, loaded.table, seat, stored, events)
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)

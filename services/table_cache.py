@@ -228,11 +228,19 @@ class Tables:
         """The table for a read by a caller that has seen version `seen`: a cached game that is over
         as it is (no query), a cached running game with the primary's tail folded in, a game not cached
         loaded through the replica reads (the replica when its copy is fresh enough) and kept."""
+        return (await self.readable_log(game_id, seen, token))[0]
+
+    async def readable_log(
+        self, game_id: str, seen: int | None = None, token: str | None = None
+    ) -> tuple[CachedTable, Sequence[StoredEvent] | None]:
+        """`readable`, with the game's whole log when it was just read to load the game (a game not
+        cached, or every game with no cache): a page of it then costs no second read."""
         game_id = check_game_id(game_id)
         cached = self._cache.get(game_id)
         if cached is None:
-            return self.remember(cached_from(await self.reads.load(game_id, seen=seen, token=token)))
-        return cached if is_over(cached.table) else await self.refreshed(cached)
+            loaded = await self.reads.load(game_id, seen=seen, token=token)
+            return self.remember(cached_from(loaded)), loaded.stored
+        return (cached if is_over(cached.table) else await self.refreshed(cached)), None
 
     async def current(self, game_id: str) -> CachedTable:
         """The table as of the latest event stored."""

@@ -166,6 +166,23 @@ async def test_an_events_page_reads_only_the_page(store):
     assert page == whole
 
 
+async def test_an_events_page_of_a_game_not_cached_is_cut_from_the_log_read_to_load_it(store):
+    """With no cache (or a game not in it yet), the game is loaded from its whole log: the page is a
+    part of that log, not a second read."""
+    games = process(store)
+    game = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    for cached_tables in (0, 100):
+        uncached = process(store, cached_tables)
+        store.reads.clear()
+        page = await uncached.events(game.id, None, after=10, limit=5)
+        assert store.reads == [game.version]
+        assert page == await games.events(game.id, None, after=10, limit=5)
+        assert [event.version for event in page.events] == [11, 12, 13, 14, 15]
+    last = await process(store, 0).events(game.id, None, after=game.version - 2, limit=5)
+    assert [event.version for event in last.events] == [game.version - 1, game.version]
+    assert (await process(store, 0).events(game.id, None, after=game.version, limit=5)).events == []
+
+
 def test_the_cache_forgets_the_least_recently_used_beyond_its_capacity():
     cache: Lru[str, int] = Lru(2)
     cache.put("a", 1)
