@@ -61,14 +61,11 @@ class GameSpec(Protocol):
         """The seat's own view (or a spectator's) as `observation_size(players)` numbers, seats in turn
         from `seat`."""
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        """`observe(game.view(state, seat), seat, players)`, read straight off the state: only what the
-        seat's view shows, without building the view (an `observer`'s, which starts afresh)."""
-
     def observer(self, players: int) -> Observer:
-        """`observe_seat` for one owner (an environment or a match; never two threads at once),
-        which keeps what it read of the last state it observed to read the next one (the
-        environments' hot path)."""
+        """`observer(state, seat)` is `observe(game.view(state, seat), seat, players)`, read straight
+        off the state without building the view: the environments' hot path. For one owner (an
+        environment or a match; never two threads at once): it keeps what it read of the last state
+        it observed to read the next one."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""

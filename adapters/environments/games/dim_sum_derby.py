@@ -234,9 +234,6 @@ class DerbySpec:
         out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
         return out.vector()
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        return DerbyObserver(players)(state, seat)
-
     def observer(self, players: int) -> Observer:
         return DerbyObserver(players)
 

@@ -97,9 +97,6 @@ class SpinSomeSpec:
         out.set(tail + 1, len(view.players[seat].menu))
         return out.vector()
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        return SpinSomeObserver(players)(state, seat)
-
     def observer(self, players: int) -> Observer:
         return SpinSomeObserver(players)
 

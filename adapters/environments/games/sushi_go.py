@@ -86,9 +86,6 @@ class SushiGoSpec:
             head[_HAND_AT_KIND[card]] += 1.0
         return joined((head, *_SEATS.from_seat(view, seat, players)))
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        return SushiGoObserver(players)(state, seat)
-
     def observer(self, players: int) -> Observer:
         return SushiGoObserver(players)
 

@@ -212,9 +212,6 @@ class PartySpec:
     def observer(self, players: int) -> Observer:
         return PartyObserver(players)
 
-    def observe_seat(self, state: Any, seat: int, players: int) -> Vector:
-        return PartyObserver(players)(state, seat)
-
     def simultaneous_now(self, state: Any) -> bool:
         assert isinstance(state, PartyState)
         return state.phase == "pick"

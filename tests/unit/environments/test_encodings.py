@@ -278,5 +278,5 @@ def test_what_a_seat_may_not_see_changes_nothing_it_observes(game: str, players:
             for seat in range(players):
                 hidden = HIDE[game](state, seat)
                 hidden_changes += hidden != state
-                assert np.array_equal(spec.observe_seat(hidden, seat, players), spec.observe_seat(state, seat, players))
+                assert np.array_equal(spec.observer(players)(hidden, seat), spec.observer(players)(state, seat))
     assert hidden_changes > 0
