@@ -106,11 +106,13 @@ class KeptNumbers:
 
     def __init__(self, players: int, size: int) -> None:
         self._players = players
-        self._numbers = bytearray(4 * size)
-        #: The same numbers as float32s (set through `_numbers` or `_cells`, never resized), and as
-        #: Python floats one at a time (cheaper to set one with than numpy's item assignment).
-        self._floats: Vector = np.frombuffer(self._numbers, np.float32)
-        self._cells = memoryview(self._numbers).cast("f")
+        numbers = bytearray(4 * size)
+        #: The numbers as float32 bytes, to set a run of them (a memoryview's slice assignment costs
+        #: half a bytearray's); as float32s; and as Python floats one at a time (cheaper to set one
+        #: with than numpy's item assignment). All three share one buffer, never resized.
+        self._numbers = memoryview(numbers)
+        self._floats: Vector = np.frombuffer(numbers, np.float32)
+        self._cells = self._numbers.cast("f")
 
     def __reduce__(self) -> tuple[Any, ...]:
         # What it keeps is a cache: a copy starts afresh (OpenSpiel pickles states, which hold it).

@@ -42,7 +42,7 @@ DERBY_KIND_COUNT = len(DERBY_KINDS)
 CART_FEATURES = CART_TYPES + DISH_COUNT + 1
 PLACE_FEATURES = 1 + DISH_COUNT + 1
 YEN_FEATURES = CART_TYPES * (DISHES_PER_CART + 1)
-#: Actions left, turn, turn limit, Derby deck, arranging.
+#: Actions left, turn, Derby deck (set at every step), turn limit, arranging.
 SCALAR_FEATURES = 5
 #: Per seat: portions per cart type, its yen cards as its owner sees them, then as the others do.
 YEN_CARD_NUMBERS = CART_TYPES + 2 * YEN_FEATURES
@@ -58,6 +58,9 @@ class _Layout:
         self.table = CART_TYPES * CART_FEATURES
         self.place = PLACE_FEATURES + players
         self.scalars = self.table + TABLE_LIMIT * self.place
+        self.turn_limit = self.scalars + 3
+        #: 1 while the peeked cards are being arranged.
+        self.arranging = self.scalars + 4
         #: Every seat's markers, then its lost markers, then its Derby cards.
         self.counts = self.scalars + SCALAR_FEATURES
         self.yen = self.counts + 3 * players
@@ -78,7 +81,6 @@ class DerbyObserver(KeptNumbers):
 
     __slots__ = (
         "_carts",
-        "_counts",
         "_decks",
         "_derby_discard",
         "_dish_discards",
@@ -86,7 +88,9 @@ class DerbyObserver(KeptNumbers):
         "_layout",
         "_lost",
         "_markers_on",
+        "_no_seats",
         "_peek",
+        "_per_seat",
         "_place_cards",
         "_place_markers",
         "_portions",
@@ -94,7 +98,6 @@ class DerbyObserver(KeptNumbers):
         "_seat_yen",
         "_supply",
         "_table",
-        "_turn_limit",
         "_yen",
         "_yen_decks",
         "_yen_portions",
@@ -103,8 +106,9 @@ class DerbyObserver(KeptNumbers):
     def __init__(self, players: int) -> None:
         self._layout = _LAYOUTS[players]
         super().__init__(players, self._layout.size)
-        self._counts = _COUNTS[players]
-        self._turn_limit = turn_limit(players)
+        #: A number per seat (markers in supply, markers lost), and zeros for each before the deal.
+        self._per_seat = Struct(f"<{players}f")
+        self._no_seats = (0,) * players
         # What the numbers were read from (None: nothing yet).
         self._carts: Any = None
         self._decks: list[Cards | None] = [None] * CART_TYPES
@@ -124,6 +128,7 @@ class DerbyObserver(KeptNumbers):
         self._derby_discard: Any = None
         self._dish_discards: Any = None
         self._yen_decks: Any = None
+        self._cells[self._layout.turn_limit] = turn_limit(players)
 
     def __call__(self, derby: Any, seat: int) -> Vector:
         # Called at every step: typed rather than checked.
@@ -133,31 +138,31 @@ class DerbyObserver(KeptNumbers):
             self._read_carts(state.carts)
         if state.table is not self._table or state.markers_on is not self._markers_on:
             self._read_table(state.table, state.markers_on)
-        supply, lost, hands = state.supply, state.lost, state.hands
-        if supply is not self._supply or lost is not self._lost or hands is not self._hands:
-            self._supply, self._lost = supply, lost
-            if supply:
-                self._counts.pack_into(numbers, 4 * layout.counts, *supply, *lost, *map(len, hands))
-            else:
-                self._counts.pack_into(numbers, 4 * layout.counts, *_NO_COUNTS[self._players])
-            if hands is not self._hands:
-                self._read_hands(hands)
+        supply = state.supply
+        if supply is not self._supply:
+            self._supply = supply
+            self._per_seat.pack_into(numbers, 4 * layout.counts, *(supply or self._no_seats))
+        lost = state.lost
+        if lost is not self._lost:
+            self._lost = lost
+            self._per_seat.pack_into(numbers, 4 * (layout.counts + self._players), *(lost or self._no_seats))
+        if state.hands is not self._hands:
+            self._read_hands(state.hands)
         if state.yen is not self._yen or state.portions is not self._portions:
             self._read_yen(state.yen, state.portions)
         peek = state.peek
         if peek is not self._peek:
             self._peek = peek
             numbers[4 * layout.peek : 4 * layout.tail] = _peek(peek)
-        self._read_tail(state)
-        _SCALARS.pack_into(
-            numbers,
-            4 * layout.scalars,
-            state.actions_left,
-            state.turn,
-            self._turn_limit,
-            len(state.derby_deck),
-            1.0 if peek else 0.0,
-        )
+            self._cells[layout.arranging] = 1.0 if peek else 0.0
+        if (
+            state.derby_discard is not self._derby_discard
+            or state.dish_discards is not self._dish_discards
+            or state.yen_decks is not self._yen_decks
+        ):
+            self._read_tail(state)
+        # The turn limit is set once for all (`__init__`), arranging with the peeked cards.
+        _SCALARS.pack_into(numbers, 4 * layout.scalars, state.actions_left, state.turn, len(state.derby_deck))
         order = _order(
             self._players,
             seat,
@@ -205,12 +210,14 @@ class DerbyObserver(KeptNumbers):
         self._hands = hands
         numbers, held = self._numbers, self._seat_hands
         start = 4 * self._layout.hands
+        sizes = self._layout.counts + 2 * self._players
         for seat in range(self._players):
             hand = hands[seat] if hands else None
             if hand is not held[seat]:
                 held[seat] = hand
                 at = start + 4 * seat * DERBY_KIND_COUNT
                 numbers[at : at + 4 * DERBY_KIND_COUNT] = _derby_cards(hand or ())
+                self._cells[sizes + seat] = len(hand or ())
 
     def _read_yen(self, yen: tuple[Cards, ...], portions: tuple[Cards, ...]) -> None:
         self._yen, self._portions = yen, portions
@@ -272,9 +279,9 @@ def _order(
     order += range(hand, hand + DERBY_KIND_COUNT)
     order += range(layout.peek, layout.tail) if peek_shown else [zero] * PEEK_FEATURES
     # The tail: the scalars but arranging, the discarded and scored cards and yen decks, arranging.
-    order += range(layout.scalars, layout.scalars + SCALAR_FEATURES - 1)
+    order += (layout.scalars, layout.scalars + 1, layout.turn_limit, layout.scalars + 2)
     order += range(layout.tail, layout.flags)
-    order.append(layout.scalars + SCALAR_FEATURES - 1)
+    order.append(layout.arranging)
     return np.array(order, np.intp)
 
 
@@ -351,10 +358,8 @@ _DISH_PLACE = tuple(
     array("f", [1.0, *[1.0 if dish == other else 0.0 for other in range(DISH_COUNT)]]).tobytes() for dish in CARD_DISH
 )
 _PLACE_TAIL = {players: Struct(f"<{1 + players}f") for players in _LAYOUTS}
-_SCALARS = Struct(f"<{SCALAR_FEATURES}f")
-#: Every seat's markers, lost markers and Derby cards; zeros before the deal.
-_COUNTS = {players: Struct(f"<{3 * players}f") for players in _LAYOUTS}
-_NO_COUNTS = {players: (0,) * 3 * players for players in _LAYOUTS}
+#: Actions left, turn, Derby deck: the scalars that change from one step to the next.
+_SCALARS = Struct("<3f")
 _PORTIONS = Struct(f"<{CART_TYPES}f")
 _NO_YEN_CARDS = bytes(4 * YEN_CARD_NUMBERS)
 _NO_CART = bytes(4 * CART_FEATURES)
