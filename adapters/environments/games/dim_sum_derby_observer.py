@@ -11,7 +11,10 @@ A `DerbyObserver` keeps those numbers from the state it last observed (see `Kept
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterable
 from functools import lru_cache
+from itertools import compress, count
+from operator import is_not
 from struct import Struct
 from typing import Any
 
@@ -191,20 +194,25 @@ class DerbyObserver(KeptNumbers):
         numbers[flag : flag + 4] = _ONE if carts else _ZERO
 
     def _read_table(self, table: Cards, markers_on: tuple[Cards, ...]) -> None:
+        cards, held = self._place_cards, self._place_markers
+        # A dish eaten from gets a marker and the table stays the same: only its place is read again.
+        places: Iterable[int] = (
+            compress(count(), map(is_not, markers_on, held)) if table is self._table else range(TABLE_LIMIT)
+        )
         self._table, self._markers_on = table, markers_on
-        numbers, cards, held, players = self._numbers, self._place_cards, self._place_markers, self._players
+        numbers, players, served = self._numbers, self._players, len(table)
         width = 4 * self._layout.place
-        at = 4 * self._layout.table
-        for place, (card, markers) in enumerate(zip(table, markers_on, strict=True)):
-            if card != cards[place] or markers is not held[place]:
-                cards[place], held[place] = card, markers
-                numbers[at : at + width] = _place(card, markers, players)
-            at += width
-        for place in range(len(table), TABLE_LIMIT):
-            if cards[place] is not None:
+        start = 4 * self._layout.table
+        for place in places:
+            at = start + place * width
+            if place < served:
+                card, markers = table[place], markers_on[place]
+                if card != cards[place] or markers is not held[place]:
+                    cards[place], held[place] = card, markers
+                    numbers[at : at + width] = _place(card, markers, players)
+            elif cards[place] is not None:
                 cards[place] = held[place] = None
                 numbers[at : at + width] = bytes(width)
-            at += width
 
     def _read_hands(self, hands: tuple[Cards, ...]) -> None:
         self._hands = hands
