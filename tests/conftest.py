@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, settings
 
 from adapters.database import async_url
 from adapters.migrate import upgrade_sync
+from tests.loud_skips import skip_loudly, summarize_loud_skips
 
 settings.register_profile(
     "ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -33,9 +34,6 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 
 POSTGRES_IMAGE = "postgres:17-alpine"
 
-#: Why the PostgreSQL tests were skipped, repeated at the end of the run where nobody can miss it.
-_postgres_skipped: list[str] = []
-
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
@@ -44,9 +42,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _postgres_skipped:
-        terminalreporter.section("PostgreSQL tests SKIPPED", sep="!", red=True, bold=True)
-        terminalreporter.write_line(_postgres_skipped[0], red=True, bold=True)
+    summarize_loud_skips(terminalreporter)
 
 
 def _migrate(url: str) -> None:
@@ -76,14 +72,12 @@ def _postgres_server() -> Iterator[str]:
         with PostgresContainer(POSTGRES_IMAGE, driver="psycopg") as container:
             yield container.get_connection_url()
         return
-    reason = (
-        "no PostgreSQL: KAITEN_TEST_DATABASE_URL is not set and no Docker engine answers `docker info`. "
-        "Set KAITEN_TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/postgres or start Docker."
+    skip_loudly(
+        "PostgreSQL",
+        "KAITEN_TEST_DATABASE_URL is not set and no Docker engine answers `docker info`. "
+        "Set KAITEN_TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/postgres or start Docker.",
+        "KAITEN_REQUIRE_POSTGRES",
     )
-    if os.environ.get("KAITEN_REQUIRE_POSTGRES") == "1":
-        pytest.fail(f"KAITEN_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
-    _postgres_skipped.append(reason)
-    pytest.skip(reason)
 
 
 @contextmanager

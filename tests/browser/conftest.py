@@ -27,6 +27,7 @@ import pytest
 
 from api.play import WEB_FILES
 from tests.e2e.servers import START_SECONDS, ServerProcess, free_port
+from tests.loud_skips import skip_loudly
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = Path(os.environ.get("KAITEN_SCREENSHOTS", ROOT / "test-output" / "screenshots"))
@@ -43,21 +44,6 @@ CHROMIUM_ARGS = [
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
-_browser_skipped: list[str] = []
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if _browser_skipped:
-        terminalreporter.section("Browser tests SKIPPED", sep="!", red=True, bold=True)
-        terminalreporter.write_line(_browser_skipped[0], red=True, bold=True)
-
-
-def _no_browser(reason: str) -> None:
-    if os.environ.get("KAITEN_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"KAITEN_REQUIRE_BROWSER=1 but {reason}", pytrace=False)
-    _browser_skipped.append(reason)
-    pytest.skip(reason)
-
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
@@ -66,10 +52,10 @@ def browser() -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _no_browser("Playwright is not installed: pip install -e '.[test]'")
+        skip_loudly("Browser", "Playwright is not installed: pip install -e '.[test]'", "KAITEN_REQUIRE_BROWSER")
     executable = shutil.which("chromium")
     if executable is None:
-        _no_browser("no Chromium on this machine: apt-get install -y chromium")
+        skip_loudly("Browser", "no Chromium on this machine: apt-get install -y chromium", "KAITEN_REQUIRE_BROWSER")
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield launched

@@ -10,7 +10,6 @@ replica holds answer from the replica and lag. Which copy answered is told by th
 from __future__ import annotations
 
 import asyncio
-import os
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -27,6 +26,7 @@ from api.app import create_app
 from api.bootstrap import Services, bootstrap
 from api.cli import main
 from api.settings import Settings, SettingsError
+from tests.loud_skips import skip_loudly
 from tests.projecting import settle_all
 from tests.replication import Pair, free_port, postgres_bin, streaming_pair
 
@@ -41,13 +41,12 @@ def pair() -> Iterator[Pair]:
     """A migrated primary and its replica, for this module."""
     bin_dir = postgres_bin()
     if bin_dir is None:
-        reason = (
+        skip_loudly(
+            "Read replica",
             "no PostgreSQL binaries under /usr/lib/postgresql/*/bin (or, as root, no postgres user to run "
-            "them) for a primary and a replica"
+            "them) for a primary and a replica",
+            "KAITEN_REQUIRE_POSTGRES",
         )
-        if os.environ.get("KAITEN_REQUIRE_POSTGRES") == "1":
-            pytest.fail(f"KAITEN_REQUIRE_POSTGRES=1 but {reason}", pytrace=False)
-        pytest.skip(reason)
     with streaming_pair(bin_dir) as started:
         started.execute(started.primary, f"CREATE DATABASE {DATABASE}")
         upgrade_sync(started.primary.url(DATABASE))
