@@ -18,11 +18,12 @@ from array import array
 from collections.abc import Callable, Iterable
 from functools import cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 Vector = np.ndarray[Any, np.dtype[np.float32]]
+T = TypeVar("T")
 
 
 class Features:
@@ -129,3 +130,8 @@ def joined(parts: Iterable[bytes | array[float]]) -> Vector:
 def turn_order(players: int) -> tuple[tuple[int, ...], ...]:
     """Per observer, every seat in turn from the observer's."""
     return tuple(tuple((seat + offset) % players for offset in range(players)) for seat in range(players))
+
+
+def per_player_count(game: Any, make: Callable[[int], T]) -> dict[int, T]:
+    """`make(players)` for every player count the game takes (an observer's layouts)."""
+    return {players: make(players) for players in range(game.min_players, game.max_players + 1)}

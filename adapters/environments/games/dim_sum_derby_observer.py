@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, turn_order
+from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
     CARD_PORTIONS,
@@ -75,7 +75,7 @@ class _Layout:
         self.size = self.flags + 2
 
 
-_LAYOUTS = {players: _Layout(players) for players in range(DIM_SUM_DERBY.min_players, DIM_SUM_DERBY.max_players + 1)}
+_LAYOUTS = per_player_count(DIM_SUM_DERBY, _Layout)
 
 
 class DerbyObserver(KeptNumbers):
@@ -224,8 +224,9 @@ class DerbyObserver(KeptNumbers):
             if hand is not held[seat]:
                 held[seat] = hand
                 at = start + 4 * seat * DERBY_KIND_COUNT
-                numbers[at : at + 4 * DERBY_KIND_COUNT] = _derby_cards(hand or ())
-                self._cells[sizes + seat] = len(hand or ())
+                cards = hand or ()
+                numbers[at : at + 4 * DERBY_KIND_COUNT] = _derby_cards(cards)
+                self._cells[sizes + seat] = len(cards)
 
     def _read_yen(self, yen: tuple[Cards, ...], portions: tuple[Cards, ...]) -> None:
         self._yen, self._portions = yen, portions

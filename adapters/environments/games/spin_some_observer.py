@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, turn_order
+from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
 from domain.engine import CardIds
 from domain.spin_some.cards import CARD_KIND, KIND_COUNT
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
@@ -39,10 +39,7 @@ class _Layout:
         self.size = self.taken + players
 
 
-_LAYOUTS = {
-    players: _Layout(players)
-    for players in range(SPIN_SOME_FOR_DIM_SUM.min_players, SPIN_SOME_FOR_DIM_SUM.max_players + 1)
-}
+_LAYOUTS = per_player_count(SPIN_SOME_FOR_DIM_SUM, _Layout)
 
 
 class SpinSomeObserver(KeptNumbers):

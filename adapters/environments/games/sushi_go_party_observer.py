@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, turn_order
+from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
 from domain.sushi_go_party.cards import DESSERT_SLUGS, FACE_DOWN, SLUG, TYPES, URAMAKI_PLACES
 from domain.sushi_go_party.game import SUSHI_GO_PARTY
 from domain.sushi_go_party.options import MenuSpec
@@ -66,8 +66,7 @@ class _Layout:
         self.size = self.hands + players * _SLOT
 
 
-_PLAYER_COUNTS = range(SUSHI_GO_PARTY.min_players, SUSHI_GO_PARTY.max_players + 1)
-_LAYOUTS = {players: _Layout(players) for players in _PLAYER_COUNTS}
+_LAYOUTS = per_player_count(SUSHI_GO_PARTY, _Layout)
 
 
 class PartyObserver(KeptNumbers):
@@ -233,7 +232,7 @@ def _phase_and_menu(phase: str, menu: MenuSpec | None) -> bytes:
 #: The next uramaki place's points, per places claimed (0 once all are).
 _URAMAKI_NEXT = (*URAMAKI_PLACES, 0)
 _SCALAR_NUMBERS = Struct("<7f")
-_TAILS = {players: Struct(f"<{3 * players}f") for players in _PLAYER_COUNTS}
+_TAILS = {players: Struct(f"<{3 * players}f") for players in _LAYOUTS}
 _NO_CARDS = bytes(4 * _SLOT)
 _NO_PROMPT = bytes(4 * (_ZERO - _PROMPT))
 _NO_TABLEAU = bytes(4 * _FRIDGE)
