@@ -24,6 +24,7 @@ from services.ports import (
     MatchFilter,
     MatchKey,
     MatchRecord,
+    Namespace,
     NewEvent,
     OutboxMessage,
     PlayerGameRecord,
@@ -121,20 +122,27 @@ class ReplicaReadModels:
         self._primary = primary
         self._health = health
 
-    async def matches(self, where: MatchFilter, after: MatchKey | None, limit: int) -> list[MatchRecord]:
+    async def matches(
+        self, namespace: Namespace, where: MatchFilter, after: MatchKey | None, limit: int
+    ) -> list[MatchRecord]:
         return await self._health.read(
-            lambda: self._replica.matches(where, after, limit), lambda: self._primary.matches(where, after, limit)
+            lambda: self._replica.matches(namespace, where, after, limit),
+            lambda: self._primary.matches(namespace, where, after, limit),
         )
 
-    async def player_games(self, player_id: str) -> list[PlayerGameRecord]:
+    async def player_games(self, namespace: Namespace, person_id: str) -> list[PlayerGameRecord]:
         return await self._health.read(
-            lambda: self._replica.player_games(player_id), lambda: self._primary.player_games(player_id)
+            lambda: self._replica.player_games(namespace, person_id),
+            lambda: self._primary.player_games(namespace, person_id),
         )
 
-    async def game_stats(self, game: str) -> GameStatsRecord:
-        return await self._health.read(lambda: self._replica.game_stats(game), lambda: self._primary.game_stats(game))
-
-    async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
+    async def game_stats(self, namespace: Namespace, game: str) -> GameStatsRecord:
         return await self._health.read(
-            lambda: self._replica.leaderboard(game, limit), lambda: self._primary.leaderboard(game, limit)
+            lambda: self._replica.game_stats(namespace, game), lambda: self._primary.game_stats(namespace, game)
+        )
+
+    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
+        return await self._health.read(
+            lambda: self._replica.leaderboard(namespace, game, limit, offset),
+            lambda: self._primary.leaderboard(namespace, game, limit, offset),
         )

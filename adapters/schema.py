@@ -18,6 +18,8 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql import base as postgresql_base
 from sqlalchemy.engine import Dialect
 
+from services.ports import BUILTIN_APP
+
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
     "uq": "uq_%(table_name)s_%(column_0_N_name)s",
@@ -109,6 +111,45 @@ idempotency_keys = sa.Table(
     sa.Column("last_version", sa.Integer, nullable=False),
 )
 
+# --- Apps, their keys, and the people at the tables (services/apps.py, services/people.py) --------
+
+apps = sa.Table(
+    "apps",
+    metadata,
+    sa.Column("app_id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False, unique=True),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    #: services.ports.Quotas as JSON (a missing quota: no limit).
+    sa.Column("quotas", JSON_VALUE, nullable=False),
+)
+
+app_keys = sa.Table(
+    "app_keys",
+    metadata,
+    #: The part of a key that finds it (`kaiten_app_<key_id>_<secret>`).
+    sa.Column("key_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False, index=True),
+    #: SHA-256 hex of the whole key, which is shown once and never kept.
+    sa.Column("key_hash", sa.Text, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    #: A rotated key works until then.
+    sa.Column("expires_at", UtcDateTime),
+    sa.Column("revoked_at", UtcDateTime),
+)
+
+#: Who sits at the tables: the log holds a person's id only, so that erasing this row erases them.
+people = sa.Table(
+    "people",
+    metadata,
+    sa.Column("person_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False),
+    #: The app's own id for its user; NULL for a guest (any number of guests per app).
+    sa.Column("player_id", sa.Text),
+    sa.Column("name", sa.Text),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.UniqueConstraint("app_id", "player_id"),
+)
+
 games = sa.Table(
     "games",
     metadata,
@@ -125,11 +166,18 @@ games = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
     sa.Column("finished_at", UtcDateTime),
+    #: The app that owns the game.
+    sa.Column("app_id", sa.Text, nullable=False, server_default=BUILTIN_APP),
+    #: Stored from a log (importLog), not played here.
+    sa.Column("imported", sa.Boolean, nullable=False, server_default=sa.false()),
     # Listing newest first, filtered by game and status; game_id breaks ties for keyset cursors.
     # Columns that change on every append (version, updated_at, awaiting) stay out of the indexes so
     # that PostgreSQL can update the row in place (HOT).
     sa.Index(None, "game", "status", "created_at", "game_id"),
     sa.Index(None, "created_at", "game_id"),
+    # An app's quotas: the games it created or imported lately, and those not over.
+    sa.Index(None, "app_id", "imported", "created_at"),
+    sa.Index(None, "app_id", "status"),
     # Listing by player: `seats @> '[{"player_id": "..."}]'`.
     sa.Index(
         "ix_games_seats_gin",
@@ -173,8 +221,9 @@ webhooks = sa.Table(
     metadata,
     sa.Column("webhook_id", sa.Text, primary_key=True),
     sa.Column("game_id", sa.Text, nullable=False),
-    #: The seat that registered it: only its token may read its deliveries or remove it.
-    sa.Column("seat", sa.Integer, nullable=False),
+    #: The seat that registered it (NULL: the app that owns the game): only its token (or the app's
+    #: key) may read its deliveries or remove it.
+    sa.Column("seat", sa.Integer),
     sa.Column("url", sa.Text, nullable=False),
     #: Kept as given: every delivery is signed with it.
     sa.Column("secret", sa.Text, nullable=False),
@@ -250,44 +299,58 @@ projection_checkpoints = sa.Table(
     sa.Column("events", sa.BigInteger, nullable=False, server_default=sa.text("0")),
 )
 
-# Match history ("history" projection): one row per game, newest first by the time of GameCreated.
+# Match history ("history" projection): one row per game, newest first by the time of GameCreated,
+# by the app that owns it.
 match_history = sa.Table(
     "match_history",
     metadata,
     sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False),
     sa.Column("game", sa.Text, nullable=False),
     sa.Column("status", sa.Text, nullable=False),
     sa.Column("players", sa.Integer, nullable=False),
+    #: The seats as the table holds them (people as their person ids).
     sa.Column("seats", JSON_VALUE, nullable=False),
-    #: `private` games are never listed.
+    #: `private` games are listed to their app alone.
     sa.Column("visibility", sa.Text, nullable=False, server_default="public"),
+    #: Stored from a log (importLog), not played here.
+    sa.Column("imported", sa.Boolean, nullable=False, server_default=sa.false()),
     #: The finished game's result (scores, winners, ranking), else NULL.
     sa.Column("result", JSON_VALUE),
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("finished_at", UtcDateTime),
     # Keyset pagination newest first, by each combination of the filters; game_id breaks ties.
-    sa.Index(None, "created_at", "game_id"),
-    sa.Index(None, "game", "created_at", "game_id"),
-    sa.Index(None, "status", "created_at", "game_id"),
-    sa.Index(None, "game", "status", "created_at", "game_id"),
+    sa.Index(None, "app_id", "created_at", "game_id"),
+    sa.Index(None, "app_id", "game", "created_at", "game_id"),
+    sa.Index(None, "app_id", "status", "created_at", "game_id"),
+    sa.Index(None, "app_id", "game", "status", "created_at", "game_id"),
 )
 
-#: The games each player (the integrating app's player_id) has a seat in, for the player filter.
+#: The games each person sat in, for the player filter.
 match_players = sa.Table(
     "match_players",
     metadata,
-    sa.Column("player_id", sa.Text, primary_key=True),
+    sa.Column("person_id", sa.Text, primary_key=True),
     sa.Column("game_id", sa.Text, primary_key=True),
     sa.Column("created_at", UtcDateTime, nullable=False),
-    sa.Index(None, "player_id", "created_at", "game_id"),
+    sa.Index(None, "person_id", "created_at", "game_id"),
 )
 
-# Statistics ("statistics" projection), over finished games. Sums are kept, not means, so that
-# applying one more game is an addition and the API derives means and rates when it answers.
-player_stats = sa.Table(
+
+# Statistics ("statistics" projection), over finished games played here, by namespace: an app's own
+# (`scope` all) and what anybody may see of it (`scope` public: its public games alone). Sums are
+# kept, not means, so that applying one more game is an addition and the API derives means and rates
+# when it answers.
+def _namespaced(name: str, *items: sa.Column[Any] | sa.Index) -> sa.Table:
+    """A statistics table: its rows by app, and by `scope` (services.ports.Namespace)."""
+    namespace = (sa.Column("app_id", sa.Text, primary_key=True), sa.Column("scope", sa.Text, primary_key=True))
+    return sa.Table(name, metadata, *namespace, *items)
+
+
+player_stats = _namespaced(
     "player_stats",
-    metadata,
-    sa.Column("player_id", sa.Text, primary_key=True),
+    #: The player's person id (services/people.py).
+    sa.Column("person_id", sa.Text, primary_key=True),
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("played", sa.Integer, nullable=False),
     sa.Column("wins", sa.Integer, nullable=False),
@@ -301,12 +364,11 @@ player_stats = sa.Table(
     sa.Column("mu", sa.Double, nullable=False),
     sa.Column("sigma", sa.Double, nullable=False),
     sa.Column("rating", sa.Double, nullable=False),
-    sa.Index(None, "game", "rating", "player_id"),
+    sa.Index(None, "app_id", "scope", "game", "rating", "person_id"),
 )
 
-game_stats = sa.Table(
+game_stats = _namespaced(
     "game_stats",
-    metadata,
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("games", sa.Integer, nullable=False),
     #: Seats of finished games (every seat: people, anonymous and bots).
@@ -319,11 +381,10 @@ game_stats = sa.Table(
     sa.Column("resigned_seats", sa.BigInteger, nullable=False, server_default=sa.text("0")),
 )
 #: The sums of game_stats, one per column: what each finished game adds to.
-GAME_SUMS = tuple(column.name for column in game_stats.columns if column.name != "game")
+GAME_SUMS = tuple(column.name for column in game_stats.columns if column.name not in ("app_id", "scope", "game"))
 
-game_seat_stats = sa.Table(
+game_seat_stats = _namespaced(
     "game_seat_stats",
-    metadata,
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("players", sa.Integer, primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
@@ -331,26 +392,23 @@ game_seat_stats = sa.Table(
     sa.Column("wins", sa.Integer, nullable=False),
 )
 
-game_score_counts = sa.Table(
+game_score_counts = _namespaced(
     "game_score_counts",
-    metadata,
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("score", sa.Integer, primary_key=True),
     #: Seats that finished a game with this total.
     sa.Column("seats", sa.BigInteger, nullable=False),
 )
 
-game_category_points = sa.Table(
+game_category_points = _namespaced(
     "game_category_points",
-    metadata,
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("category", sa.Text, primary_key=True),
     sa.Column("points", sa.BigInteger, nullable=False),
 )
 
-game_card_picks = sa.Table(
+game_card_picks = _namespaced(
     "game_card_picks",
-    metadata,
     sa.Column("game", sa.Text, primary_key=True),
     sa.Column("slug", sa.Text, primary_key=True),
     sa.Column("picks", sa.BigInteger, nullable=False),

@@ -22,9 +22,15 @@ class SecureIds:
     def seed(self) -> int:
         return secrets.randbits(63)
 
-    def token(self) -> str:
-        # 256 random bits; only its SHA-256 is ever stored.
-        return secrets.token_urlsafe(32)
+    def token(self, kind: str = "seat") -> str:
+        # 256 random bits behind a prefix that says what the secret is; only its SHA-256 is stored.
+        return f"kaiten_{kind}_{secrets.token_urlsafe(32)}"
+
+    def key_id(self) -> str:
+        return secrets.token_hex(8)
+
+    def person_id(self) -> str:
+        return str(uuid.uuid4())
 
     def salt(self) -> bytes:
         return secrets.token_bytes(16)

@@ -84,8 +84,9 @@ class SqlWebhookStore:
         found = await self._records(webhooks.c.webhook_id == webhook_id)
         return found[0] if found else None
 
-    async def of_seat(self, game_id: str, seat: int) -> list[WebhookRecord]:
-        return await self._records(webhooks.c.game_id == game_id, webhooks.c.seat == seat)
+    async def of_seat(self, game_id: str, seat: int | None) -> list[WebhookRecord]:
+        registrant = webhooks.c.seat.is_(None) if seat is None else webhooks.c.seat == seat
+        return await self._records(webhooks.c.game_id == game_id, registrant)
 
     async def _records(self, *where: sa.ColumnElement[bool]) -> list[WebhookRecord]:
         """The webhooks that match, oldest first, each with the events it hears of."""

@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from litestar import Litestar
+from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.types import Middleware
@@ -16,9 +17,11 @@ from api.cors import cors_config
 from api.dependencies import PROVIDERS
 from api.errors import EXCEPTION_HANDLERS
 from api.play import play_router
-from api.rate_limit import rate_limit_config
+from api.principal import Identify
+from api.rate_limit import Limiter, LimitRequests
 from api.request_body import KaitenRequest
 from api.request_log import RequestLog
+from api.routes.admin import admin_controller
 from api.routes.catalog import CatalogController
 from api.routes.games import GamesController
 from api.routes.history import HISTORY_HANDLERS
@@ -29,6 +32,7 @@ from api.routes.stream import StreamController
 from api.routes.webhooks import WebhooksController
 from api.settings import Settings
 from api.shutdown import streams_end_on_exit_signal
+from services.ports import BUILTIN_APP
 
 API_VERSION = "1.0.0"
 
@@ -99,6 +103,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 abandon_after=configured.abandon_after,
                 scheduler_interval=configured.scheduler_interval,
                 cached_tables=configured.table_cache,
+                open_app=BUILTIN_APP if configured.open else None,
             )
             if services is None
             else services
@@ -113,11 +118,14 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             await (running.close() if owned else running.stop())
 
     metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
-    middleware: list[Middleware] = [metrics.middleware]
-    if configured.rate_limit is not None:
-        middleware.append(rate_limit_config(configured.rate_limit).middleware)
+    middleware: list[Middleware] = [
+        metrics.middleware,
+        Identify,
+        DefineMiddleware(LimitRequests, limiter=Limiter(configured.rate_limit)),
+    ]
     app = Litestar(
         route_handlers=[
+            admin_controller(configured.admin_key),
             CatalogController,
             GamesController,
             LobbyController,

@@ -1,34 +1,25 @@
-"""Seat tokens travel as `Authorization: Bearer <token>`; no token makes the caller a spectator."""
+"""The caller of a route, as api/principal.py worked it out from `Authorization: Bearer ...`: an app's
+checked key, a game's secret (a seat token or an invitation code), or nobody (services/access.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Any
 
+from litestar import Request
 from litestar.di import NamedDependency
-from litestar.params import HeaderParameter
 
+from api.principal import credential_of
+from services.access import Credential
 from services.errors import ServiceError
 
-MAX_TOKEN_LENGTH = 256
+
+def caller(request: Request[Any, Any, Any]) -> Credential:
+    return credential_of(request.scope)
 
 
-def bearer_token(
-    authorization: Annotated[
-        str | None,
-        HeaderParameter(name="Authorization", required=False, description="`Bearer <seat token>`"),
-    ] = None,
-) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.strip().partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token or len(token) > MAX_TOKEN_LENGTH:
-        raise ServiceError("unauthorized", "invalid-token", "expected `Authorization: Bearer <token>`")
-    return token
-
-
-def required_bearer_token(token: NamedDependency[str | None]) -> str:
-    """A seat's token, for operations only a seat may call: its absence is the first thing said."""
-    if token is None:
+def seat_caller(caller: NamedDependency[Credential]) -> Credential:
+    """The caller of an operation only a seat (or the game's app) may call: its absence is the first
+    thing said."""
+    if caller is None:
         raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-    return token
+    return caller

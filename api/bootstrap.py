@@ -9,10 +9,12 @@ from datetime import timedelta
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
 from adapters.database import create_engine
 from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
+from adapters.people import InMemoryPeople, SqlPeople
 from adapters.projections.read_models import SqlReadModels
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
@@ -23,9 +25,23 @@ from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender
 from adapters.webhook_store import SqlWebhookStore
 from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
+from services.apps import Apps
 from services.games import Games
 from services.history import HistoryQueries
-from services.ports import Clock, Deadlines, EventStore, IdSource, ReadModels, RunningNotifier, StreamTickets
+from services.ports import (
+    BUILTIN_APP,
+    AppStore,
+    Clock,
+    Deadlines,
+    EventStore,
+    GameCounts,
+    IdSource,
+    People,
+    ReadModels,
+    RunningNotifier,
+    StreamTickets,
+)
+from services.quotas import QuotaCheck
 from services.scheduler import Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
@@ -42,6 +58,8 @@ class Services:
     tickets: Ticketing
     #: Tells this process (and on PostgreSQL every process) of committed appends.
     notifier: RunningNotifier
+    #: The apps that integrate this server, their keys and quotas.
+    apps: Apps
     engine: AsyncEngine | None = None
     #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
     read_engine: AsyncEngine | None = None
@@ -106,8 +124,10 @@ def bootstrap(
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
     cached_tables: int = DEFAULT_CACHED_TABLES,
+    open_app: str | None = BUILTIN_APP,
 ) -> Services:
-    """Services over that database; `run_projections` makes `start` run the catch-up projections and
+    """Services over that database; `open_app` is the app callers without a key write as (None: every
+    write needs an app key; services/access.py). `run_projections` makes `start` run the catch-up projections and
     `run_deliveries` the webhook delivery worker and `run_scheduler` the deadlines' scheduler (a
     serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
     history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
@@ -137,7 +157,11 @@ def bootstrap(
         SqlStreamTickets(engine),
         clock,
         ids,
-        engine,
+        people=SqlPeople(engine),
+        app_store=SqlAppStore(engine),
+        counts=SqlGameCounts(engine),
+        open_app=open_app,
+        engine=engine,
         replica=replica,
         deadlines=SqlDeadlines(engine),
         abandon_after=abandon_after,
@@ -147,7 +171,7 @@ def bootstrap(
     return replace(
         services,
         read_engine=read_engine,
-        history=HistoryQueries(read_models),
+        history=HistoryQueries(read_models, services.games.names),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)
@@ -175,16 +199,20 @@ def bootstrap_with_store(
     ids: IdSource | None = None,
     deadlines: Deadlines | None = None,
     abandon_after: timedelta | None = None,
+    open_app: str | None = BUILTIN_APP,
 ) -> Services:
-    """Services over a given store (the in-memory one in unit tests); live streams hear of appends
-    through `notifier`, which the store must publish to. With the store's `deadlines`, the services
-    have a scheduler (which tests run step by step)."""
+    """Services over a given store (the in-memory one in unit tests, with people and apps in memory);
+    live streams hear of appends through `notifier`, which the store must publish to. With the
+    store's `deadlines`, the services have a scheduler (which tests run step by step)."""
     return _services(
         store,
         notifier or LocalNotifier(),
         InMemoryStreamTickets(),
         clock,
         ids,
+        people=InMemoryPeople(),
+        app_store=InMemoryAppStore(),
+        open_app=open_app,
         deadlines=deadlines,
         abandon_after=abandon_after,
     )
@@ -196,6 +224,11 @@ def _services(
     tickets: StreamTickets,
     clock: Clock | None,
     ids: IdSource | None,
+    *,
+    people: People,
+    app_store: AppStore,
+    open_app: str | None,
+    counts: GameCounts | None = None,
     engine: AsyncEngine | None = None,
     replica: EventStore | None = None,
     deadlines: Deadlines | None = None,
@@ -205,12 +238,25 @@ def _services(
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
-    games = Games(store, clock, ids, abandon_after, replica=replica, cached_tables=cached_tables)
+    apps = Apps(app_store, ids, clock)
+    quotas = None if counts is None else QuotaCheck(apps, counts, clock)
+    games = Games(
+        store,
+        clock,
+        ids,
+        abandon_after,
+        people=people,
+        open_app=open_app,
+        quotas=quotas,
+        replica=replica,
+        cached_tables=cached_tables,
+    )
     return Services(
         games=games,
         scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
-        streams=EventStreams(games.tables, notifier),
+        streams=EventStreams(games.tables, notifier, games.names),
         tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,
+        apps=apps,
         engine=engine,
     )

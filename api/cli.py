@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from api import logs_cli, projections_cli, service_cli, simulate_cli, tournament_cli
+from api import apps_cli, logs_cli, projections_cli, service_cli, simulate_cli, tournament_cli
 from api.settings import SettingsError
 
 
@@ -18,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     tournament_cli.add_command(commands)
     projections_cli.add_command(commands)
     logs_cli.add_commands(commands)
+    apps_cli.add_command(commands)
     return parser
 
 

@@ -12,6 +12,8 @@ from litestar.datastructures import State
 from litestar.di import Provide
 
 from api.bootstrap import Services
+from api.routes.params import caller_dependencies
+from services.apps import Apps
 from services.errors import ServiceError
 from services.games import Games
 from services.history import HistoryQueries
@@ -36,6 +38,10 @@ def provide_tickets(state: State) -> Ticketing:
     return services_of(state).tickets
 
 
+def provide_apps(state: State) -> Apps:
+    return services_of(state).apps
+
+
 def provide_history(state: State) -> HistoryQueries:
     history = services_of(state).history
     if history is None:
@@ -56,4 +62,6 @@ PROVIDERS = {
     "tickets": Provide(provide_tickets, sync_to_thread=False),
     "history": Provide(provide_history, sync_to_thread=False),
     "webhooks": Provide(provide_webhooks, sync_to_thread=False),
+    "apps": Provide(provide_apps, sync_to_thread=False),
+    **caller_dependencies(),
 }

@@ -33,6 +33,7 @@ STATUS_BY_KIND = {
     "forbidden": 403,
     "conflict": 409,
     "invalid": 422,
+    "too-many": 429,
     "unavailable": 503,
 }
 
@@ -85,7 +86,10 @@ def rule_violation(request: Request[Any, Any, Any], exc: RuleViolation) -> Respo
 
 
 def service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Problem]:
-    return problem(request, STATUS_BY_KIND[exc.kind], exc.code, exc.message)
+    # Over a quota or a rate limit: the earliest moment a request is taken again.
+    retry_after = getattr(exc, "retry_after", None)
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return problem(request, STATUS_BY_KIND[exc.kind], exc.code, exc.message, headers)
 
 
 def validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:
@@ -121,15 +125,10 @@ def not_found(request: Request[Any, Any, Any], exc: NotFoundException) -> Respon
 
 def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     """Litestar's own refusals (a body that is no JSON, a wrong method...), in our shape, with their
-    headers (the `Allow` of a 405, the rate limit's counters of a 429)."""
+    headers (the `Allow` of a 405)."""
     headers = dict(exc.headers or {})
     if exc.status_code == 400:
         return problem(request, 400, "malformed-request", exc.detail, headers)
-    if exc.status_code == 429:
-        # The window's reset is the earliest moment a request is taken again.
-        headers["Retry-After"] = headers.get("RateLimit-Reset", "1")
-        detail = "too many requests from this client; retry after the number of seconds in Retry-After"
-        return problem(request, 429, "rate-limited", detail, headers)
     code = "-".join(TITLES.get(exc.status_code, "error").lower().split())
     return problem(request, exc.status_code, code, exc.detail, headers)
 

@@ -14,7 +14,11 @@ import msgspec
 from api.bootstrap import bootstrap
 from api.service_cli import run_service
 from api.settings import Settings
+from services.access import AppCaller
+from services.apps import BUILTIN_NAME
+from services.loading import check_game_id
 from services.logs import export_log, import_log
+from services.ports import BUILTIN_APP
 
 
 def add_commands(commands: Any) -> None:
@@ -25,22 +29,28 @@ def add_commands(commands: Any) -> None:
 
     imported = commands.add_parser("import", help="check a finished game's log and store it as a new game")
     imported.add_argument("file", type=Path, help="an export, or an object whose events are a game's log")
+    imported.add_argument(
+        "--app", default=BUILTIN_NAME, help=f"the app the game is imported for (default {BUILTIN_NAME})"
+    )
     imported.set_defaults(run=run_import)
 
 
 async def _export(database_url: str, game_id: str) -> bytes:
+    """As the game's own app sees it: whoever runs the command line holds the database."""
     services = bootstrap(database_url)
     try:
-        return msgspec.json.encode(await export_log(services.games.store, game_id))
+        summary = await services.games.store.summary(check_game_id(game_id))
+        owner = AppCaller(summary.app_id if summary is not None else BUILTIN_APP)
+        return msgspec.json.encode(await export_log(services.games, game_id, owner))
     finally:
         await services.close()
 
 
-async def _import(database_url: str, document: Any) -> bytes:
+async def _import(database_url: str, document: Any, app_name: str) -> bytes:
     services = bootstrap(database_url)
     try:
-        games = services.games
-        return msgspec.json.encode(await import_log(games.store, games.clock, games.ids, document))
+        app = await services.apps.get(app_name)
+        return msgspec.json.encode(await import_log(services.games, document, AppCaller(app.id)))
     finally:
         await services.close()
 
@@ -63,7 +73,7 @@ def run_import(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"kaiten: cannot read {args.file}: {error}", file=sys.stderr)
         return 1
-    view = run_service(_import(Settings.from_env().database_url, document))
+    view = run_service(_import(Settings.from_env().database_url, document, args.app))
     if view is None:
         return 1
     sys.stdout.write(view.decode() + "\n")

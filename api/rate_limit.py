@@ -1,35 +1,77 @@
-"""Requests per client, with Litestar's own rate-limit middleware (a kept library, not our counter).
+"""Requests per principal and minute (or other period), counted with the `limits` library (a kept
+library, not our counter) by each serving process.
 
-A client is its seat token when it sends one (so players behind one address are counted apart),
-else its address. The counts live in the serving process's memory: with N processes behind a load
-balancer a client may make up to N times the limit, which the README says.
+A request counts against its principal (api/principal.py): an app key against its app, with the app's
+`requests_per_minute` quota when it has one (429 `requests-per-minute`); a secret that holds a seat
+against that seat, and anything else against the caller's address, with `KAITEN_RATE_LIMIT` (429
+`rate-limited`). The counts live in the process's memory (a sliding window of two counters per
+principal): with N serving processes a principal may make up to N times its limit, which the README
+says. Probes, metrics and the API's own documentation are never limited.
 """
 
 from __future__ import annotations
 
-import hashlib
-from typing import Any
+import math
+import re
+import time
+from typing import cast
 
-from litestar import Request
-from litestar.middleware.rate_limit import RateLimitConfig, get_remote_address
+from limits import RateLimitItem, RateLimitItemPerMinute, parse
+from limits.aio.storage import MemoryStorage
+from limits.aio.strategies import SlidingWindowCounterRateLimiter
+from litestar.enums import ScopeType
+from litestar.types import ASGIApp, Receive, Scope, Send
 
+from api.bootstrap import Services
+from api.principal import caller_of
 from api.settings import RateLimit
+from services.quotas import QuotaExceeded
 
 #: Probes and metrics are asked for by the platform, not by clients.
-UNLIMITED_PATHS = ["^/health$", "^/ready$", "^/metrics", "^/schema"]
+UNLIMITED_PATHS = re.compile(r"^/(health|ready|metrics|schema)(/|$)")
 
 
-def client_of(request: Request[Any, Any, Any]) -> str:
-    authorization = request.headers.get("authorization")
-    if authorization:
-        # Keyed by a hash: a token is never kept, not even in the limiter's memory.
-        return "token:" + hashlib.sha256(authorization.encode("utf-8", "replace")).hexdigest()
-    return "address:" + get_remote_address(request)
+class Limiter:
+    """The request limits of one serving process."""
+
+    def __init__(self, default: RateLimit | None) -> None:
+        self._default = None if default is None else parse(f"{default.requests}/{default.per}")
+        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+
+    def limits(self, app_quota: int | None) -> RateLimitItem | None:
+        """The limit of a request: its app's quota, else the server's (None: no limit)."""
+        return RateLimitItemPerMinute(app_quota) if app_quota is not None else self._default
+
+    async def check(self, item: RateLimitItem, principal: str, app_quota: int | None) -> None:
+        """Count one request of the principal; raises when it is over its limit."""
+        if await self._limiter.hit(item, principal):
+            return
+        stats = await self._limiter.get_window_stats(item, principal)
+        retry_after = max(1, math.ceil(stats.reset_time - time.time()))
+        if app_quota is not None:
+            raise QuotaExceeded(
+                "requests-per-minute", f"this app's quota is {app_quota} requests a minute", retry_after
+            )
+        raise QuotaExceeded(
+            "rate-limited", "too many requests from this client; retry after the seconds in Retry-After", retry_after
+        )
 
 
-def rate_limit_config(limit: RateLimit) -> RateLimitConfig:
-    return RateLimitConfig(
-        rate_limit=(limit.per, limit.requests),
-        identifier_for_request=client_of,
-        exclude=UNLIMITED_PATHS,
-    )
+class LimitRequests:
+    """ASGI middleware: each request counted against its principal before it is served."""
+
+    def __init__(self, app: ASGIApp, limiter: Limiter) -> None:
+        self.app = app
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == ScopeType.HTTP and not UNLIMITED_PATHS.match(scope["path"]):
+            caller = caller_of(scope)
+            services = cast(Services, scope["litestar_app"].state.services)
+            quota = (
+                None if caller.app_id is None else (await services.apps.quotas_of(caller.app_id)).requests_per_minute
+            )
+            item = self.limiter.limits(quota)
+            if item is not None:
+                await self.limiter.check(item, await caller.principal(scope, services), quota)
+        await self.app(scope, receive, send)

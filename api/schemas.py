@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union, cast
 import msgspec
 
 from domain.catalog import GAMES, get_game
+from services.access import Credential
 from services.commands import CreateGame, NewSeat
 from services.text_rules import PRINTABLE
 from services.webhooks import WebhookEvent
@@ -42,7 +43,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     #: `private`: not listed, and its free seats are taken only with an invitation.
     visibility: Literal["public", "private"] = "public"
 
-    def as_command(self) -> CreateGame:
+    def as_command(self, caller: Credential) -> CreateGame:
         return CreateGame(
             game=self.game,
             players=self.players,
@@ -50,6 +51,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
             seed=self.seed,
             seats=tuple(seat.as_new_seat() for seat in self.seats),
             visibility=self.visibility,
+            caller=caller,
         )
 
 
@@ -110,8 +112,10 @@ _summaries: Any = list[Union[tuple(catalog_types(game)[0] for game in GAMES)]]  
 TypedCatalog = cast(type[Catalog], msgspec.defstruct("Catalog", [("games", _summaries)], bases=(Catalog,)))
 
 
-class Health(msgspec.Struct, frozen=True):
+class Health(msgspec.Struct, frozen=True, omit_defaults=True):
     status: str
+    #: `/ready` only: `open` when callers without an app key write as the built-in app, else `keys`.
+    auth: Literal["open", "keys"] | None = None
 
 
 class WebhookRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -78,11 +78,21 @@ def run_serve(args: argparse.Namespace) -> int:
         f"with {args.server} ({args.workers} worker{'s' if args.workers > 1 else ''})",
         file=sys.stderr,
     )
+    print(auth_line(settings, "DATABASE_URL" in os.environ), file=sys.stderr)
     if args.server == "granian":
         _serve_with_granian(args.host, args.port, args.workers)
     else:
         _serve_with_uvicorn(args.host, args.port, args.workers)
     return 0
+
+
+def auth_line(settings: Settings, database_set: bool) -> str:
+    """What start-up says of keys, in one line: open servers say so, loudly where a database was set."""
+    if not settings.open:
+        return "kaiten: app keys required (create one with `kaiten apps create NAME`)"
+    if database_set:
+        return "kaiten: WARNING: KAITEN_AUTH=open: callers without an app key write as the built-in app"
+    return "kaiten: open: no app key needed, everything belongs to the built-in app (set DATABASE_URL for keys)"
 
 
 def _listening_refused(host: str, port: int) -> OSError | None:

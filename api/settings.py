@@ -63,6 +63,28 @@ def check_read_replica(database_url: str, read_database_url: str) -> str:
     return read_database_url
 
 
+#: The shortest admin key taken: it guards every app's keys.
+MIN_ADMIN_KEY = 32
+
+
+def parse_auth(value: str | None, database_set: bool) -> bool:
+    """Whether the server is open: `KAITEN_AUTH=open` or `keys`, else open only with the embedded
+    default database (no DATABASE_URL)."""
+    if value is None or not value.strip():
+        return not database_set
+    if value.strip().lower() not in ("open", "keys"):
+        raise SettingsError(f"KAITEN_AUTH must be open or keys, not {value!r}")
+    return value.strip().lower() == "open"
+
+
+def parse_admin_key(value: str | None) -> str | None:
+    if value is None or value == "":
+        return None
+    if len(value) < MIN_ADMIN_KEY or any(not char.isprintable() or char.isspace() for char in value):
+        raise SettingsError(f"KAITEN_ADMIN_KEY must be at least {MIN_ADMIN_KEY} printable characters without spaces")
+    return value
+
+
 @dataclass(frozen=True)
 class WebhookOptions:
     #: Webhooks may point at loopback, link-local and private addresses (tests, local development).
@@ -106,6 +128,11 @@ class Settings:
     abandon_after: timedelta | None = None
     #: How often each serving process looks for due deadlines.
     scheduler_interval: timedelta = timedelta(seconds=1)
+    #: Callers without an app key write as the built-in app (the embedded default); else every write
+    #: needs an app key (`KAITEN_AUTH`).
+    open: bool = True
+    #: The key of the admin API (`KAITEN_ADMIN_KEY`; None: no admin API).
+    admin_key: str | None = None
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -122,6 +149,8 @@ class Settings:
         abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
         interval = os.environ.get("KAITEN_SCHEDULER_INTERVAL")
         return cls(
+            open=parse_auth(os.environ.get("KAITEN_AUTH"), database_set="DATABASE_URL" in os.environ),
+            admin_key=parse_admin_key(os.environ.get("KAITEN_ADMIN_KEY")),
             database_url=database_url,
             read_database_url=check_read_replica(database_url, read_database_url) if read_database_url else None,
             abandon_after=parse_duration("KAITEN_ABANDON_AFTER", abandon_after) if abandon_after else None,

@@ -38,6 +38,7 @@ import psycopg
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.migrate import upgrade
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from bench.servers import ROOT, ServerKind, serving, tree_rss_mib
 from services.commands import Act, CreateGame, NewSeat
@@ -76,7 +77,7 @@ class Plan:
 
 async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
     """The person's commands of one seeded game, found by playing it in process."""
-    games = Games(InMemoryEventStore(), SystemClock(), SecureIds())
+    games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
     new_seats = tuple(msgspec.convert(seat, NewSeat) for seat in seats)
     created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats))
     token = created.tokens["0"]

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
@@ -40,7 +41,7 @@ async def play(games: Games, options: dict[str, Any] | None) -> tuple[str, int]:
 
 async def measure(loads: int, games_per_round: int, rounds: int) -> dict[str, tuple[float, float, int]]:
     """Per option: best seconds per load of a finished game, best seconds per command, log length."""
-    games = Games(InMemoryEventStore(), SystemClock(), SecureIds())
+    games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
     finished = {name: (await play(games, options))[0] for name, options in OPTIONS.items()}
     best = {name: [float("inf"), float("inf")] for name in OPTIONS}
     for _ in range(rounds):

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
+from adapters.people import SqlPeople
 from adapters.projections.log import Lag
 from adapters.projections.rebuild import rebuild
 from adapters.projections.registry import build_projections
@@ -58,7 +59,7 @@ async def play_people_game(games: Games, game_id: str, rng: random.Random) -> No
 
 
 async def fill(engine: AsyncEngine, count: int) -> None:
-    games = Games(SqlEventStore(engine), SystemClock(), SecureIds())
+    games = Games(SqlEventStore(engine), SystemClock(), SecureIds(), people=SqlPeople(engine))
     catalog = sorted(GAMES)
     numbers = iter(range(count))
 

@@ -19,6 +19,7 @@ import httpx
 import msgspec
 
 from adapters.database import create_engine
+from adapters.people import SqlPeople
 from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from bench.api import SEATS, SEED, fresh_database
@@ -32,7 +33,7 @@ PORT = 8721
 async def stored_games(url: str, count: int, clients: int) -> list[str]:
     """Ids of `count` new games written straight to the database."""
     engine = create_engine(url)
-    games = Games(SqlEventStore(engine), SystemClock(), SecureIds(), cached_tables=0)
+    games = Games(SqlEventStore(engine), SystemClock(), SecureIds(), people=SqlPeople(engine), cached_tables=0)
     seats = tuple(msgspec.convert(seat, NewSeat) for seat in SEATS)
     ids: list[str] = []
 

@@ -53,11 +53,22 @@ class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_
     rematch_of: str | None = None
 
 
-class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_defaults=True):
+    """A seat taken by a person or a bot.
+
+    A person is an opaque reference (`person`) into the people kept beside the log, which hold the
+    name and the app's player_id: personal data stays out of the log, and erasing a person's row
+    erases them from every game while the logs replay as before. `guest`: a person the app named no
+    player_id for (their reference is this seat's alone, and they are never rated). Logs recorded
+    before references hold `name` and `player_id` here instead.
+    """
+
     seat: int
-    name: str | None
-    player_id: str | None
-    bot: str | None
+    name: str | None = None
+    player_id: str | None = None
+    bot: str | None = None
+    person: str | None = None
+    guest: bool = False
 
 
 class GameStarted(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
@@ -143,13 +154,17 @@ ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
-    name: str | None
-    player_id: str | None
-    bot: str | None
+    #: Only in logs recorded before people were references (see SeatTaken).
+    name: str | None = None
+    player_id: str | None = None
+    bot: str | None = None
     #: The seat's person resigned (the seat ranks last).
     resigned: bool = False
     #: The bot that plays the seat since its person resigned.
     taken_over_by: str | None = None
+    #: Who sits: a reference into the people kept beside the log (see SeatTaken).
+    person: str | None = None
+    guest: bool = False
 
     @property
     def player(self) -> str | None:
@@ -288,7 +303,14 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
             rematch_of=event.rematch_of,
         )
     if isinstance(event, SeatTaken):
-        seat = Seat(seat=event.seat, name=event.name, player_id=event.player_id, bot=event.bot)
+        seat = Seat(
+            seat=event.seat,
+            name=event.name,
+            player_id=event.player_id,
+            bot=event.bot,
+            person=event.person,
+            guest=event.guest,
+        )
         return msgspec.structs.replace(table, seats=(*table.seats, seat))
     if isinstance(event, GameStarted):
         state = rules_of(game, table).initial_state(table.options, table.players)
@@ -340,18 +362,19 @@ def take_seat(
     table: Table[S],
     chance: Chance,
     *,
-    name: str | None = None,
-    player_id: str | None = None,
+    person: str | None = None,
+    guest: bool = False,
     bot: str | None = None,
 ) -> Decision[S]:
+    """The next seat, taken by a person (their reference) or a bot; the last one starts the game."""
     game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
         raise NotNow("game-full", "every seat of this game is taken")
     if bot is not None and bot not in game.bots:
         raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
-    if bot is None and not name:
-        raise RuleViolation("invalid-seat", "a human seat needs a name")
-    events: list[Any] = [SeatTaken(seat=len(table.seats), name=name, player_id=player_id, bot=bot)]
+    if (bot is None) == (person is None):
+        raise RuleViolation("invalid-seat", "a seat is taken by a person or by a bot")
+    events: list[Any] = [SeatTaken(seat=len(table.seats), bot=bot, person=person, guest=guest and bot is None)]
     if len(table.seats) + 1 < table.players:
         return Decision(events=tuple(events), table=_fold(game, table, events))
     events.append(GameStarted())

@@ -7,6 +7,8 @@ from typing import Any
 
 import msgspec
 
+from services.access import Credential
+
 
 class NewSeat(msgspec.Struct, frozen=True):
     """A person's seat (a name, and optionally the integrating app's user id) or a bot's."""
@@ -26,6 +28,8 @@ class CreateGame(msgspec.Struct, frozen=True):
     seats: tuple[NewSeat, ...] = ()
     #: `private`: not listed, and a seat is taken only with an invitation.
     visibility: str = "public"
+    #: Who asks: the game belongs to the caller's app (services/access.py).
+    caller: Credential = None
 
 
 class TakeSeat(msgspec.Struct, frozen=True):
@@ -33,13 +37,15 @@ class TakeSeat(msgspec.Struct, frozen=True):
     seat: NewSeat
     #: The code of an invitation: a private game's seats need one.
     invitation: str | None = None
+    #: Who asks (services/access.py).
+    caller: Credential = None
 
 
 class Act(msgspec.Struct, frozen=True):
     """One command for the token's seat, as the client sent it (JSON, decoded by the game's codec)."""
 
     game_id: str
-    token: str | None
+    token: Credential
     body: bytes
     #: The version the client last saw: a conflict rather than a retry when the game moved on.
     if_match: int | None = None
@@ -51,7 +57,7 @@ class Resign(msgspec.Struct, frozen=True):
     """The token's person leaves the game."""
 
     game_id: str
-    token: str | None
+    token: Credential
     #: A retry with the same key answers the first answer (a resigned seat cannot resign again).
     idempotency_key: str | None = None
 

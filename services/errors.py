@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-Kind = Literal["malformed", "not-found", "unauthorized", "forbidden", "conflict", "invalid", "unavailable"]
+Kind = Literal["malformed", "not-found", "unauthorized", "forbidden", "conflict", "invalid", "too-many", "unavailable"]
 
 
 class ServiceError(Exception):

@@ -28,22 +28,28 @@ from domain.catalog import get_game
 from domain.chance import Chance
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
+from services.access import AppCaller, Credential, holds_invitation, required_seat, writes_as_owner, writing_app
 from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.errors import ServiceError
-from services.loading import hash_token
+from services.people import Names
 from services.ports import (
+    BUILTIN_APP,
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
     EventStore,
     IdSource,
     NewEvent,
+    People,
+    Person,
     StoredEvent,
 )
 from services.presenting import event_views, summary_of, table_view
+from services.quotas import QuotaCheck
 from services.replica_reads import ReplicaReads
+from services.secrets import hash_secret
 from services.table_cache import (
     DEFAULT_CACHED_TABLES,
     CachedTable,
@@ -52,6 +58,7 @@ from services.table_cache import (
     is_activity,
     token_hashes_of,
 )
+from services.text_rules import check_player_id
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -78,6 +85,17 @@ class Planned(Generic[T]):
 
 
 @dataclass(frozen=True, slots=True)
+class Seating:
+    """Who takes a seat, resolved: a person (their id) or a bot."""
+
+    person: str | None = None
+    guest: bool = False
+    bot: str | None = None
+    #: A guest is kept among the people only once their seat is decided (a refused seat leaves no one).
+    guest_name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Woken:
     """What looking at a game's deadline did: fired something (appended), or found nothing due at
     `version` and when to look again."""
@@ -90,6 +108,10 @@ class Woken:
 MAX_ATTEMPTS = 8
 MAX_EVENTS_PAGE = 1000
 
+
+#: The people a command's answer shows: none, for no command or resignation seats anybody (only
+#: SeatTaken shows a person).
+COMMANDS_SEAT_NOBODY: Mapping[str, Person] = {}
 
 #: The metadata of a bot's move, and of one the scheduler's append makes (after a timeout): the
 #: latter is nobody's doing, so it does not put off abandonment (services/table_cache.py `is_activity`).
@@ -105,10 +127,21 @@ class Games:
         ids: IdSource,
         abandon_after: timedelta | None = None,
         *,
+        people: People,
+        open_app: str | None = BUILTIN_APP,
+        quotas: QuotaCheck | None = None,
         replica: EventStore | None = None,
         cached_tables: int = DEFAULT_CACHED_TABLES,
     ) -> None:
         self.store = store
+        #: Who sits at the tables (names and player ids, kept beside the log), and the process's copy.
+        self.people = people
+        self.names = Names(people)
+        #: The app a caller without an app key writes as: the built-in app on an open server (the
+        #: embedded default); None where every write needs an app key (services/access.py).
+        self.open_app = open_app
+        #: The apps' quotas on games created and imported (None: none are checked).
+        self.quotas = quotas
         #: Reads of one game, from `replica` (a copy of the store that may lag) when they allow it.
         self.reads = ReplicaReads(store, replica)
         #: The tables this process keeps, at most `cached_tables` games.
@@ -120,14 +153,27 @@ class Games:
 
     # --- writes -------------------------------------------------------------------------------
 
-    async def create(
-        self, command: CreateGame, game_id: str | None = None, rematch_of: str | None = None
+    async def create(self, command: CreateGame) -> CreatedGame:
+        """A new game, owned by the caller's app (services/access.py)."""
+        app_id = writing_app(command.caller, self.open_app)
+        if self.quotas is not None:
+            await self.quotas.before_create(app_id)
+        seatings = [await self.seating(app_id, request) for request in command.seats]
+        return await self._create(app_id, command, seatings)
+
+    async def _create(
+        self,
+        app_id: str,
+        command: CreateGame,
+        seatings: Sequence[Seating],
+        game_id: str | None = None,
+        rematch_of: str | None = None,
     ) -> CreatedGame:
-        """A new game; `game_id` and `rematch_of` name a rematch (services/rematches.py)."""
+        """A new game of the app with these seats taken; `game_id` and `rematch_of` name a rematch."""
         game = get_game(command.game)
-        players, seats = command.players, command.seats
-        if len(seats) > players:
-            raise RuleViolation("too-many-seats", f"{len(seats)} seats for a game of {players} players")
+        players = command.players
+        if len(seatings) > players:
+            raise RuleViolation("too-many-seats", f"{len(seatings)} seats for a game of {players} players")
         if command.visibility not in ("public", "private"):
             raise RuleViolation("invalid-visibility", "a game's visibility is public or private")
         codec = codec_for(game.id)
@@ -136,21 +182,21 @@ class Games:
         visibility: lobby.Visibility = "private" if command.visibility == "private" else "public"
         events = lobby.create_game(game, players, command.options, seed, self.ids.salt(), visibility, rematch_of)
         table = lobby.replay(game, events)
-        new_events = [self._new_event(codec, events[0], {"seat": None})]
+        new_events = [self._new_event(codec, events[0], {"seat": None, "app": app_id})]
         tokens: dict[str, str] = {}
-        for request in seats:
-            seated, table, token = self._seat(codec, table, request, version=len(new_events))
+        for seating in seatings:
+            seated, table, token = self._seat(codec, table, seating, version=len(new_events))
             new_events.extend(seated)
             if token is not None:
                 tokens[str(len(table.seats) - 1)] = token
         moved, bots = self._with_bots(codec, table, len(new_events))
         new_events.extend(moved)
+        await self.keep_guests(app_id, seatings)
         now = self.clock.now()
         clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
         wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
-        summary = summary_of(
-            game_id, game, bots.table, len(new_events), token_hashes_of(new_events), now, now, wake_at=wake
-        )
+        hashes = token_hashes_of(new_events)
+        summary = summary_of(game_id, game, bots.table, len(new_events), hashes, now, now, wake_at=wake, app_id=app_id)
         stored = await self.store.append(game_id, 0, new_events, summary)
         clocks = self._clocks_recorded(codec, None, None, new_events, bots.table, stored, now, clocks)
         self.tables.remember(created_table(game_id, bots.table, stored, clocks))
@@ -163,23 +209,46 @@ class Games:
             created_at=stored[0].recorded_at,
             updated_at=stored[-1].recorded_at,
             public=lobby.is_over(bots.table),
+            people=await self.names.of_seats(bots.table.seats),
         )
         view = _with_deadlines(view, game, bots.table, clocks)
         return _with_tokens(game.id, view, tokens)
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
-        code_hash = None if command.invitation is None else hash_token(command.invitation)
+        """A free seat, for a person or a bot: the owning app names a player_id or a bot (on an open
+        server anybody does, in the built-in app's public games); an invitation seats a guest."""
+        caller, request = command.caller, command.seat
 
-        def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
-            if not lobby.invited(loaded.table, code_hash):
-                if code_hash is None:
-                    raise ServiceError("forbidden", "invitation-required", "a private game's seats need an invitation")
-                raise ServiceError("forbidden", "invalid-invitation", "this invitation is unknown or was revoked")
-            seated, table, token = self._seat(loaded.codec, loaded.table, command.seat, loaded.version)
+        async def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
+            if isinstance(caller, AppCaller):
+                loaded.access(caller)  # another app's key finds no game of this app
+            if not writes_as_owner(loaded.app_id, loaded.table, caller, self.open_app):
+                if not holds_invitation(loaded.table, command.invitation):
+                    loaded.access(caller)  # who may not see the game learns nothing of it
+                    if command.invitation is not None:
+                        raise ServiceError(
+                            "forbidden", "invalid-invitation", "this invitation is unknown or was revoked"
+                        )
+                    if loaded.table.visibility == "private":
+                        raise ServiceError(
+                            "forbidden", "invitation-required", "a private game's seats need an invitation"
+                        )
+                    raise ServiceError(
+                        "unauthorized", "app-key-required", "seats are taken with an app key or an invitation"
+                    )
+                if request.player_id is not None or request.bot is not None:
+                    raise ServiceError(
+                        "unauthorized", "app-key-required", "only the game's app names a player_id or seats a bot"
+                    )
+            seating = await self.seating(loaded.app_id, request, guest_id=guest_id)
+            seated, table, token = self._seat(loaded.codec, loaded.table, seating, loaded.version)
             moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
+            await self.keep_guests(loaded.app_id, [seating])
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
             return Planned([*seated, *moved], bots.table, lambda _stored: granted)
 
+        # The same guest id on every attempt: a guest kept by a first attempt is the one who sits.
+        guest_id = self.ids.command_id()
         return await self._write(command.game_id, attempt)
 
     async def act(self, command: Act) -> CommandOutcome:
@@ -189,8 +258,7 @@ class Games:
         request_hash = fingerprint(body)
 
         async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
-            seat = loaded.seat_of(token)
-            assert seat is not None
+            seat = required_seat(loaded.access(token), token)
             retried = await self._retried(loaded, idempotency_key, seat, request_hash)
             if retried is not None:
                 return retried
@@ -206,24 +274,22 @@ class Games:
 
         return await self._write(command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None)
 
-    async def invite(self, game_id: str, token: str) -> Invitation:
+    async def invite(self, game_id: str, token: Credential) -> Invitation:
         """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
-        code, invitation_id = self.ids.token(), str(uuid.uuid4())
+        code, invitation_id = self.ids.token("inv"), str(uuid.uuid4())
 
         def attempt(loaded: CachedTable) -> Planned[Invitation]:
-            seat = loaded.seat_of(token)
-            assert seat is not None
-            issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_token(code))
+            seat = required_seat(loaded.access(token), token)
+            issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_secret(code))
             url = f"/play#/games/{loaded.game_id}/join?invitation={code}"
             invitation = Invitation(id=invitation_id, code=code, url=url)
             return self._lobby_event(loaded, issued, seat, lambda _stored: invitation)
 
         return await self._write(game_id, attempt)
 
-    async def revoke(self, game_id: str, token: str, invitation_id: str) -> None:
+    async def revoke(self, game_id: str, token: Credential, invitation_id: str) -> None:
         def attempt(loaded: CachedTable) -> Planned[None]:
-            seat = loaded.seat_of(token)
-            assert seat is not None
+            seat = required_seat(loaded.access(token), token)
             revoked = lobby.revoke_invitation(loaded.table, seat, invitation_id)
             return self._lobby_event(loaded, revoked, seat, lambda _stored: None)
 
@@ -235,12 +301,12 @@ class Games:
         table = lobby.evolve_table(loaded.game, loaded.table, event)
         return Planned([self._new_event(loaded.codec, event, {"seat": seat})], table, answer)
 
-    async def rematch(self, game_id: str, token: str) -> tuple[CreatedGame, bool]:
+    async def rematch(self, game_id: str, token: Credential) -> tuple[CreatedGame, bool]:
         """The rematch of a finished or abandoned game (and whether this request created it), with a new
-        token for the token's seat: the same game, options, visibility and seats (bots included)."""
+        token for the token's seat: the same game, options, visibility and seats (bots included), of
+        the same app."""
         old = await self.tables.current(game_id)
-        seat = old.seat_of(token)
-        assert seat is not None
+        seat = required_seat(old.access(token), token)
         if not lobby.is_over(old.table):
             raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished or abandoned game")
         rematch_id = rematch_id_of(old.game_id)
@@ -249,11 +315,11 @@ class Games:
                 game=old.table.game,
                 players=old.table.players,
                 options=lobby.recorded_options(old.table),
-                seats=tuple(NewSeat(name=s.name, player_id=s.player_id, bot=s.bot) for s in old.table.seats),
                 visibility=old.table.visibility,
             )
+            seatings = [await self._seated_again(old.app_id, seat) for seat in old.table.seats]
             try:
-                created = await self.create(command, game_id=rematch_id, rematch_of=old.game_id)
+                created = await self._create(old.app_id, command, seatings, game_id=rematch_id, rematch_of=old.game_id)
             except ConcurrencyConflict:
                 pass  # someone else's request created it a moment ago: claim the seat in it
             else:
@@ -265,12 +331,30 @@ class Games:
             if lobby.is_over(loaded.table):
                 raise ServiceError("conflict", "game-finished", "the rematch is over already")
             claimed = lobby.SeatClaimed(seat=seat)
-            metadata = {"seat": seat, "token_hash": hash_token(new_token)}
+            metadata = {"seat": seat, "token_hash": hash_secret(new_token)}
             table = lobby.evolve_table(loaded.game, loaded.table, claimed)
             return Planned([self._new_event(loaded.codec, claimed, metadata)], table, lambda _stored: None)
 
         await self._write(rematch_id, attempt)
         return await self._as_seat(old.table.game, rematch_id, seat, new_token), False
+
+    async def _seated_again(self, app_id: str, seat: lobby.Seat) -> Seating:
+        """Who sits at a seat of a finished game sits at the same seat of its rematch."""
+        if seat.bot is not None:
+            return Seating(bot=seat.bot)
+        if seat.person is not None:
+            return Seating(person=seat.person, guest=seat.guest)
+        # A log from before people were references names them: they are enrolled now.
+        return await self.seating(app_id, NewSeat(name=seat.name, player_id=seat.player_id))
+
+    async def erase_player(self, caller: Credential, player_id: str) -> None:
+        """The app's player forgotten (an erasure request): their id and name leave every answer and
+        read model, and their games stay, replaying as before (the log holds only their reference)."""
+        app_id = writing_app(caller, self.open_app)
+        erased = await self.people.erase(app_id, check_player_id(player_id))
+        if erased is None:
+            raise ServiceError("not-found", "player-not-found", f"no player {player_id!r}")
+        self.names.forget(erased.person_id)
 
     async def _as_seat(self, game: str, game_id: str, seat: int, token: str) -> CreatedGame:
         return _with_tokens(game, await self.view(game_id, token), {str(seat): token})
@@ -285,8 +369,7 @@ class Games:
         idempotency_key = command.idempotency_key
 
         async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
-            seat = loaded.seat_of(token)
-            assert seat is not None
+            seat = required_seat(loaded.access(token), token)
             retried = await self._retried(loaded, idempotency_key, seat, RESIGN_FINGERPRINT)
             if retried is not None:
                 return retried
@@ -345,7 +428,7 @@ class Games:
 
         def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
             events = (*decision.events, *bots.events)
-            views = event_views(loaded.game, bots.table, seat, stored, events)
+            views = event_views(loaded.game, bots.table, seat, stored, events, COMMANDS_SEAT_NOBODY)
             outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
             return outcome
 
@@ -353,10 +436,11 @@ class Games:
 
     # --- reads --------------------------------------------------------------------------------
 
-    async def view(self, game_id: str, token: str | None, seen: int | None = None) -> TableView:
+    async def view(self, game_id: str, token: Credential, seen: int | None = None) -> TableView:
         """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
         loaded = await self._read(game_id, token, seen)
-        view = self._table_view(loaded, loaded.table, loaded.seat_of(token), loaded.version)
+        access = loaded.access(token)
+        view = await self._table_view(loaded, loaded.table, access.seat, loaded.version)
         view = _with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
         # The rematch's summary row, written with its first events, says it exists: one row, read from
         # the replica when there is one (a finished game is read there; a rematch shows once it is).
@@ -365,12 +449,11 @@ class Games:
             view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 
-    async def legal_commands(self, game_id: str, token: str | None, seen: int | None = None) -> LegalCommands:
+    async def legal_commands(self, game_id: str, token: Credential, seen: int | None = None) -> LegalCommands:
         if token is None:
             raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
         loaded = await self._read(game_id, token, seen)
-        seat = loaded.seat_of(token)
-        assert seat is not None
+        seat = required_seat(loaded.access(token), token)
         commands: Sequence[Any] = ()
         if seat in lobby.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
@@ -380,13 +463,13 @@ class Games:
         return legal
 
     async def events(
-        self, game_id: str, token: str | None, after: int, limit: int, seen: int | None = None
+        self, game_id: str, token: Credential, after: int, limit: int, seen: int | None = None
     ) -> EventPage:
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
         # Asking for the events after a version says the caller has seen it.
         loaded, log = await self.tables.readable_log(game_id, max(after, seen or 0), token)
-        seat = loaded.seat_of(token)
+        seat = loaded.access(token).seat
         # Only the page is read (or cut from the log just read to load the game); it is shown as the
         # table now stands (what the seat may see now).
         count = max(0, min(limit, loaded.version - after))
@@ -395,15 +478,16 @@ class Games:
         else:
             stored = await self.reads.window(loaded.game_id, after, count) if count else []
         events = [loaded.codec.decode_stored(item) for item in stored]
-        views = event_views(loaded.game, loaded.table, seat, stored, events)
+        people = await self.names.of_seats(loaded.table.seats)
+        views = event_views(loaded.game, loaded.table, seat, stored, events, people)
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
-    async def replay(self, game_id: str, token: str | None, at: int, as_seat: int | None = None) -> TableView:
+    async def replay(self, game_id: str, token: Credential, at: int, as_seat: int | None = None) -> TableView:
         """The table right after version `at`, as the token's seat saw it; once the game is over, as
         any seat (`as_seat`) saw it."""
         loaded = await self._read(game_id, token, at)
-        seat = loaded.seat_of(token)
+        seat = loaded.access(token).seat
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
         if as_seat is not None and as_seat != seat:
@@ -415,11 +499,11 @@ class Games:
         past = await self.tables.replay(loaded, at)
         if seat is not None and seat >= len(past.table.seats):
             seat = None
-        return self._table_view(loaded, past.table, seat, at, updated_at=past.recorded_at)
+        return await self._table_view(loaded, past.table, seat, at, updated_at=past.recorded_at)
 
     # --- helpers ------------------------------------------------------------------------------
 
-    async def _read(self, game_id: str, token: str | None, seen: int | None) -> CachedTable:
+    async def _read(self, game_id: str, token: Credential, seen: int | None) -> CachedTable:
         return await self.tables.readable(game_id, seen, token)
 
     async def _write(
@@ -463,6 +547,8 @@ class Games:
                 loaded.created_at,
                 now,
                 wake_at=wake_at(loaded.game, planned.table, clocks, active, self.abandon_after),
+                app_id=loaded.app_id,
+                imported=loaded.imported,
             )
             outbox = outbox_messages(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
             try:
@@ -485,22 +571,44 @@ class Games:
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
+    async def seating(self, app_id: str, request: NewSeat, guest_id: str | None = None) -> Seating:
+        """Who takes the seat: a bot, the app's player of that id (enrolled now, with the name given),
+        or a guest (`guest_id`, or a new id; kept once the seat is decided: `keep_guests`)."""
+        if request.bot is not None:
+            return Seating(bot=request.bot)
+        if not request.name:
+            raise RuleViolation("invalid-seat", "a human seat needs a name")
+        if request.player_id is None:
+            return Seating(person=guest_id or self.ids.person_id(), guest=True, guest_name=request.name)
+        person_id = await self.people.enrol(app_id, self.ids.person_id(), request.player_id, request.name)
+        self.names.learn(Person(person_id=person_id, app_id=app_id, player_id=request.player_id, name=request.name))
+        return Seating(person=person_id)
+
+    async def keep_guests(self, app_id: str, seatings: Sequence[Seating]) -> None:
+        """The guests of seats just decided, among the people (before the events that name them)."""
+        for seating in seatings:
+            if seating.guest_name is not None and seating.person is not None:
+                await self.people.enrol(app_id, seating.person, None, seating.guest_name)
+                self.names.learn(
+                    Person(person_id=seating.person, app_id=app_id, player_id=None, name=seating.guest_name)
+                )
+
     def _seat(
-        self, codec: GameCodec, table: Table[Any], request: NewSeat, version: int
+        self, codec: GameCodec, table: Table[Any], seating: Seating, version: int
     ) -> tuple[list[NewEvent], Table[Any], str | None]:
         """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
-        token = None if request.bot is not None else self.ids.token()
+        token = None if seating.bot is not None else self.ids.token()
         decision = lobby.take_seat(
             codec.game,
             table,
             Chance(table.seed, version),
-            name=request.name,
-            player_id=request.player_id,
-            bot=request.bot,
+            person=seating.person,
+            guest=seating.guest,
+            bot=seating.bot,
         )
         metadata: dict[str, Any] = {"seat": len(table.seats)}
         taken, *started = decision.events
-        hashed = metadata if token is None else {**metadata, "token_hash": hash_token(token)}
+        hashed = metadata if token is None else {**metadata, "token_hash": hash_secret(token)}
         return (
             [self._new_event(codec, taken, hashed), *self._new_events(codec, started, metadata)],
             decision.table,
@@ -589,11 +697,11 @@ class Games:
         events = [loaded.codec.decode_stored(item) for item in first]
         outcome: CommandOutcome = views_of(loaded.game.id).outcome(
             version=first[-1].version,
-            events=event_views(loaded.game, loaded.table, seat, first, events),
+            events=event_views(loaded.game, loaded.table, seat, first, events, COMMANDS_SEAT_NOBODY),
         )
         return outcome
 
-    def _table_view(
+    async def _table_view(
         self,
         loaded: CachedTable,
         table: Table[Any],
@@ -610,6 +718,7 @@ class Games:
             created_at=loaded.created_at,
             updated_at=loaded.updated_at if updated_at is None else updated_at,
             public=lobby.is_over(loaded.table),
+            people=await self.names.of_seats(table.seats),
         )
         return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import re
 import uuid
 from datetime import datetime
 from typing import get_args
@@ -16,6 +15,7 @@ from typing import get_args
 import msgspec
 
 from domain.catalog import GAMES
+from services.access import AppCaller, Credential
 from services.errors import Kind, ServiceError
 from services.history_views import (
     CardPicks,
@@ -30,24 +30,44 @@ from services.history_views import (
     SeatWinRate,
     TypedMatchPage,
 )
-from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, ReadModels
-from services.text_rules import PRINTABLE
-from services.views import GameStatus, MatchSummary, SeatView, Status, views_of
+from services.people import Names, seats_of_record, shown_seats
+from services.ports import (
+    BUILTIN_APP,
+    GameStatsRecord,
+    MatchFilter,
+    MatchKey,
+    MatchRecord,
+    Namespace,
+    Person,
+    PlayerGameRecord,
+    ReadModels,
+)
+from services.text_rules import check_player_id
+from services.views import GameStatus, MatchSummary, Status, views_of
 
 MAX_PAGE = 100
-MAX_PLAYER_ID = 200
 STATUSES: tuple[str, ...] = get_args(Status)
 
 _cursor_decoder = msgspec.json.Decoder(tuple[datetime, str])
-_seats_type = list[SeatView]
+
+
+def namespace_of(caller: Credential) -> Namespace:
+    """Whose records the caller reads: an app's key reads its own, private games included; anybody
+    else what anybody may see of the built-in app (API.md, "Apps, keys and players")."""
+    if isinstance(caller, AppCaller):
+        return Namespace(app_id=caller.app_id, scope="all")
+    return Namespace(app_id=BUILTIN_APP, scope="public")
 
 
 class HistoryQueries:
-    def __init__(self, read_models: ReadModels) -> None:
+    def __init__(self, read_models: ReadModels, names: Names) -> None:
         self.read_models = read_models
+        #: The people at the tables (names and player ids are kept apart from the read models).
+        self.names = names
 
     async def matches(
         self,
+        caller: Credential = None,
         game: str | None = None,
         status: str | None = None,
         player_id: str | None = None,
@@ -59,44 +79,54 @@ class HistoryQueries:
         if status is not None and status not in STATUSES:
             raise ServiceError("invalid", "invalid-status", f"status is one of {', '.join(STATUSES)}")
         if player_id is not None:
-            _check_player_id(player_id)
+            check_player_id(player_id)
         if not 1 <= limit <= MAX_PAGE:
             raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
         after = None if cursor is None else decode_cursor(cursor)
-        where = MatchFilter(game=game, status=status, player_id=player_id)
+        namespace = namespace_of(caller)
+        person_id = None
+        if player_id is not None:
+            person = await self.names.people.of_player(namespace.app_id, player_id)
+            if person is None:
+                return TypedMatchPage(items=[], next_cursor=None)
+            person_id = person.person_id
+        where = MatchFilter(game=game, status=status, person_id=person_id)
         # One more than asked tells whether there is a next page.
-        records = await self.read_models.matches(where, after, limit + 1)
+        records = await self.read_models.matches(namespace, where, after, limit + 1)
         page = records[:limit]
         next_cursor = encode_cursor(page[-1]) if len(records) > limit else None
-        return TypedMatchPage(items=[_summary(record) for record in page], next_cursor=next_cursor)
+        people = await self.names.of(seat.get("person") for record in page for seat in record.seats)
+        return TypedMatchPage(items=[_summary(record, people) for record in page], next_cursor=next_cursor)
 
-    async def player_stats(self, player_id: str) -> PlayerStats:
-        _check_player_id(player_id)
-        records = await self.read_models.player_games(player_id)
+    async def player_stats(self, player_id: str, caller: Credential = None) -> PlayerStats:
+        check_player_id(player_id)
+        namespace = namespace_of(caller)
+        person = await self.names.people.of_player(namespace.app_id, player_id)
+        records = [] if person is None else await self.read_models.player_games(namespace, person.person_id)
         return PlayerStats(player_id=player_id, games=[_player_game(record) for record in records])
 
-    async def game_stats(self, game: str) -> GameStats:
+    async def game_stats(self, game: str, caller: Credential = None) -> GameStats:
         _known_game(game, "not-found")
-        return _game_stats(await self.read_models.game_stats(game))
+        return _game_stats(await self.read_models.game_stats(namespace_of(caller), game))
 
-    async def leaderboard(self, game: str, limit: int = 10) -> Leaderboard:
+    async def leaderboard(self, game: str, limit: int = 10, caller: Credential = None) -> Leaderboard:
         _known_game(game, "not-found")
         if not 1 <= limit <= MAX_PAGE:
             raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
-        records = await self.read_models.leaderboard(game, limit)
-        entries = [
-            LeaderboardEntry(
-                rank=rank,
-                player_id=record.player_id,
-                rating=record.rating,
-                mu=record.mu,
-                sigma=record.sigma,
-                played=record.played,
-                wins=record.wins,
-                rated_games=record.rated_games,
-            )
-            for rank, record in enumerate(records, start=1)
-        ]
+        namespace = namespace_of(caller)
+        entries: list[LeaderboardEntry] = []
+        # Erased players keep their anonymous ratings, which no leaderboard shows: read on past them.
+        offset = 0
+        while len(entries) < limit:
+            records = await self.read_models.leaderboard(namespace, game, limit, offset)
+            people = await self.names.of(record.person_id for record in records)
+            for record in records:
+                person = people.get(record.person_id)
+                if person is not None and len(entries) < limit:
+                    entries.append(_entry(len(entries) + 1, record, person))
+            if len(records) < limit:
+                break
+            offset += len(records)
         return Leaderboard(game=game, players=entries)
 
 
@@ -130,24 +160,28 @@ def _known_game(game: str, kind: Kind) -> None:
         raise ServiceError(kind, "unknown-game", f"no game {game!r}; the catalog has {sorted(GAMES)}")
 
 
-def _check_player_id(player_id: str) -> None:
-    # No control characters, as when a seat is taken: no player_id has them (PostgreSQL refuses NUL).
-    if not 1 <= len(player_id) <= MAX_PLAYER_ID or not re.fullmatch(PRINTABLE, player_id):
-        raise ServiceError(
-            "invalid",
-            "invalid-player-id",
-            f"player_id takes 1..{MAX_PLAYER_ID} characters, none of them a control character",
-        )
+def _entry(rank: int, record: PlayerGameRecord, person: Person) -> LeaderboardEntry:
+    return LeaderboardEntry(
+        rank=rank,
+        player_id=person.player_id or "",
+        name=person.name,
+        rating=record.rating,
+        mu=record.mu,
+        sigma=record.sigma,
+        played=record.played,
+        wins=record.wins,
+        rated_games=record.rated_games,
+    )
 
 
-def _summary(record: MatchRecord) -> MatchSummary:
+def _summary(record: MatchRecord, people: dict[str, Person]) -> MatchSummary:
     result = record.result
     views = views_of(record.game)
     summary: MatchSummary = views.match(
         id=record.game_id,
         status=GameStatus(record.status),
         players=record.players,
-        seats=msgspec.convert(record.seats, _seats_type),
+        seats=shown_seats(seats_of_record(record.seats), people),
         created_at=record.created_at,
         finished_at=record.finished_at,
         scores=None if result is None else msgspec.convert(result["scores"], views.score_list),

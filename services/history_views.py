@@ -113,6 +113,8 @@ class GameStats(msgspec.Struct, frozen=True):
 class LeaderboardEntry(msgspec.Struct, frozen=True):
     rank: int
     player_id: str
+    #: The name the player last sat down with.
+    name: str | None
     rating: float
     mu: float
     sigma: float

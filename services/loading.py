@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import AnyGame
 from domain.lobby import Table, rules_of
-from services.caller import caller_seat
 from services.clocks import Clocks, fold_clocked
 from services.codec import GameCodec, codec_for, game_of_log
 from services.errors import ServiceError
-from services.ports import EventStore, StoredEvent
+from services.ports import BUILTIN_APP, EventStore, StoredEvent
 
 
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+def imported_from(stored: Sequence[StoredEvent]) -> tuple[bool, str | None]:
+    """Whether the game was imported from a log, and from which game (None: the document named none)."""
+    first = stored[0].metadata
+    return "imported_from" in first, first.get("imported_from")
+
+
+def owner_of(stored: Sequence[StoredEvent]) -> str:
+    """The app that owns the game: its first event's metadata names it (a log from before apps
+    belongs to the built-in app)."""
+    app_id = stored[0].metadata.get("app")
+    return app_id if isinstance(app_id, str) else BUILTIN_APP
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +47,10 @@ class LoadedGame:
     def version(self) -> int:
         return len(self.stored)
 
+    @property
+    def app_id(self) -> str:
+        return owner_of(self.stored)
+
     def token_hashes(self) -> dict[str, str]:
         """Each human seat's token hash, kept in its SeatTaken event's metadata."""
         hashes: dict[str, str] = {}
@@ -49,26 +59,6 @@ class LoadedGame:
             if token_hash is not None:
                 hashes[str(stored.metadata["seat"])] = token_hash
         return hashes
-
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a bearer token belongs to; None for a spectator (no token)."""
-        return seat_holding(self.token_hashes(), token)
-
-
-def seat_holding(token_hashes: Mapping[str, str], token: str | None) -> int | None:
-    """The seat whose token hash is the token's; None for a spectator (no token); 401 for any other."""
-    if token is None:
-        return None
-    presented = hash_token(token)
-    found: int | None = None
-    # Compare against every seat so the time taken does not depend on which one matched.
-    for seat, token_hash in token_hashes.items():
-        if hmac.compare_digest(presented, token_hash):
-            found = int(seat)
-    if found is None:
-        raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
-    caller_seat.set(found)
-    return found
 
 
 def check_game_id(game_id: str) -> str:

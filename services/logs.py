@@ -41,11 +41,14 @@ import msgspec
 from domain import lobby as tables
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit_to_seed
+from services.access import Credential, access_to, writing_app
 from services.codec import GameCodec, codec_for
+from services.commands import NewSeat
 from services.errors import ServiceError
-from services.ports import Clock, EventStore, IdSource, NewEvent, StoredEvent
+from services.games import Games, Seating
+from services.loading import imported_from
+from services.ports import NewEvent, Person, StoredEvent
 from services.presenting import event_views, summary_of, table_view
-from services.replica_reads import ReplicaReads
 from services.upcasting import UnknownSchemaVersion
 from services.views import LogDocument, TableView, views_of
 
@@ -222,60 +225,79 @@ def _uuid_or_none(value: Any) -> str | None:
 # --- the use cases --------------------------------------------------------------------------------
 
 
-async def export_log(store: EventStore, game_id: str, reads: ReplicaReads | None = None) -> LogDocument:
-    """Through `reads` when given: from a replica once the game is known over."""
-    loaded = await (reads or ReplicaReads(store, None)).load(game_id)
+async def export_log(games: Games, game_id: str, caller: Credential) -> LogDocument:
+    """The whole log of a game that is over, as anybody who may see the game sees it; from a replica
+    once the game is known over."""
+    loaded = await games.reads.load(game_id, token=caller if isinstance(caller, str) else None)
+    access_to(loaded.game_id, loaded.app_id, loaded.table, loaded.token_hashes(), caller)
     if not tables.is_over(loaded.table):
         raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is over")
+    people = await games.names.of_seats(loaded.table.seats)
     document: LogDocument = views_of(loaded.game.id).log(
         format=FORMAT,
         id=loaded.game_id,
         rules_version=loaded.table.rules_version,
-        events=event_views(loaded.game, loaded.table, None, loaded.stored, loaded.events),
+        events=event_views(loaded.game, loaded.table, None, loaded.stored, loaded.events, people),
     )
     return document
 
 
-async def import_log(store: EventStore, clock: Clock, ids: IdSource, document: Any) -> TableView:
-    """Check the log and store it as a new finished (or abandoned) game, in today's shapes.
+async def import_log(games: Games, document: Any, caller: Credential) -> TableView:
+    """Check the log and store it as a new finished (or abandoned) game of the caller's app, in
+    today's shapes.
 
-    The imported game has no token hashes: nobody may act for its seats (it is over anyway). Each
-    event's metadata says where it came from (`imported_from`, the original `version`, and the
-    original `recorded_at` when the log shows it); the new rows are recorded now.
+    The imported game has no token hashes: nobody may act for its seats (it is over anyway). Its
+    people are the app's (a seat's player_id is the app's player of that id; a seat without one a
+    guest), but nothing an import claims is rated or counted in statistics: kaiten did not see the
+    game played. Each event's metadata says where it came from (`imported_from`, the original
+    `version`, and the original `recorded_at` when the log shows it); the new rows are recorded now.
     """
+    app_id = writing_app(caller, games.open_app)
+    if games.quotas is not None:
+        await games.quotas.before_import(app_id)
     checked = check_log(document)
     events = document["events"]
     codec = checked.codec
+    seated = [await _seated(games, app_id, event) for event in checked.events]
+    await games.keep_guests(app_id, [seating for _, seating in seated if seating is not None])
     rows = [
         NewEvent(
             type=type(event).__name__,
             data=codec.encode_event(event),
-            metadata=_imported(checked.original_id, shown),
+            metadata=_imported(checked.original_id, shown, app_id if version == 1 else None),
             schema_version=codec.schema_version(event),
         )
-        for event, shown in zip(checked.events, events, strict=True)
+        for version, ((event, _), shown) in enumerate(zip(seated, events, strict=True), start=1)
     ]
-    game_id = ids.game_id()
-    now = clock.now()
-    summary = summary_of(game_id, checked.game, checked.table, len(rows), {}, now, now)
-    stored = await store.append(game_id, 0, rows, summary)
-    return imported_view(checked.game, game_id, checked.table, stored)
+    table = tables.replay(checked.game, [event for event, _ in seated])
+    game_id = games.ids.game_id()
+    now = games.clock.now()
+    summary = summary_of(game_id, checked.game, table, len(rows), {}, now, now, app_id=app_id, imported=True)
+    stored = await games.store.append(game_id, 0, rows, summary)
+    return imported_view(checked.game, game_id, table, stored, await games.names.of_seats(table.seats))
 
 
-def _imported(original: str | None, shown: Mapping[str, Any]) -> dict[str, Any]:
+async def _seated(games: Games, app_id: str, event: Any) -> tuple[Any, Seating | None]:
+    """The event as the log keeps it: a person who takes a seat is one of the app's people."""
+    if not isinstance(event, tables.SeatTaken) or event.bot is not None:
+        return event, None
+    seating = await games.seating(app_id, NewSeat(name=event.name, player_id=event.player_id))
+    kept = tables.SeatTaken(seat=event.seat, person=seating.person, guest=seating.guest)
+    return kept, seating
+
+
+def _imported(original: str | None, shown: Mapping[str, Any], app_id: str | None) -> dict[str, Any]:
     metadata: dict[str, Any] = {"imported_from": original, "imported_version": shown["version"]}
+    if app_id is not None:
+        metadata["app"] = app_id
     if isinstance(shown.get("recorded_at"), str):
         metadata["recorded_at"] = shown["recorded_at"]
     return metadata
 
 
-def imported_from(stored: Sequence[StoredEvent]) -> tuple[bool, str | None]:
-    """Whether the game was imported, and from which game (None: the document named none)."""
-    first = stored[0].metadata
-    return "imported_from" in first, first.get("imported_from")
-
-
-def imported_view(game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent]) -> TableView:
+def imported_view(
+    game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent], people: Mapping[str, Person]
+) -> TableView:
     view = table_view(
         game,
         game_id,
@@ -285,5 +307,6 @@ def imported_view(game: AnyGame, game_id: str, table: Table[Any], stored: Sequen
         created_at=stored[0].recorded_at,
         updated_at=stored[-1].recorded_at,
         public=True,
+        people=people,
     )
     return msgspec.structs.replace(view, imported_from=imported_from(stored)[1])

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 
 from domain.engine import AnyGame, Bot
+
+#: The app that owns everything made without an app key: every game of an open (embedded) server, and
+#: every record kept before apps existed (migration 0007).
+BUILTIN_APP = "00000000-0000-4000-8000-000000000000"
 
 
 class ConcurrencyConflict(Exception):
@@ -71,6 +75,10 @@ class GameSummary(msgspec.Struct, frozen=True):
     #: When the scheduler must next look at the game (a turn's deadline, or when it is abandoned for
     #: want of a move): kept as the game's deadline row, in the same transaction. None: never.
     wake_at: datetime | None = None
+    #: The app that owns the game (services/apps.py).
+    app_id: str = BUILTIN_APP
+    #: Stored from a log (importLog) rather than played here.
+    imported: bool = False
 
 
 class OutboxMessage(msgspec.Struct, frozen=True):
@@ -156,7 +164,18 @@ class IdSource(Protocol):
 
     def seed(self) -> int: ...
 
-    def token(self) -> str: ...
+    def token(self, kind: str = "seat") -> str:
+        """A fresh secret that says what it is: `kaiten_<kind>_...` (seat tokens, invitation codes,
+        stream tickets), so that secret scanners can tell a leaked one."""
+        ...
+
+    def key_id(self) -> str:
+        """A fresh id for an app key: the part of the key that finds it."""
+        ...
+
+    def person_id(self) -> str:
+        """A fresh id for a person (services/people.py): opaque, and nothing of the person's own."""
+        ...
 
     def salt(self) -> bytes:
         """Fresh random bytes that keep a game's seed commitment from being reversed."""
@@ -200,7 +219,117 @@ class RunningNotifier(StreamNotifier, Protocol):
         """Deliver notices until the context exits; then the subscriptions end."""
 
 
+# --- People: who sits at a seat, kept beside the log so that erasing them rewrites no event ---------
+
+
+class Person(msgspec.Struct, frozen=True):
+    person_id: str
+    app_id: str
+    #: The app's own id for its user; None for a guest (a person the app named no player_id for).
+    player_id: str | None
+    #: The name the person last sat down with.
+    name: str | None
+
+
+class People(Protocol):
+    async def enrol(self, app_id: str, new_person_id: str, player_id: str | None, name: str | None) -> str:
+        """The person id of the app's `player_id` (`new_person_id` when the app had no such player),
+        their name now `name` when one is given; without a player_id, a new guest `new_person_id`
+        named `name`."""
+
+    async def persons(self, person_ids: Collection[str]) -> dict[str, Person]:
+        """The people of these ids that were not erased, by id."""
+
+    async def of_player(self, app_id: str, player_id: str) -> Person | None:
+        """The app's player of this id, if it has one (and it was not erased)."""
+
+    async def erase(self, app_id: str, player_id: str) -> Person | None:
+        """Forget the app's player of this id (their id and name): the person erased, None if the app
+        had no such player."""
+
+
+# --- Apps: the services that integrate kaiten, their keys and their quotas ----------------------
+
+
+class Quotas(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """What an app may do, each None for no limit."""
+
+    requests_per_minute: int | None = None
+    games_per_hour: int | None = None
+    #: Games not over (open or active) at one time.
+    open_games: int | None = None
+    imports_per_hour: int | None = None
+    bot_cpu_seconds_per_minute: int | None = None
+
+
+class AppRecord(msgspec.Struct, frozen=True):
+    app_id: str
+    name: str
+    created_at: datetime
+    quotas: Quotas
+
+
+class KeyRecord(msgspec.Struct, frozen=True):
+    key_id: str
+    app_id: str
+    #: SHA-256 hex of the whole key: the key itself is shown once and never kept.
+    key_hash: str
+    created_at: datetime
+    #: A rotated key works until then (None: until it is revoked or rotated).
+    expires_at: datetime | None = None
+    revoked_at: datetime | None = None
+
+    def valid_at(self, now: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or now < self.expires_at)
+
+
+class AppStore(Protocol):
+    async def add_app(self, app: AppRecord) -> bool:
+        """Keep a new app; False when an app of that name exists."""
+
+    async def app_named(self, name: str) -> AppRecord | None: ...
+
+    async def app(self, app_id: str) -> AppRecord | None: ...
+
+    async def apps(self) -> list[AppRecord]:
+        """Every app, oldest first."""
+
+    async def set_quotas(self, app_id: str, quotas: Quotas) -> None: ...
+
+    async def add_key(self, key: KeyRecord, retire_others_at: datetime | None) -> None:
+        """Keep a new key of its app; with `retire_others_at`, the app's other keys stop working then
+        (or earlier, if they were to stop earlier)."""
+
+    async def key(self, key_id: str) -> KeyRecord | None: ...
+
+    async def keys(self, app_id: str) -> list[KeyRecord]:
+        """The app's keys, oldest first."""
+
+    async def revoke_keys(self, app_id: str, at: datetime) -> int:
+        """Revoke every key of the app not revoked yet; how many."""
+
+
+class GameCounts(Protocol):
+    """What an app's game quotas are checked against, counted where the games are kept."""
+
+    async def created_since(self, app_id: str, since: datetime, imported: bool) -> tuple[int, datetime | None]:
+        """How many of the app's games were created (or, with `imported`, imported) at or after
+        `since`, and when the oldest of them was."""
+
+    async def not_over(self, app_id: str) -> int:
+        """The app's games that are open or active."""
+
+
 # --- Read models of the catch-up projections (match history, statistics) ---------------------------
+
+#: Whose records a reader sees: an app's own, private games included (`all`), or what anybody may see
+#: of an app (`public`): its public games, and statistics and ratings over those alone.
+Scope = Literal["public", "all"]
+
+
+class Namespace(msgspec.Struct, frozen=True):
+    app_id: str
+    scope: Scope
 
 
 class MatchRecord(msgspec.Struct, frozen=True):
@@ -210,19 +339,22 @@ class MatchRecord(msgspec.Struct, frozen=True):
     game: str
     status: str
     players: int
-    #: The seats taken so far, as in the table view.
+    #: The seats taken so far, as the table holds them (people as references: see `People`).
     seats: list[dict[str, Any]]
     #: The finished game's result (scores, winners, ranking), else None.
     result: dict[str, Any] | None
     #: When the game was created (its first event was recorded).
     created_at: datetime
     finished_at: datetime | None
+    visibility: str = "public"
+    imported: bool = False
 
 
 class MatchFilter(msgspec.Struct, frozen=True):
     game: str | None = None
     status: str | None = None
-    player_id: str | None = None
+    #: The games a person sat in (their person id).
+    person_id: str | None = None
 
 
 class MatchKey(msgspec.Struct, frozen=True):
@@ -235,7 +367,8 @@ class MatchKey(msgspec.Struct, frozen=True):
 class PlayerGameRecord(msgspec.Struct, frozen=True):
     """One player's finished games of one game of the catalog, and their rating in it."""
 
-    player_id: str
+    #: The player's person id (see `People`).
+    person_id: str
     game: str
     played: int
     wins: int
@@ -278,19 +411,22 @@ class GameStatsRecord(msgspec.Struct, frozen=True):
 
 
 class ReadModels(Protocol):
-    """The match history and statistics, as the catch-up projections last left them."""
+    """The match history and statistics, as the catch-up projections last left them, by namespace."""
 
-    async def matches(self, where: MatchFilter, after: MatchKey | None, limit: int) -> list[MatchRecord]:
+    async def matches(
+        self, namespace: Namespace, where: MatchFilter, after: MatchKey | None, limit: int
+    ) -> list[MatchRecord]:
         """Games matching every given filter, newest first, from just after `after` (the start if None)."""
 
-    async def player_games(self, player_id: str) -> list[PlayerGameRecord]:
+    async def player_games(self, namespace: Namespace, person_id: str) -> list[PlayerGameRecord]:
         """The player's record in each game they finished, by game id."""
 
-    async def game_stats(self, game: str) -> GameStatsRecord:
+    async def game_stats(self, namespace: Namespace, game: str) -> GameStatsRecord:
         """The sums over that game's finished games (zeros when there are none)."""
 
-    async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
-        """The rated players of that game, best rating first (player_id breaks ties)."""
+    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
+        """The rated players of that game, best rating first (person_id breaks ties), from the
+        `offset`th on; erased players included (the caller leaves them out)."""
 
 
 # --- Webhooks (services/webhooks.py) --------------------------------------------------------------
@@ -299,8 +435,8 @@ class ReadModels(Protocol):
 class WebhookRecord(msgspec.Struct, frozen=True):
     webhook_id: str
     game_id: str
-    #: The seat that registered it.
-    seat: int
+    #: The seat that registered it; None for the app that owns the game (its key registered it).
+    seat: int | None
     url: str
     events: list[str]
     created_at: datetime
@@ -346,8 +482,8 @@ class WebhookStore(Protocol):
 
     async def get(self, webhook_id: str) -> WebhookRecord | None: ...
 
-    async def of_seat(self, game_id: str, seat: int) -> list[WebhookRecord]:
-        """The webhooks this seat registered in the game, oldest first."""
+    async def of_seat(self, game_id: str, seat: int | None) -> list[WebhookRecord]:
+        """The webhooks this seat (None: the owning app) registered in the game, oldest first."""
 
     async def remove(self, webhook_id: str) -> None:
         """Forget the webhook, its subscriptions, its deliveries and their attempts."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +13,8 @@ from domain import lobby
 from domain.engine import AnyGame
 from domain.lobby import Table
 from services.codec import to_json_object
-from services.ports import GameSummary, StoredEvent
+from services.people import shown_seat_taken, shown_seats
+from services.ports import BUILTIN_APP, GameSummary, Person, StoredEvent
 from services.upcasting import current_version
 from services.views import EventView, GameStatus, TableView, Viewer, views_of
 
@@ -31,8 +32,10 @@ def table_view(
     created_at: datetime,
     updated_at: datetime,
     public: bool,
+    people: Mapping[str, Person],
 ) -> TableView:
-    """The table as `seat` sees it; once the game is over (`public`) the whole state is shown too."""
+    """The table as `seat` sees it; once the game is over (`public`) the whole state is shown too.
+    `people`: the seats' people (services/people.py)."""
     finished = lobby.is_over(table)
     views = views_of(game.id)
     state = full_state = None
@@ -46,7 +49,7 @@ def table_view(
         status=GameStatus(table.status),
         version=version,
         options=views.options(**msgspec.structs.asdict(table.options), clock=clock),
-        seats=list(table.seats),
+        seats=shown_seats(table.seats, people),
         viewer=Viewer(seat=seat),
         awaiting=[] if finished else list(lobby.awaiting(game, table)),
         state=state,
@@ -61,14 +64,22 @@ def table_view(
 
 
 def event_views(
-    game: AnyGame, table: Table[Any], seat: int | None, stored: Sequence[StoredEvent], events: Sequence[Any]
+    game: AnyGame,
+    table: Table[Any],
+    seat: int | None,
+    stored: Sequence[StoredEvent],
+    events: Sequence[Any],
+    people: Mapping[str, Person],
 ) -> list[EventView]:
-    """The events as this seat may see them now; hidden ones are left out."""
+    """The events as this seat may see them now; hidden ones are left out. `people`: the seats'
+    people, whom SeatTaken shows by name (services/people.py)."""
     shown_views = views_of(game.id)
     event_view, show_event = shown_views.event, shown_views.show_event
     views: list[EventView] = []
     for item, event in zip(stored, events, strict=True):
         shown = lobby.redact(game, table, event, seat)
+        if isinstance(shown, lobby.SeatTaken):
+            shown = shown_seat_taken(shown, people)
         if shown is not None:
             views.append(
                 event_view(
@@ -91,6 +102,8 @@ def summary_of(
     created_at: datetime,
     now: datetime,
     wake_at: datetime | None = None,
+    app_id: str = BUILTIN_APP,
+    imported: bool = False,
 ) -> GameSummary:
     return GameSummary(
         game_id=game_id,
@@ -110,4 +123,6 @@ def summary_of(
         updated_at=now,
         finished_at=now if lobby.is_over(table) else None,
         wake_at=wake_at,
+        app_id=app_id,
+        imported=imported,
     )

@@ -25,18 +25,24 @@ from collections import OrderedDict
 
 from domain.lobby import is_over
 from services.errors import ServiceError
-from services.loading import LoadedGame, check_game_id, hash_token, load_game
+from services.loading import LoadedGame, check_game_id, load_game
 from services.ports import EventStore, StoredEvent
+from services.secrets import hash_secret
 
 #: Finished games a process remembers (an id and a dict entry each, some 200 bytes).
 REMEMBERED_FINISHED = 10_000
 
 
 def fresh_enough(copy: LoadedGame, seen: int | None, token: str | None) -> bool:
-    """Whether the replica's copy may answer a caller that has seen version `seen` (None: it says not)."""
+    """Whether the replica's copy may answer a caller that has seen version `seen` (None: it says not),
+    holding `token` (a secret of the game, which the copy must know of: a seat taken or an invitation
+    issued after the replica's last change is read from the primary)."""
     if not is_over(copy.table) and (seen is None or copy.version < seen):
         return False
-    return token is None or hash_token(token) in copy.token_hashes().values()
+    if token is None:
+        return True
+    presented = hash_secret(token)
+    return presented in copy.token_hashes().values() or presented in copy.table.invitations.values()
 
 
 class ReplicaReads:

@@ -2,9 +2,11 @@
 and to each player's record. The "statistics" projection (adapters/projections/statistics.py) reads
 the finished games and writes these folds' results to its tables.
 
-Player statistics are kept per player_id: a seat without one (anonymous or a bot) counts in the game
-statistics but in no player's. A player holding several seats of one game counts it once, with their
-best seat (best place, best total; a win if any of them won).
+Player statistics are kept per player: a person the app named a player_id for (by their person id:
+services/people.py), while a guest or a bot counts in the game statistics but in no player's. They
+are kept per namespace (an app's own, and what anybody may see of it: its public games alone). A
+player holding several seats of one game counts it once, with their best seat (best place, best
+total; a win if any of them won).
 
 A seat whose person resigned ranks last (the result says so) and is marked in its player's record.
 Ratings count it as a loss for the leaver alone: the leaver is rated below every player who stayed,
@@ -22,19 +24,30 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame, Result
-from domain.lobby import GameFinished, SeatResigned, SeatTaken
+from domain.lobby import GameCreated, GameFinished, SeatResigned, SeatTaken
 from services import ratings
+from services.ports import BUILTIN_APP, Namespace
 
 
 class FinishedGame(msgspec.Struct, frozen=True):
     game: str
     result: Result
-    #: The player_id of each seat that has one.
-    player_ids: dict[int, str]
+    #: The player of each seat that has one: their person id (in a log recorded before people were
+    #: references, their player_id).
+    players: dict[int, str]
     #: Cards picked over the game, by slug.
     picks: dict[str, int]
     #: The seats whose people resigned.
     resigned: frozenset[int] = frozenset()
+    #: The app that owns the game, and whether anybody may see it (a public game).
+    app_id: str = BUILTIN_APP
+    public: bool = True
+
+    @property
+    def namespaces(self) -> list[Namespace]:
+        """Where the game counts: in its app's own records, and in what anybody sees when public."""
+        own = Namespace(app_id=self.app_id, scope="all")
+        return [own, Namespace(app_id=self.app_id, scope="public")] if self.public else [own]
 
 
 class PlayerResult(msgspec.Struct, frozen=True):
@@ -53,18 +66,18 @@ def places(result: Result) -> dict[int, int]:
 
 
 def player_results(finished: FinishedGame) -> dict[str, PlayerResult]:
-    """Each player_id's result in the game: its best seat."""
+    """Each player's result in the game: their best seat."""
     place = places(finished.result)
     totals = {score.seat: score.total for score in finished.result.scores}
     best: dict[str, PlayerResult] = {}
-    for seat, player_id in finished.player_ids.items():
+    for seat, player in finished.players.items():
         mine = PlayerResult(
             place=place[seat],
             total=totals[seat],
             won=seat in finished.result.winners,
             resigned=seat in finished.resigned,
         )
-        earlier = best.get(player_id)
+        earlier = best.get(player)
         if earlier is not None:
             mine = PlayerResult(
                 place=min(earlier.place, mine.place),
@@ -72,7 +85,7 @@ def player_results(finished: FinishedGame) -> dict[str, PlayerResult]:
                 won=earlier.won or mine.won,
                 resigned=earlier.resigned and mine.resigned,
             )
-        best[player_id] = mine
+        best[player] = mine
     return best
 
 
@@ -111,7 +124,8 @@ class GameTotals:
 class PlayerRecord:
     """One player's sums in one game of the catalog, and their rating there."""
 
-    player_id: str
+    #: The player's person id.
+    person_id: str
     game: str
     played: int = 0
     wins: int = 0
@@ -134,17 +148,17 @@ def add_to_players(
     for finished in finished_games:
         results = player_results(finished)
         mine = {
-            player_id: records.setdefault((player_id, finished.game), PlayerRecord(player_id, finished.game))
-            for player_id in results
+            player: records.setdefault((player, finished.game), PlayerRecord(player, finished.game))
+            for player in results
         }
-        for player_id, result in results.items():
-            record = mine[player_id]
+        for player, result in results.items():
+            record = mine[player]
             record.played += 1
             record.wins += int(result.won)
             record.score_sum += result.total
             record.best_score = result.total if record.played == 1 else max(record.best_score, result.total)
             record.resigned += int(result.resigned)
-            changed.add((player_id, finished.game))
+            changed.add((player, finished.game))
         _rate(mine, results)
     return changed
 
@@ -162,22 +176,26 @@ def _rate(records: dict[str, PlayerRecord], results: dict[str, PlayerResult]) ->
         for leaver in (p for p, result in results.items() if result.resigned):
             against = [(records[p].mu, records[p].sigma, results[p].place) for p in stayed]
             new[leaver] = ratings.rate([*against, (records[leaver].mu, records[leaver].sigma, last)])[-1]
-    for player_id, (mu, sigma) in new.items():
-        record = records[player_id]
+    for player, (mu, sigma) in new.items():
+        record = records[player]
         record.mu, record.sigma, record.rating = mu, sigma, ratings.conservative(mu, sigma)
         record.rated_games += 1
 
 
-def finished_game(game: AnyGame, log: Sequence[Any]) -> FinishedGame:
+def finished_game(game: AnyGame, log: Sequence[Any], app_id: str = BUILTIN_APP) -> FinishedGame:
     """Who sat where, which cards were picked and the result, from a finished game's decoded log."""
-    player_ids: dict[int, str] = {}
+    players: dict[int, str] = {}
     picks: Counter[str] = Counter()
     result: Result | None = None
     resigned: set[int] = set()
+    public = True
     for event in log:
-        if isinstance(event, SeatTaken):
-            if event.player_id is not None:
-                player_ids[event.seat] = event.player_id
+        if isinstance(event, GameCreated):
+            public = event.visibility == "public"
+        elif isinstance(event, SeatTaken):
+            player = rated_player(event)
+            if player is not None:
+                players[event.seat] = player
         elif isinstance(event, SeatResigned):
             resigned.add(event.seat)
         elif isinstance(event, GameFinished):
@@ -187,5 +205,19 @@ def finished_game(game: AnyGame, log: Sequence[Any]) -> FinishedGame:
     if result is None:
         raise LookupError(f"a {game.id} log read as finished has no GameFinished")
     return FinishedGame(
-        game=game.id, result=result, player_ids=player_ids, picks=dict(picks), resigned=frozenset(resigned)
+        game=game.id,
+        result=result,
+        players=players,
+        picks=dict(picks),
+        resigned=frozenset(resigned),
+        app_id=app_id,
+        public=public,
     )
+
+
+def rated_player(event: SeatTaken) -> str | None:
+    """Whom a seat rates: an app's player (their person id; a guest is nobody's), or in a log from
+    before people were references, the player_id it names."""
+    if event.person is not None:
+        return None if event.guest else event.person
+    return event.player_id

@@ -4,14 +4,15 @@ one stream of that game as that seat, within a minute (API.md, "Browsers")."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import datetime, timedelta
 
 import msgspec
 
+from services.access import Credential, required_seat
 from services.errors import ServiceError
 from services.loading import check_game_id
 from services.ports import Clock, IdSource, StreamTickets
+from services.secrets import hash_secret
 from services.table_cache import Tables
 
 #: Long enough to open a stream after asking for the ticket, short enough that a leaked URL is stale.
@@ -25,7 +26,7 @@ class StreamTicket(msgspec.Struct, frozen=True):
 
 
 def ticket_hash(ticket: str) -> str:
-    return hashlib.sha256(ticket.encode()).hexdigest()
+    return hash_secret(ticket)
 
 
 class Ticketing:
@@ -35,12 +36,11 @@ class Ticketing:
         self.clock = clock
         self.ids = ids
 
-    async def issue(self, game_id: str, token: str) -> StreamTicket:
+    async def issue(self, game_id: str, token: Credential) -> StreamTicket:
         """A ticket for the token's seat of this game (the token is checked as for any read)."""
         loaded = await self.tables.current(game_id)
-        seat = loaded.seat_of(token)
-        assert seat is not None
-        ticket = self.ids.token()
+        seat = required_seat(loaded.access(token), token)
+        ticket = self.ids.token("ticket")
         expires_at = self.clock.now() + VALID_FOR
         await self.tickets.keep(ticket_hash(ticket), loaded.game_id, seat, expires_at)
         return StreamTicket(ticket=ticket, expires_at=expires_at)

@@ -17,8 +17,10 @@ import msgspec
 
 from domain.engine import AnyGame
 from domain.lobby import Table, evolve_table, is_over
+from services.access import Credential
 from services.codec import GameCodec
 from services.errors import ServiceError
+from services.people import Names
 from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier
 from services.presenting import event_views
 from services.table_cache import Tables
@@ -33,16 +35,24 @@ class KeepAlive(msgspec.Struct, frozen=True):
 
 
 class EventStreams:
-    def __init__(self, tables: Tables, notifier: StreamNotifier, keepalive_seconds: float = KEEPALIVE_SECONDS) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        notifier: StreamNotifier,
+        names: Names,
+        keepalive_seconds: float = KEEPALIVE_SECONDS,
+    ) -> None:
         #: The tables this process keeps (the game use cases'): a stream starts from the game's table
         #: and reads only the events after its resume point, however long the log.
         self.tables = tables
         self.store = tables.store
         self.notifier = notifier
+        #: The people at the tables, whom SeatTaken shows by name.
+        self.names = names
         self.keepalive_seconds = keepalive_seconds
 
     async def follow(
-        self, game_id: str, token: str | None, after: int, seat: int | None = None
+        self, game_id: str, token: Credential, after: int, seat: int | None = None
     ) -> AsyncIterator[EventView | KeepAlive] | None:
         """The caller's view of the events after version `after`, live, ending after GameFinished:
         as the token's seat, or as `seat` when a stream ticket named it, else as a spectator.
@@ -53,14 +63,15 @@ class EventStreams:
         """
         loaded = await self.tables.current(game_id)
         if seat is None:
-            seat = loaded.seat_of(token)
+            seat = loaded.access(token).seat
         if not 0 <= after <= loaded.version:
             raise ServiceError(
                 "invalid", "invalid-stream-position", f"resume from a version in 0..{loaded.version}, not {after}"
             )
         if is_over(loaded.table) and after == loaded.version:
             return None
-        return self._follow(_Follower(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat, after))
+        follower = _Follower(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat, after, self.names)
+        return self._follow(follower)
 
     async def _follow(self, follower: _Follower) -> AsyncIterator[EventView | KeepAlive]:
         async with self.notifier.subscribe_to(follower.game_id) as notices:
@@ -91,9 +102,17 @@ class _Follower:
     """One viewer's position in one game: the table as of `version`, and the events not yet sent."""
 
     def __init__(
-        self, game_id: str, codec: GameCodec, table: Table[Any], version: int, seat: int | None, after: int
+        self,
+        game_id: str,
+        codec: GameCodec,
+        table: Table[Any],
+        version: int,
+        seat: int | None,
+        after: int,
+        names: Names,
     ) -> None:
         self.game_id = game_id
+        self.names = names
         self.codec = codec
         #: The table as of `version`; events after `resume_from` up to it are still to be sent.
         self.table = table
@@ -116,12 +135,14 @@ class _Follower:
         newer = stored[len(held) :]
         events = [self.codec.decode_stored(item) for item in held]
         newer_events = self._advance(newer)
-        return event_views(self.game, self.table, self.seat, stored, [*events, *newer_events])
+        people = await self.names.of_seats(self.table.seats)
+        return event_views(self.game, self.table, self.seat, stored, [*events, *newer_events], people)
 
     async def read_new(self, store: EventStore) -> list[EventView]:
         newer = await store.read(self.game_id, after=self.version)
         newer_events = self._advance(newer)
-        return event_views(self.game, self.table, self.seat, newer, newer_events)
+        people = await self.names.of_seats(self.table.seats)
+        return event_views(self.game, self.table, self.seat, newer, newer_events, people)
 
     def _advance(self, stored: Sequence[StoredEvent]) -> list[Any]:
         events = [self.codec.decode_stored(item) for item in stored]

@@ -14,23 +14,20 @@ across any number of serving processes without coordination, and droppable at an
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from domain.engine import AnyGame
 from domain.lobby import Table, evolve_table, is_over, rules_of
+from services.access import Access, Credential, access_to
 from services.clocks import Clocks, fold_clocked
 from services.codec import GameCodec, codec_for
-from services.loading import LoadedGame, check_game_id, load_game, seat_holding
-from services.logs import imported_from
-from services.ports import EventStore, NewEvent, StoredEvent
+from services.loading import LoadedGame, check_game_id, imported_from, load_game, owner_of
+from services.lru import Lru
+from services.ports import BUILTIN_APP, EventStore, NewEvent, StoredEvent
 from services.replica_reads import ReplicaReads
-
-K = TypeVar("K")
-V = TypeVar("V")
 
 #: Games whose tables a process keeps by default (`KAITEN_TABLE_CACHE`).
 DEFAULT_CACHED_TABLES = 10_000
@@ -39,33 +36,6 @@ DEFAULT_CACHED_TABLES = 10_000
 REPLAY_POINT_EVERY = 32
 #: Games whose replay points a process keeps.
 REPLAYED_GAMES = 256
-
-
-class Lru(Generic[K, V]):
-    """At most `capacity` entries; adding one more forgets the least recently used (0: keeps none)."""
-
-    def __init__(self, capacity: int) -> None:
-        if capacity < 0:
-            raise ValueError("a cache holds zero or more entries")
-        self.capacity = capacity
-        self._entries: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._entries.get(key)
-        if value is not None:
-            self._entries.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        if self.capacity == 0:
-            return
-        self._entries[key] = value
-        self._entries.move_to_end(key)
-        while len(self._entries) > self.capacity:
-            self._entries.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._entries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,15 +59,17 @@ class CachedTable:
     imported_from: str | None = None
     #: The seats' turn clocks (None: the game has no clock).
     clocks: Clocks | None = None
+    #: The app that owns the game.
+    app_id: str = BUILTIN_APP
 
     @property
     def game(self) -> AnyGame:
         """The game under the rules version the table was created with."""
         return rules_of(self.codec.game, self.table)
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat a bearer token belongs to; None for a spectator (no token)."""
-        return seat_holding(self.token_hashes, token)
+    def access(self, credential: Credential) -> Access:
+        """What the credential gives in this game (services/access.py); raises when it gives nothing."""
+        return access_to(self.game_id, self.app_id, self.table, self.token_hashes, credential)
 
     def after(self, stored: Sequence[StoredEvent]) -> CachedTable:
         """This table with the next stored events folded in."""
@@ -169,6 +141,7 @@ def created_table(game_id: str, table: Table[Any], stored: Sequence[StoredEvent]
         imported=imported,
         imported_from=origin,
         clocks=clocks,
+        app_id=owner_of(stored),
     )
 
 
@@ -224,21 +197,23 @@ class Tables:
             return cached, False
         return self.remember(cached_from(await load_game(self.store, game_id))), True
 
-    async def readable(self, game_id: str, seen: int | None = None, token: str | None = None) -> CachedTable:
+    async def readable(self, game_id: str, seen: int | None = None, token: Credential = None) -> CachedTable:
         """The table for a read by a caller that has seen version `seen`: a cached game that is over
         as it is (no query), a cached running game with the primary's tail folded in, a game not cached
         loaded through the replica reads (the replica when its copy is fresh enough) and kept."""
         return (await self.readable_log(game_id, seen, token))[0]
 
     async def readable_log(
-        self, game_id: str, seen: int | None = None, token: str | None = None
+        self, game_id: str, seen: int | None = None, token: Credential = None
     ) -> tuple[CachedTable, Sequence[StoredEvent] | None]:
         """`readable`, with the game's whole log when it was just read to load the game (a game not
         cached, or every game with no cache): a page of it then costs no second read."""
         game_id = check_game_id(game_id)
         cached = self._cache.get(game_id)
         if cached is None:
-            loaded = await self.reads.load(game_id, seen=seen, token=token)
+            # A replica's copy must know the game's secret a caller holds (an app key is not one).
+            secret = token if isinstance(token, str) else None
+            loaded = await self.reads.load(game_id, seen=seen, token=secret)
             return self.remember(cached_from(loaded)), loaded.stored
         return (cached if is_over(cached.table) else await self.refreshed(cached)), None
 

@@ -18,16 +18,53 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from domain import lobby
 from domain.catalog import get_game
 from domain.clock import ClockOptions
 from domain.engine import AnyGame, SeatScore
-from domain.lobby import LOBBY_EVENTS, Seat
+from domain.lobby import LOBBY_EVENTS
 from services.card_objects import Shown
 
 S = TypeVar("S", bound=msgspec.Struct)
 
-#: A table's seats are shown as the domain holds them.
+
+class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A seat as the API shows it: a person's name and player_id as they are now (services/people.py)."""
+
+    seat: int
+    name: str | None
+    #: The integrating app's id for the person (only the app's key names one).
+    player_id: str | None
+    bot: str | None
+    #: The seat's person resigned (the seat ranks last).
+    resigned: bool = False
+    #: The bot that plays the seat since its person resigned.
+    taken_over_by: str | None = None
+    #: The seat's person was erased (DELETE /v1/players/{player_id}): `name` is a neutral label.
+    erased: bool = False
+
+
 SeatView = Seat
+
+
+class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_defaults=True):
+    """SeatTaken as the API shows it: the person's name and player_id as they are now (the log holds a
+    reference to them)."""
+
+    seat: int
+    name: str | None
+    player_id: str | None
+    bot: str | None
+    #: The seat's person was erased: `name` is a neutral label.
+    erased: bool = False
+
+
+SeatTakenView = SeatTaken
+
+#: The lobby's events as the API shows them.
+SHOWN_LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = tuple(
+    SeatTakenView if event is lobby.SeatTaken else event for event in LOBBY_EVENTS
+)
 
 Status = Literal["open", "active", "finished", "abandoned"]
 
@@ -179,7 +216,7 @@ class GameViews:
         )
         #: How the API shows what the domain holds; `type_of` and `converter` for any of its types.
         self.shown = shown = Shown(game.decks, prefix, game.breakdown_type, self.options)
-        events: Any = Union[(*LOBBY_EVENTS, *game.event_types)]
+        events: Any = Union[(*SHOWN_LOBBY_EVENTS, *game.event_types)]
         #: The functions from what the domain holds to what the API shows (cards as objects,
         #: breakdowns typed): of the view, the state, the result and the events.
         self.show_view = shown.converter(game.view_type)

@@ -1,10 +1,12 @@
-"""The "history" projection: one row per game (match_history) and the games of each player_id.
+"""The "history" projection: one row per game (match_history) and the games of each player.
 
-It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time),
-SeatTaken adds a seat (and, when the seat has a player_id, the game to that player's list),
-GameCreated's visibility keeps a private game's row out of every listing, SeatResigned and
+It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time; its
+metadata names the app that owns the game, and says whether it was imported), SeatTaken adds a seat
+(and, when a player of the app sits there, the game to that player's list), GameCreated's
+visibility keeps a private game's row out of every listing but its app's own, SeatResigned and
 SeatTakenOver mark a seat, GameStarted, GameFinished and GameAbandoned move its status on;
-GameFinished brings the result, and it and GameAbandoned the time the game ended.
+GameFinished brings the result, and it and GameAbandoned the time the game ended. Seats hold people
+as their person ids: names and player ids are never copied here (services/people.py).
 """
 
 from __future__ import annotations
@@ -25,10 +27,12 @@ from domain.lobby import (
     GameCreated,
     GameFinished,
     GameStarted,
+    Seat,
     SeatResigned,
     SeatTaken,
     SeatTakenOver,
 )
+from services.ports import BUILTIN_APP
 
 
 class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):
@@ -48,9 +52,18 @@ class _Abandoned(msgspec.Struct, frozen=True, tag="GameAbandoned", tag_field="ty
     pass
 
 
+class _Origin(msgspec.Struct, frozen=True):
+    """What the history reads of GameCreated's metadata: the owning app (none before apps: the
+    built-in app's), and whether the game was imported from a log."""
+
+    app: str = BUILTIN_APP
+    imported_from: str | msgspec.UnsetType | None = msgspec.UNSET
+
+
 _lobby_event = msgspec.json.Decoder(
     _Created | SeatTaken | GameStarted | _Finished | SeatResigned | SeatTakenOver | _Abandoned
 )
+_origin = msgspec.json.Decoder(_Origin)
 HANDLED = (GameCreated, SeatTaken, GameStarted, GameFinished, SeatResigned, SeatTakenOver, GameAbandoned)
 
 #: Rows loaded per SELECT (a game touched by a batch but opened in an earlier one).
@@ -75,8 +88,11 @@ class HistoryProjection:
             assert event.data is not None
             change = _lobby_event.decode(event.data)
             if isinstance(change, _Created):
+                origin = _origin.decode(event.metadata or b"{}")
                 rows[event.stream_id] = {
                     "game_id": event.stream_id,
+                    "app_id": origin.app,
+                    "imported": origin.imported_from is not msgspec.UNSET,
                     "game": change.game,
                     "visibility": change.visibility,
                     "status": "open",
@@ -91,12 +107,18 @@ class HistoryProjection:
             if row is None:
                 raise LookupError(f"{event.type} of game {event.stream_id}, which has no GameCreated before it")
             if isinstance(change, SeatTaken):
-                row["seats"].append(
-                    {"seat": change.seat, "name": change.name, "player_id": change.player_id, "bot": change.bot}
+                seat = Seat(
+                    seat=change.seat,
+                    name=change.name,
+                    player_id=change.player_id,
+                    bot=change.bot,
+                    person=change.person,
+                    guest=change.guest,
                 )
-                if change.player_id is not None:
+                row["seats"].append(msgspec.to_builtins(seat))
+                if change.person is not None and not change.guest:
                     players.append(
-                        {"player_id": change.player_id, "game_id": event.stream_id, "created_at": row["created_at"]}
+                        {"person_id": change.person, "game_id": event.stream_id, "created_at": row["created_at"]}
                     )
             elif isinstance(change, GameStarted):
                 row["status"] = "active"

@@ -42,6 +42,8 @@ class LogEvent(msgspec.Struct, frozen=True, gc=False):
     data: bytes | None
     #: None, like data, for the types the reader was not asked for.
     recorded_at: datetime | None
+    #: The event's metadata as JSON (who appended it, for which app...); None like data.
+    metadata: bytes | None = None
 
     @property
     def position(self) -> Position:
@@ -62,11 +64,13 @@ class GlobalLog:
         self._postgres = dialect_name == "postgresql"
         data: sa.ColumnElement[Any] = sa.cast(events.c.data, sa.Text)
         recorded_at: sa.ColumnElement[Any] = events.c.recorded_at
+        metadata: sa.ColumnElement[Any] = sa.cast(events.c.metadata, sa.Text)
         if handles is not None:
             # The other events still come, without their data: the reader moves past them.
             handled = events.c.type.in_(sorted(handles))
             data = sa.case((handled, data), else_=sa.null())
             recorded_at = sa.case((handled, recorded_at), else_=sa.null())
+            metadata = sa.case((handled, metadata), else_=sa.null())
         columns = (
             self._tx_id,
             events.c.global_position,
@@ -75,6 +79,7 @@ class GlobalLog:
             events.c.type,
             data,
             recorded_at,
+            metadata,
         )
         self._read = (
             sa.select(*columns)
@@ -109,8 +114,17 @@ class GlobalLog:
         parameters = {"tx_id": after.tx_id, "global_position": after.global_position, "limit": limit}
         result = await connection.execute(self._read, parameters)
         return [
-            LogEvent(tx_id, position, stream_id, version, type_, None if data is None else data.encode(), recorded_at)
-            for tx_id, position, stream_id, version, type_, data, recorded_at in result.all()
+            LogEvent(
+                tx_id,
+                position,
+                stream_id,
+                version,
+                type_,
+                None if data is None else data.encode(),
+                recorded_at,
+                None if metadata is None else metadata.encode(),
+            )
+            for tx_id, position, stream_id, version, type_, data, recorded_at, metadata in result.all()
         ]
 
     async def lag(self, connection: AsyncConnection, after: Position, now: datetime) -> Lag:

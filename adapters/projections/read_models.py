@@ -19,11 +19,28 @@ from adapters.schema import (
     match_players,
     player_stats,
 )
-from services.ports import GameStatsRecord, MatchFilter, MatchKey, MatchRecord, PlayerGameRecord, SeatRecord
+from services.ports import (
+    GameStatsRecord,
+    MatchFilter,
+    MatchKey,
+    MatchRecord,
+    Namespace,
+    PlayerGameRecord,
+    SeatRecord,
+)
 
-#: What a match record holds: the visibility only filters (private games are never listed).
-_MATCH_COLUMNS = tuple(column for column in match_history.c if column.name != "visibility")
-_PLAYER_COLUMNS = tuple(player_stats.c)
+#: What a match record holds: the app only filters.
+_MATCH_COLUMNS = tuple(column for column in match_history.c if column.name != "app_id")
+_PLAYER_COLUMNS = tuple(column for column in player_stats.c if column.name not in ("app_id", "scope"))
+
+
+def _in(table: sa.Table) -> sa.ColumnElement[bool]:
+    """The rows of the namespace the query is asked for (`:app_id`, `:scope`)."""
+    return sa.and_(table.c.app_id == sa.bindparam("app_id"), table.c.scope == sa.bindparam("scope"))
+
+
+def _of(namespace: Namespace) -> dict[str, str]:
+    return {"app_id": namespace.app_id, "scope": namespace.scope}
 
 
 class SqlReadModels:
@@ -31,40 +48,47 @@ class SqlReadModels:
         self._engine = engine
         self._player_games = (
             sa.select(*_PLAYER_COLUMNS)
-            .where(player_stats.c.player_id == sa.bindparam("player_id"))
+            .where(_in(player_stats), player_stats.c.person_id == sa.bindparam("person_id"))
             .order_by(player_stats.c.game)
         )
         self._leaderboard = (
             sa.select(*_PLAYER_COLUMNS)
-            .where(player_stats.c.game == sa.bindparam("game"), player_stats.c.rated_games > 0)
-            .order_by(player_stats.c.rating.desc(), player_stats.c.player_id)
+            .where(_in(player_stats), player_stats.c.game == sa.bindparam("game"), player_stats.c.rated_games > 0)
+            .order_by(player_stats.c.rating.desc(), player_stats.c.person_id)
             .limit(sa.bindparam("limit"))
+            .offset(sa.bindparam("offset"))
         )
         by_game: sa.BindParameter[str] = sa.bindparam("game", type_=sa.Text())
-        self._game_stats = sa.select(game_stats).where(game_stats.c.game == by_game)
-        self._seats = sa.select(game_seat_stats).where(game_seat_stats.c.game == by_game)
+        self._game_stats = sa.select(
+            *(column for column in game_stats.c if column.name not in ("app_id", "scope"))
+        ).where(_in(game_stats), game_stats.c.game == by_game)
+        self._seats = sa.select(
+            game_seat_stats.c.players, game_seat_stats.c.seat, game_seat_stats.c.games, game_seat_stats.c.wins
+        ).where(_in(game_seat_stats), game_seat_stats.c.game == by_game)
         self._scores = sa.select(game_score_counts.c.score, game_score_counts.c.seats).where(
-            game_score_counts.c.game == by_game
+            _in(game_score_counts), game_score_counts.c.game == by_game
         )
         self._categories = sa.select(game_category_points.c.category, game_category_points.c.points).where(
-            game_category_points.c.game == by_game
+            _in(game_category_points), game_category_points.c.game == by_game
         )
         self._cards = sa.select(game_card_picks.c.slug, game_card_picks.c.picks).where(
-            game_card_picks.c.game == by_game
+            _in(game_card_picks), game_card_picks.c.game == by_game
         )
 
-    async def matches(self, where: MatchFilter, after: MatchKey | None, limit: int) -> list[MatchRecord]:
+    async def matches(
+        self, namespace: Namespace, where: MatchFilter, after: MatchKey | None, limit: int
+    ) -> list[MatchRecord]:
         async with self._engine.connect() as connection:
-            result = await connection.execute(_matches(where, after), {"limit": limit})
+            result = await connection.execute(_matches(namespace, where, after), {"limit": limit})
             return [MatchRecord(**row) for row in result.mappings()]
 
-    async def player_games(self, player_id: str) -> list[PlayerGameRecord]:
+    async def player_games(self, namespace: Namespace, person_id: str) -> list[PlayerGameRecord]:
         async with self._engine.connect() as connection:
-            result = await connection.execute(self._player_games, {"player_id": player_id})
+            result = await connection.execute(self._player_games, {**_of(namespace), "person_id": person_id})
             return [PlayerGameRecord(**row) for row in result.mappings()]
 
-    async def game_stats(self, game: str) -> GameStatsRecord:
-        parameters = {"game": game}
+    async def game_stats(self, namespace: Namespace, game: str) -> GameStatsRecord:
+        parameters = {**_of(namespace), "game": game}
         async with self._engine.connect() as connection:
             sums = (await connection.execute(self._game_stats, parameters)).mappings().first()
             seats = (await connection.execute(self._seats, parameters)).mappings().all()
@@ -80,19 +104,20 @@ class SqlReadModels:
             card_picks={slug: picks for slug, picks in cards},
         )
 
-    async def leaderboard(self, game: str, limit: int) -> list[PlayerGameRecord]:
+    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
+        parameters = {**_of(namespace), "game": game, "limit": limit, "offset": offset}
         async with self._engine.connect() as connection:
-            result = await connection.execute(self._leaderboard, {"game": game, "limit": limit})
+            result = await connection.execute(self._leaderboard, parameters)
             return [PlayerGameRecord(**row) for row in result.mappings()]
 
 
-def _matches(where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:
+def _matches(namespace: Namespace, where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:
     """Newest first by (created_at, game_id), each filter an equality on an indexed column.
 
     With a player, the player's own index (match_players) gives the order and history rows are
     joined by key; the keyset condition makes every page one index range scan, however deep.
     """
-    if where.player_id is None:
+    if where.person_id is None:
         order = (match_history.c.created_at, match_history.c.game_id)
         statement = sa.select(*_MATCH_COLUMNS)
     else:
@@ -100,9 +125,11 @@ def _matches(where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:
         statement = (
             sa.select(*_MATCH_COLUMNS)
             .select_from(match_players.join(match_history, match_history.c.game_id == match_players.c.game_id))
-            .where(match_players.c.player_id == where.player_id)
+            .where(match_players.c.person_id == where.person_id)
         )
-    statement = statement.where(match_history.c.visibility == "public")
+    statement = statement.where(match_history.c.app_id == namespace.app_id)
+    if namespace.scope == "public":
+        statement = statement.where(match_history.c.visibility == "public")
     if where.game is not None:
         statement = statement.where(match_history.c.game == where.game)
     if where.status is not None:

@@ -17,15 +17,30 @@ from api.contract.operations import OPERATIONS, Answer, Operation
 from api.contract.problems import FieldError, Problem, problems_of
 
 PROBLEM_JSON = "application/problem+json"
-SECURITY_SCHEME = "seatToken"
+#: The credentials, each sent as `Authorization: Bearer <secret>`; each says what it is by its prefix.
+SECURITY_SCHEMES = {
+    "appKey": (
+        "An app's key (`kaiten_app_...`, from `kaiten apps create` or the admin API): the app owns what it "
+        "makes, names its players, and reads all of its own records."
+    ),
+    "seatToken": (
+        "A seat's token (`kaiten_seat_...`; older tokens have no prefix), given when the seat is taken: it acts "
+        "for that seat alone and sees what the seat sees."
+    ),
+    "invitationCode": (
+        "An invitation code of a game (`kaiten_inv_...`): while it is not revoked, its bearer watches the game "
+        "(private or not) and takes a free seat with it."
+    ),
+    "adminKey": "The server's admin key (`KAITEN_ADMIN_KEY`), for the apps' administration.",
+}
 STATUS_TEXT = {
     200: "OK",
     201: "Created",
     204: "No content",
     304: "Not modified: the caller's copy (`If-None-Match`) is current",
     400: "The request cannot be read",
-    401: "No seat for this token",
-    403: "Not allowed without an invitation",
+    401: "No credential, or one that does not work here",
+    403: "Not allowed with this credential",
     404: "Not found",
     409: "Not now: the game is not in a state to take this",
     422: "Refused by the rules or by a check of the request",
@@ -143,19 +158,23 @@ def typed_document(generated: dict[str, Any]) -> dict[str, Any]:
             responses[str(status)] = _problem_response(status, codes)
         operation["responses"] = responses
         operation["parameters"] = _parameters(operation)
-        if spec.auth == "required":
-            operation["security"] = [{SECURITY_SCHEME: []}]
-        elif spec.auth == "optional":
-            operation["security"] = [{SECURITY_SCHEME: []}, {}]
+        _secure(operation, spec)
 
     document["components"] = {
         "schemas": dict(sorted(generated_components.items())),
         "securitySchemes": {
-            SECURITY_SCHEME: {
-                "type": "http",
-                "scheme": "bearer",
-                "description": "A seat's token, given when the seat is taken. Without one the caller is a spectator.",
-            }
+            name: {"type": "http", "scheme": "bearer", "description": description}
+            for name, description in SECURITY_SCHEMES.items()
         },
     }
     return document
+
+
+def _secure(operation: dict[str, Any], spec: Operation) -> None:
+    """The credentials the operation takes (`security`, an empty requirement for none at all), and who
+    may call it, in words, at the end of its description."""
+    if not spec.credentials:
+        return
+    operation["security"] = [{name: []} for name in spec.credentials] + ([{}] if spec.anonymous else [])
+    who = f"**Credentials.** {spec.who}"
+    operation["description"] = f"{operation['description']}\n\n{who}" if operation.get("description") else who

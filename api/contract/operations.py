@@ -12,16 +12,20 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from api.routes.admin import NewApp, Rotation
 from api.schemas import CreateGameRequest, Health, TakeSeatRequest, TypedCatalog, WebhookRequest, catalog_types
 from domain.catalog import GAMES
 from domain.engine import AnyGame
+from services.apps import AppList, AppView, IssuedKey
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
+from services.ports import Quotas
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
 from services.views import Invitation, SeatGranted, views_of
 from services.webhooks import Deliveries, Webhook, WebhookList
 
-Auth = Literal["none", "optional", "required"]
+#: The credentials an operation takes, each an HTTP bearer security scheme of the document.
+Credential = Literal["appKey", "seatToken", "invitationCode", "adminKey"]
 
 
 @dataclass(frozen=True)
@@ -40,7 +44,11 @@ class Operation:
     answers: tuple[Answer, ...]
     #: The body: one type, or one per game (any of them; the path or the body names the game).
     body: tuple[Any, ...] = ()
-    auth: Auth = "none"
+    #: The credentials it takes, and whether a caller without one may call it (`anonymous`).
+    credentials: tuple[Credential, ...] = ()
+    anonymous: bool = True
+    #: Who may call it and what each credential gets, for people (added to its description).
+    who: str = ""
     #: Answers carry `ETag: "<version>"` and `If-None-Match` with that tag answers 304.
     conditional: bool = False
 
@@ -74,45 +82,97 @@ def _default(field: msgspec.structs.FieldInfo) -> Any:
 TABLES = per_game(lambda game: views_of(game.id).table)
 TABLE = Answer(200, TABLES, "The table as the caller may see it")
 
+#: Who may read one game, and as whom.
+GAME_READERS: dict[str, Any] = {
+    "credentials": ("appKey", "seatToken", "invitationCode"),
+    "who": (
+        "A seat token sees its seat's view; the game's app key, an invitation code of the game, or no "
+        "credential at all (public games only) see the spectator's view. Another app's key, or no "
+        "credential for a private game, gets 404 as for a game that does not exist."
+    ),
+}
+#: Operations only a seat may call.
+SEATS: dict[str, Any] = {
+    "credentials": ("seatToken",),
+    "anonymous": False,
+    "who": "The seat's token acts for its seat.",
+}
+#: Operations of an app on its own records.
+APPS: dict[str, Any] = {
+    "credentials": ("appKey",),
+    "who": (
+        "An app key, for the app's own records; on an open server (`/ready` says `auth: open`) a caller "
+        "without one acts as the built-in app."
+    ),
+}
+#: The app's own history and statistics, or what anybody may see.
+HISTORY: dict[str, Any] = {
+    "credentials": ("appKey",),
+    "who": (
+        "With an app key, the app's own records, its private games included; without one, the built-in "
+        "app's public games and the statistics and ratings of those alone."
+    ),
+}
+WEBHOOK_OWNERS: dict[str, Any] = {
+    "credentials": ("appKey", "seatToken"),
+    "anonymous": False,
+    "who": "A seat's token, for that seat's webhooks; the game's app key, for the app's own (`seat` null).",
+}
+ADMIN: dict[str, Any] = {
+    "credentials": ("adminKey",),
+    "anonymous": False,
+    "who": "The server's admin key (`KAITEN_ADMIN_KEY`); a server without one answers 404.",
+}
+
 OPERATIONS: dict[str, Operation] = {
     "createGame": Operation(
         body=per_game(create_request),
         answers=(Answer(201, per_game(lambda game: views_of(game.id).created), "The new game's table"),),
+        **APPS,
     ),
-    "takeSeat": Operation(body=(TakeSeatRequest,), answers=(Answer(201, (SeatGranted,), "The seat taken"),)),
+    "takeSeat": Operation(
+        body=(TakeSeatRequest,),
+        answers=(Answer(201, (SeatGranted,), "The seat taken"),),
+        credentials=("appKey",),
+        who=(
+            "The game's app key seats anybody (a player_id, a bot); an `invitation` in the body seats a "
+            "guest (a name only) without one. On an open server a caller without a key seats anybody in "
+            "the built-in app's public games."
+        ),
+    ),
     "createInvitation": Operation(
-        answers=(Answer(201, (Invitation,), "The invitation; its code is shown only now"),), auth="required"
+        answers=(Answer(201, (Invitation,), "The invitation; its code is shown only now"),), **SEATS
     ),
-    "revokeInvitation": Operation(answers=(Answer(204, (), "Revoked"),), auth="required"),
+    "revokeInvitation": Operation(answers=(Answer(204, (), "Revoked"),), **SEATS),
     "createRematch": Operation(
         answers=(
             Answer(201, per_game(lambda game: views_of(game.id).created), "The rematch, created now"),
             Answer(200, per_game(lambda game: views_of(game.id).created), "The rematch asked for before"),
         ),
-        auth="required",
+        **SEATS,
     ),
-    "getTable": Operation(answers=(TABLE,), auth="optional", conditional=True),
-    "replayGame": Operation(answers=(Answer(200, TABLES, "The table right after that version"),), auth="optional"),
+    "getTable": Operation(answers=(TABLE,), conditional=True, **GAME_READERS),
+    "replayGame": Operation(answers=(Answer(200, TABLES, "The table right after that version"),), **GAME_READERS),
     "listLegalCommands": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).legal), "Every command the seat may send"),),
-        auth="required",
         conditional=True,
+        **SEATS,
     ),
     "sendCommand": Operation(
         body=per_game(lambda game: game.command_type),
         answers=(Answer(200, per_game(lambda game: views_of(game.id).outcome), "The events the command led to"),),
-        auth="required",
+        **SEATS,
     ),
     "resignSeat": Operation(
         answers=(
             Answer(200, per_game(lambda game: views_of(game.id).outcome), "The resignation and what followed it"),
         ),
-        auth="required",
+        **SEATS,
     ),
     "listEvents": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).events), "A page of the log"),),
-        auth="optional",
         conditional=True,
+        **GAME_READERS,
     ),
     "streamEvents": Operation(
         answers=(
@@ -125,11 +185,11 @@ OPERATIONS: dict[str, Operation] = {
             ),
             Answer(204, (), "The game is over and its end was already sent"),
         ),
-        auth="optional",
+        **GAME_READERS,
     ),
     "createStreamTicket": Operation(
         answers=(Answer(201, (StreamTicket,), "The ticket: pass it as `?ticket=` to streamEvents, once, in 60 s"),),
-        auth="required",
+        **SEATS,
     ),
     "listCatalog": Operation(answers=(Answer(200, (TypedCatalog,), "The games of the catalog"),)),
     "getCatalogGame": Operation(
@@ -145,27 +205,40 @@ OPERATIONS: dict[str, Operation] = {
             ),
         ),
     ),
-    "listGames": Operation(answers=(Answer(200, (TypedMatchPage,), "A page of the match history"),)),
-    "getPlayerStats": Operation(answers=(Answer(200, (PlayerStats,), "The player's statistics per game"),)),
-    "getGameStats": Operation(answers=(Answer(200, (GameStats,), "The game's statistics"),)),
-    "getLeaderboard": Operation(answers=(Answer(200, (Leaderboard,), "The rated players, best first"),)),
+    "listGames": Operation(answers=(Answer(200, (TypedMatchPage,), "A page of the match history"),), **HISTORY),
+    "getPlayerStats": Operation(answers=(Answer(200, (PlayerStats,), "The player's statistics per game"),), **HISTORY),
+    "getGameStats": Operation(answers=(Answer(200, (GameStats,), "The game's statistics"),), **HISTORY),
+    "getLeaderboard": Operation(answers=(Answer(200, (Leaderboard,), "The rated players, best first"),), **HISTORY),
+    "erasePlayer": Operation(answers=(Answer(204, (), "Erased"),), **APPS),
     "exportLog": Operation(
-        answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),)
+        answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),),
+        **GAME_READERS,
     ),
     "importLog": Operation(
         body=per_game(lambda game: views_of(game.id).log),
         answers=(Answer(201, TABLES, "The imported game's table: a new finished game, with `imported_from`"),),
+        **APPS,
     ),
     "createWebhook": Operation(
-        body=(WebhookRequest,), answers=(Answer(201, (Webhook,), "The webhook"),), auth="required"
+        body=(WebhookRequest,), answers=(Answer(201, (Webhook,), "The webhook"),), **WEBHOOK_OWNERS
     ),
     "listWebhooks": Operation(
-        answers=(Answer(200, (WebhookList,), "The seat's webhooks, oldest first"),), auth="required"
+        answers=(Answer(200, (WebhookList,), "The caller's webhooks in the game, oldest first"),), **WEBHOOK_OWNERS
     ),
     "listWebhookDeliveries": Operation(
-        answers=(Answer(200, (Deliveries,), "The deliveries and their attempts"),), auth="required"
+        answers=(Answer(200, (Deliveries,), "The deliveries and their attempts"),), **WEBHOOK_OWNERS
     ),
-    "deleteWebhook": Operation(answers=(Answer(204, (), "Removed"),), auth="required"),
+    "deleteWebhook": Operation(answers=(Answer(204, (), "Removed"),), **WEBHOOK_OWNERS),
+    "createApp": Operation(
+        body=(NewApp,), answers=(Answer(201, (IssuedKey,), "The app and its first key, shown only now"),), **ADMIN
+    ),
+    "listApps": Operation(answers=(Answer(200, (AppList,), "Every app, oldest first"),), **ADMIN),
+    "getApp": Operation(answers=(Answer(200, (AppView,), "The app"),), **ADMIN),
+    "setAppQuotas": Operation(body=(Quotas,), answers=(Answer(200, (AppView,), "The app, with its quotas"),), **ADMIN),
+    "rotateAppKey": Operation(
+        body=(Rotation,), answers=(Answer(201, (IssuedKey,), "The app and its new key, shown only now"),), **ADMIN
+    ),
+    "revokeAppKeys": Operation(answers=(Answer(200, (AppView,), "The app, every key revoked"),), **ADMIN),
     "health": Operation(answers=(Answer(200, (Health,), "The process is up"),)),
     "ready": Operation(answers=(Answer(200, (Health,), "The database is reachable and migrated"),)),
 }

@@ -35,11 +35,11 @@ class Problem(Struct, frozen=True, omit_defaults=True):
     version: int | UnsetType | None = UNSET
 
 
-#: Answers any operation may give: a request the server cannot read, too many requests, a database
-#: out of reach.
+#: Answers any operation may give: a request the server cannot read, too many requests (from the
+#: caller's address or seat, or over its app's quota), a database out of reach.
 EVERY_OPERATION: dict[int, tuple[str, ...]] = {
     400: ("malformed-request",),
-    429: ("rate-limited",),
+    429: ("rate-limited", "requests-per-minute"),
     503: ("database-unavailable",),
 }
 
@@ -53,8 +53,14 @@ LOBBY_CODES = (
 )
 PARTY_MENU_CODES = ("unknown-menu", "invalid-menu", "menu-not-for-player-count", "card-not-for-player-count")
 GAME_ID = {404: ("game-not-found",)}
-OPTIONAL_TOKEN = {401: ("invalid-token",)}
-REQUIRED_TOKEN = {401: ("missing-token", "invalid-token")}
+#: A credential that does not work: a header that is no Bearer, an app key unknown, revoked or expired.
+BAD_CREDENTIAL = ("invalid-token", "invalid-app-key")
+OPTIONAL_TOKEN = {401: BAD_CREDENTIAL}
+#: Only a seat may call it: an app key is told to send the seat's token.
+REQUIRED_TOKEN = {401: ("missing-token", *BAD_CREDENTIAL), 403: ("seat-token-required",)}
+#: An app's write: on a server that needs keys, no key is refused.
+APP_WRITE = {401: ("app-key-required", *BAD_CREDENTIAL)}
+ADMIN: dict[int, tuple[str, ...]] = {401: ("invalid-admin-key",), 404: ("not-found",)}
 
 #: The rules' refusals of a command, by game (422), and those that mean "not now" (409).
 RULE_CODES: dict[str, tuple[str, ...]] = {
@@ -147,9 +153,14 @@ def _all_rule_codes() -> tuple[str, ...]:
 
 #: Each operation's problems beyond EVERY_OPERATION, by status.
 OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
-    "createGame": {422: ("unknown-game", *LOBBY_CODES, *PARTY_MENU_CODES)},
+    "createGame": {
+        **APP_WRITE,
+        422: ("unknown-game", *LOBBY_CODES, *PARTY_MENU_CODES),
+        429: ("games-per-hour", "open-games"),
+    },
     "takeSeat": {
         **GAME_ID,
+        **APP_WRITE,
         403: ("invitation-required", "invalid-invitation"),
         409: ("game-full",),
         422: ("unknown-bot", "invalid-seat"),
@@ -189,7 +200,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "listEvents": {**GAME_ID, **OPTIONAL_TOKEN, 422: ("invalid-page",)},
     "streamEvents": {
         **GAME_ID,
-        401: ("invalid-token", "invalid-ticket"),
+        401: (*BAD_CREDENTIAL, "invalid-ticket"),
         422: ("invalid-last-event-id", "invalid-stream-position"),
     },
     "createStreamTicket": {**GAME_ID, **REQUIRED_TOKEN},
@@ -203,14 +214,21 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getCatalogGame": {404: ("unknown-game",)},
     "scoreTableaus": {404: ("unknown-game",), 422: SCORE_CODES},
     "listGames": {
+        **OPTIONAL_TOKEN,
         422: ("unknown-game", "invalid-status", "invalid-player-id", "invalid-page", "invalid-cursor"),
         503: ("history-unavailable",),
     },
-    "getPlayerStats": {422: ("invalid-player-id",), 503: ("history-unavailable",)},
-    "getGameStats": {404: ("unknown-game",), 503: ("history-unavailable",)},
-    "getLeaderboard": {404: ("unknown-game",), 422: ("invalid-page",), 503: ("history-unavailable",)},
-    "exportLog": {404: ("game-not-found",), 409: ("game-not-finished",)},
-    "importLog": {422: IMPORT_CODES},
+    "getPlayerStats": {**OPTIONAL_TOKEN, 422: ("invalid-player-id",), 503: ("history-unavailable",)},
+    "getGameStats": {**OPTIONAL_TOKEN, 404: ("unknown-game",), 503: ("history-unavailable",)},
+    "getLeaderboard": {
+        **OPTIONAL_TOKEN,
+        404: ("unknown-game",),
+        422: ("invalid-page",),
+        503: ("history-unavailable",),
+    },
+    "erasePlayer": {**APP_WRITE, 404: ("player-not-found",), 422: ("invalid-player-id",)},
+    "exportLog": {**OPTIONAL_TOKEN, 404: ("game-not-found",), 409: ("game-not-finished",)},
+    "importLog": {**APP_WRITE, 422: IMPORT_CODES, 429: ("imports-per-hour",)},
     "createWebhook": {
         **GAME_ID,
         **REQUIRED_TOKEN,
@@ -226,6 +244,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         503: ("webhooks-unavailable",),
     },
     "deleteWebhook": {404: ("game-not-found", "webhook-not-found"), **REQUIRED_TOKEN, 503: ("webhooks-unavailable",)},
+    "createApp": {**ADMIN, 409: ("app-exists",), 422: ("invalid-app-name",)},
+    "listApps": ADMIN,
+    "getApp": {401: ADMIN[401], 404: ("not-found", "app-not-found")},
+    "setAppQuotas": {401: ADMIN[401], 404: ("not-found", "app-not-found")},
+    "rotateAppKey": {401: ADMIN[401], 404: ("not-found", "app-not-found"), 422: ("invalid-grace",)},
+    "revokeAppKeys": {401: ADMIN[401], 404: ("not-found", "app-not-found")},
     "health": {},
     "ready": {503: ("not-ready",)},
 }

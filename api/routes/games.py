@@ -19,7 +19,7 @@ from api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
-from api.routes.params import GameId, GamesDep, SeatToken, Token, token_dependencies
+from api.routes.params import Caller, GameId, GamesDep, SeatCaller
 from api.schemas import CreateGameRequest, TakeSeatRequest
 from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
@@ -57,11 +57,12 @@ IdempotencyKey = Annotated[
 class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = token_dependencies()
 
     @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
-    async def create_game(self, games: GamesDep, data: JSONBody[CreateGameRequest]) -> Response[CreatedGame]:
-        created = await games.create(data.as_command())
+    async def create_game(
+        self, games: GamesDep, caller: Caller, data: JSONBody[CreateGameRequest]
+    ) -> Response[CreatedGame]:
+        created = await games.create(data.as_command(caller))
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
     allowed_on_games = options_allowing("GET", "POST")
@@ -76,28 +77,32 @@ class GamesController(Controller):
     async def list_games(
         self,
         history: HistoryDep,
+        caller: Caller,
         game: GameFilter = None,
         status: StatusFilter = None,
         player_id: PlayerFilter = None,
         limit: PageLimit = 20,
         cursor: Cursor = None,
     ) -> MatchPage:
-        return await history.matches(game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+        return await history.matches(caller, game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
-    async def take_seat(self, games: GamesDep, game_id: GameId, data: JSONBody[TakeSeatRequest]) -> SeatGranted:
-        return await games.take_seat(TakeSeat(game_id=game_id, seat=data.as_new_seat(), invitation=data.invitation))
+    async def take_seat(
+        self, games: GamesDep, game_id: GameId, caller: Caller, data: JSONBody[TakeSeatRequest]
+    ) -> SeatGranted:
+        seat = TakeSeat(game_id=game_id, seat=data.as_new_seat(), invitation=data.invitation, caller=caller)
+        return await games.take_seat(seat)
 
     @get("/{game_id:str}", operation_id="getTable", summary="The table as the caller may see it")
     async def get_table(
         self,
         games: GamesDep,
         game_id: GameId,
-        token: Token,
+        caller: Caller,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[TableView | None]:
-        view = await games.view(game_id, token, seen_version(if_none_match, min_version))
+        view = await games.view(game_id, caller, seen_version(if_none_match, min_version))
         return conditional(view, view.version, if_none_match)
 
     @get(
@@ -109,11 +114,11 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_token: SeatToken,
+        seat_caller: SeatCaller,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[LegalCommands | None]:
-        legal = await games.legal_commands(game_id, seat_token, seen_version(if_none_match, min_version))
+        legal = await games.legal_commands(game_id, seat_caller, seen_version(if_none_match, min_version))
         return conditional(legal, legal.version, if_none_match)
 
     @post(
@@ -126,7 +131,7 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_token: SeatToken,
+        seat_caller: SeatCaller,
         request: KaitenRequest,
         if_match: Annotated[
             str | None,
@@ -136,7 +141,7 @@ class GamesController(Controller):
     ) -> CommandOutcome:
         command = Act(
             game_id=game_id,
-            token=seat_token,
+            token=seat_caller,
             body=await request.checked_body(),
             if_match=parse_if_match(if_match),
             idempotency_key=check_idempotency_key(idempotency_key),
@@ -158,10 +163,10 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_token: SeatToken,
+        seat_caller: SeatCaller,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
-        command = Resign(game_id=game_id, token=seat_token, idempotency_key=check_idempotency_key(idempotency_key))
+        command = Resign(game_id=game_id, token=seat_caller, idempotency_key=check_idempotency_key(idempotency_key))
         return await games.resign(command)
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
@@ -169,13 +174,13 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        token: Token,
+        caller: Caller,
         after: Annotated[int, QueryParameter(ge=0, description="versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[EventPage | None]:
-        page = await games.events(game_id, token, after, limit, seen_version(if_none_match, min_version))
+        page = await games.events(game_id, caller, after, limit, seen_version(if_none_match, min_version))
         return conditional(page, page.last_version, if_none_match)
 
     @get(
@@ -192,10 +197,10 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        token: Token,
+        caller: Caller,
         at: Annotated[int, QueryParameter(ge=1)],
         as_seat: Annotated[
             int | None, QueryParameter(ge=0, description="the seat to see the table as (a game that is over)")
         ] = None,
     ) -> TableView:
-        return await games.replay(game_id, token, at, as_seat)
+        return await games.replay(game_id, caller, at, as_seat)

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from litestar import get
+from litestar import delete, get
 from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
-from services.history import MAX_PAGE, MAX_PLAYER_ID, HistoryQueries
+from api.routes.params import Caller, GamesDep
+from services.history import MAX_PAGE, HistoryQueries
 from services.history_views import GameStats, Leaderboard, PlayerStats
+from services.text_rules import MAX_PLAYER_ID
 from services.views import Status
 
 LIST_DESCRIPTION = """\
@@ -45,6 +47,17 @@ their best seat. Ratings are openskill's Plackett-Luce model, updated once per f
 the player_ids at its table (by place: the winners first, then by total), so a game against bots
 alone leaves the rating as it was; `rating` is the conservative mu - 3 sigma, and leaderboards list
 the players with at least one rated game.
+"""
+
+
+ERASE_DESCRIPTION = """\
+For an app honouring its user's erasure request (its key; an open server's built-in app without
+one). The player's id and name leave every answer, read model and export at once on this server
+process (within a second on others): their seats show a neutral label (`"Player 2"`, `erased:
+true`). Their games stay and replay to the same results, because the log never held the name or the
+id, only an opaque reference to them, whose row this deletes. The player's anonymous ratings stay
+too, so that nobody else's change, but no leaderboard shows them. Another app's player, like a
+player never seen, answers 404 `player-not-found`.
 """
 
 
@@ -79,8 +92,8 @@ PlayerId = Annotated[
     description=PLAYER_STATS_DESCRIPTION,
     tags=["history"],
 )
-async def player_stats(history: HistoryDep, player_id: PlayerId) -> PlayerStats:
-    return await history.player_stats(player_id)
+async def player_stats(history: HistoryDep, caller: Caller, player_id: PlayerId) -> PlayerStats:
+    return await history.player_stats(player_id, caller)
 
 
 @get(
@@ -90,8 +103,8 @@ async def player_stats(history: HistoryDep, player_id: PlayerId) -> PlayerStats:
     description=GAME_STATS_DESCRIPTION,
     tags=["history"],
 )
-async def game_stats(history: HistoryDep, game: GameName) -> GameStats:
-    return await history.game_stats(game)
+async def game_stats(history: HistoryDep, caller: Caller, game: GameName) -> GameStats:
+    return await history.game_stats(game, caller)
 
 
 @get(
@@ -102,9 +115,23 @@ async def game_stats(history: HistoryDep, game: GameName) -> GameStats:
     tags=["history"],
 )
 async def leaderboard(
-    history: HistoryDep, game: GameName, limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10
+    history: HistoryDep,
+    caller: Caller,
+    game: GameName,
+    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10,
 ) -> Leaderboard:
-    return await history.leaderboard(game, limit)
+    return await history.leaderboard(game, limit, caller)
 
 
-HISTORY_HANDLERS = (player_stats, game_stats, leaderboard)
+@delete(
+    "/v1/players/{player_id:str}",
+    operation_id="erasePlayer",
+    summary="Erase a player: their id and name leave every answer; their games stay",
+    description=ERASE_DESCRIPTION,
+    tags=["history"],
+)
+async def erase_player(games: GamesDep, caller: Caller, player_id: PlayerId) -> None:
+    await games.erase_player(caller, player_id)
+
+
+HISTORY_HANDLERS = (player_stats, game_stats, leaderboard, erase_player)

@@ -7,7 +7,7 @@ from typing import Annotated
 from litestar import Controller, Response, delete, post
 from litestar.params import PathParameter
 
-from api.routes.params import GameId, GamesDep, SeatToken, token_dependencies
+from api.routes.params import GameId, GamesDep, SeatCaller
 from services.views import CreatedGame, Invitation
 
 REMATCH_DESCRIPTION = """\
@@ -21,7 +21,6 @@ their seat by asking through their token of the finished game; asking again repl
 class LobbyController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["games"]
-    dependencies = token_dependencies()
 
     @post(
         "/invitations",
@@ -29,18 +28,18 @@ class LobbyController(Controller):
         summary="Invite someone to a free seat (any seated person may)",
         status_code=201,
     )
-    async def create_invitation(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> Invitation:
-        return await games.invite(game_id, seat_token)
+    async def create_invitation(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Invitation:
+        return await games.invite(game_id, seat_caller)
 
     @delete("/invitations/{invitation_id:str}", operation_id="revokeInvitation", summary="Revoke an invitation")
     async def revoke_invitation(
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_token: SeatToken,
+        seat_caller: SeatCaller,
         invitation_id: Annotated[str, PathParameter(description="The invitation's id")],
     ) -> None:
-        await games.revoke(game_id, seat_token, invitation_id)
+        await games.revoke(game_id, seat_caller, invitation_id)
 
     @post(
         "/rematch",
@@ -48,6 +47,6 @@ class LobbyController(Controller):
         summary="The rematch of a finished or abandoned game, with a new token for the caller's seat",
         description=REMATCH_DESCRIPTION,
     )
-    async def rematch(self, games: GamesDep, game_id: GameId, seat_token: SeatToken) -> Response[CreatedGame]:
-        created, new = await games.rematch(game_id, seat_token)
+    async def rematch(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Response[CreatedGame]:
+        created, new = await games.rematch(game_id, seat_caller)
         return Response(created, status_code=201 if new else 200, headers={"Location": f"/v1/games/{created.id}"})

@@ -9,7 +9,7 @@ from litestar.params import Body
 
 from api.contract.problems import Problem
 from api.errors import problem
-from api.routes.params import GameId, GamesDep
+from api.routes.params import Caller, GameId, GamesDep
 from services.logs import InvalidLog, export_log, import_log
 from services.views import LogDocument, TableView
 
@@ -37,8 +37,8 @@ class LogsController(Controller):
         operation_id="exportLog",
         summary="A finished or abandoned game's whole log (409 game-not-finished before the end)",
     )
-    async def export(self, games: GamesDep, game_id: GameId) -> LogDocument:
-        return await export_log(games.store, game_id, games.reads)
+    async def export(self, games: GamesDep, game_id: GameId, caller: Caller) -> LogDocument:
+        return await export_log(games, game_id, caller)
 
     @post(
         "/import",
@@ -46,6 +46,6 @@ class LogsController(Controller):
         summary="Check a finished or abandoned game's log and store it as a new game that is over",
         status_code=201,
     )
-    async def import_(self, games: GamesDep, data: Annotated[Any, LOG]) -> Response[TableView]:
-        view = await import_log(games.store, games.clock, games.ids, data)
+    async def import_(self, games: GamesDep, caller: Caller, data: Annotated[Any, LOG]) -> Response[TableView]:
+        view = await import_log(games, data, caller)
         return Response(view, status_code=201, headers={"Location": f"/v1/games/{view.id}"})

@@ -15,8 +15,18 @@ async def health() -> Health:
     return Health(status="ok")
 
 
-@get("/ready", operation_id="ready", summary="The database is reachable and migrated", tags=["operations"])
+@get(
+    "/ready",
+    operation_id="ready",
+    summary="The database is reachable and migrated",
+    description=(
+        "`auth` says whether the server needs app keys (`keys`) or lets callers without one write as its "
+        "built-in app (`open`)."
+    ),
+    tags=["operations"],
+)
 async def ready(state: State) -> Health:
-    if not await services_of(state).is_ready():
+    services = services_of(state)
+    if not await services.is_ready():
         raise ServiceError("unavailable", "not-ready", "the database is unreachable or not migrated")
-    return Health(status="ready")
+    return Health(status="ready", auth="keys" if services.games.open_app is None else "open")

@@ -1,4 +1,4 @@
-"""What the game routes take alike: the game's id in the path, the caller's seat token, the use cases."""
+"""What the game routes take alike: the game's id in the path, the caller's credential, the use cases."""
 
 from __future__ import annotations
 
@@ -7,20 +7,21 @@ from typing import Annotated
 from litestar.di import NamedDependency, Provide
 from litestar.params import PathParameter
 
-from api.auth import bearer_token, required_bearer_token
+from api.auth import caller, seat_caller
+from services.access import Credential
 from services.games import Games
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
-#: The Bearer token, if the caller sent one (a spectator sends none).
-Token = NamedDependency[str | None]
-#: The Bearer token of a seat, for operations only a seat may call.
-SeatToken = NamedDependency[str]
+#: The caller's credential: an app's key, a game's secret (seat token, invitation code), or None.
+Caller = NamedDependency[Credential]
+#: The credential of an operation only a seat (or the game's app) may call: never None.
+SeatCaller = NamedDependency[Credential]
 GamesDep = NamedDependency[Games]
 
 
-def token_dependencies() -> dict[str, Provide]:
-    """A controller's `dependencies` that provide `token` and `seat_token`."""
+def caller_dependencies() -> dict[str, Provide]:
+    """The `dependencies` that provide `caller` and `seat_caller` (registered on the app)."""
     return {
-        "token": Provide(bearer_token, sync_to_thread=False),
-        "seat_token": Provide(required_bearer_token, sync_to_thread=False),
+        "caller": Provide(caller, sync_to_thread=False),
+        "seat_caller": Provide(seat_caller, sync_to_thread=False),
     }

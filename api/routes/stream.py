@@ -12,7 +12,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from api.routes.params import GameId, token_dependencies
+from api.routes.params import Caller, GameId, SeatCaller
 from services.errors import ServiceError
 from services.stream_tickets import StreamTicket, Ticketing
 from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
@@ -49,7 +49,6 @@ async def _messages(items: AsyncIterator[EventView | KeepAlive]) -> AsyncIterato
 class StreamController(Controller):
     path = "/v1/games"
     tags = ["games"]
-    dependencies = token_dependencies()
 
     @post(
         "/{game_id:str}/stream-tickets",
@@ -58,9 +57,9 @@ class StreamController(Controller):
         status_code=201,
     )
     async def create_stream_ticket(
-        self, tickets: NamedDependency[Ticketing], game_id: GameId, seat_token: NamedDependency[str]
+        self, tickets: NamedDependency[Ticketing], game_id: GameId, seat_caller: SeatCaller
     ) -> StreamTicket:
-        return await tickets.issue(game_id, seat_token)
+        return await tickets.issue(game_id, seat_caller)
 
     @get(
         "/{game_id:str}/events/stream",
@@ -75,7 +74,7 @@ class StreamController(Controller):
         streams: NamedDependency[EventStreams],
         tickets: NamedDependency[Ticketing],
         game_id: GameId,
-        token: NamedDependency[str | None],
+        caller: Caller,
         ticket: Annotated[
             str | None,
             QueryParameter(
@@ -97,7 +96,7 @@ class StreamController(Controller):
     ) -> ServerSentEvent | Response[None]:
         position = resume_point(last_event_id, after)
         seat = None if ticket is None else await tickets.seat_of(game_id, ticket)
-        items = await streams.follow(game_id, token, position, seat)
+        items = await streams.follow(game_id, caller, position, seat)
         if items is None:
             return Response(None, status_code=204)
         return ServerSentEvent(_messages(items))

@@ -9,7 +9,7 @@ from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
 from api.routes.allow import options_allowing
-from api.routes.params import GameId, SeatToken, token_dependencies
+from api.routes.params import GameId, SeatCaller
 from api.schemas import WebhookRequest
 from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
@@ -31,7 +31,6 @@ WebhooksDep = NamedDependency[Webhooks]
 class WebhooksController(Controller):
     path = "/v1/games/{game_id:str}/webhooks"
     tags = ["webhooks"]
-    dependencies = token_dependencies()
 
     @post(
         "/",
@@ -41,15 +40,15 @@ class WebhooksController(Controller):
         status_code=201,
     )
     async def create_webhook(
-        self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken, data: JSONBody[WebhookRequest]
+        self, webhooks: WebhooksDep, game_id: GameId, seat_caller: SeatCaller, data: JSONBody[WebhookRequest]
     ) -> Webhook:
-        return await webhooks.register(game_id, seat_token, data.url, data.events, data.secret)
+        return await webhooks.register(game_id, seat_caller, data.url, data.events, data.secret)
 
     allowed_on_webhooks = options_allowing("GET", "POST")
 
     @get("/", operation_id="listWebhooks", summary="The webhooks the caller's seat registered in this game")
-    async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, seat_token: SeatToken) -> WebhookList:
-        return await webhooks.of_seat(game_id, seat_token)
+    async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, seat_caller: SeatCaller) -> WebhookList:
+        return await webhooks.of_seat(game_id, seat_caller)
 
     @get(
         "/{webhook_id:str}/deliveries",
@@ -65,14 +64,14 @@ class WebhooksController(Controller):
         webhooks: WebhooksDep,
         game_id: GameId,
         webhook_id: WebhookId,
-        seat_token: SeatToken,
+        seat_caller: SeatCaller,
         after: Annotated[int, QueryParameter(ge=0, description="deliveries of versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
     ) -> Deliveries:
-        return await webhooks.deliveries(game_id, seat_token, webhook_id, after, limit)
+        return await webhooks.deliveries(game_id, seat_caller, webhook_id, after, limit)
 
     @delete("/{webhook_id:str}", operation_id="deleteWebhook", summary="Remove the webhook and its deliveries")
     async def delete_webhook(
-        self, webhooks: WebhooksDep, game_id: GameId, webhook_id: WebhookId, seat_token: SeatToken
+        self, webhooks: WebhooksDep, game_id: GameId, webhook_id: WebhookId, seat_caller: SeatCaller
     ) -> None:
-        await webhooks.remove(game_id, seat_token, webhook_id)
+        await webhooks.remove(game_id, seat_caller, webhook_id)

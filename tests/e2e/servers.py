@@ -8,7 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -18,6 +18,8 @@ import httpx
 #: server's graceful shutdown period. Past these, a server is broken and the test says so.
 START_SECONDS = 60
 STOP_SECONDS = 30
+#: Most tests play as a newcomer does, on a server that takes no keys (an app key's tests say so).
+OPEN = {"KAITEN_AUTH": "open"}
 
 
 def free_port() -> int:
@@ -28,14 +30,21 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    def __init__(self, database_url: str, log: Path, port: int | None = None, options: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        database_url: str,
+        log: Path,
+        port: int | None = None,
+        options: Sequence[str] = (),
+        environment: Mapping[str, str] = OPEN,
+    ) -> None:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
         with log.open("wb") as output:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *options],
-                env={**os.environ, "DATABASE_URL": database_url},
+                env={**os.environ, **environment, "DATABASE_URL": database_url},
                 cwd=log.parent,
                 stdout=output,
                 stderr=subprocess.STDOUT,

@@ -23,12 +23,15 @@ from tests.e2e.servers import free_port
 
 
 def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_path: Path):
+    """The newcomer's first command: an open server (no key needed) that says so."""
     port = free_port()
-    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "KAITEN_AUTH")}
+    log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
         cwd=tmp_path,
         env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        stderr=log,
     )
     try:
         deadline = time.monotonic() + 30
@@ -40,7 +43,8 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
                 assert server.poll() is None, "kaiten serve exited"
                 assert time.monotonic() < deadline, "kaiten serve did not answer within 30 s"
                 time.sleep(0.2)
-        assert ready.status_code == 200 and ready.json() == {"status": "ready"}
+        assert ready.status_code == 200 and ready.json() == {"status": "ready", "auth": "open"}
+        assert "open: no app key needed" in (tmp_path / "serve.log").read_text()
         assert httpx.get(f"http://127.0.0.1:{port}/health").json() == {"status": "ok"}
         created = httpx.post(
             f"http://127.0.0.1:{port}/v1/games",
@@ -66,6 +70,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
     finally:
         server.terminate()
         server.wait(10)
+        log.close()
 
 
 async def new_game(database_url: str, game: str, seats: list[NewSeat], play_to_the_end: bool) -> str:

@@ -25,16 +25,23 @@ async def test_a_private_games_seats_need_a_live_invitation(client: Client) -> N
     game = await create(client, "sushi-go", 3, seats=[{"name": "Alice"}], visibility="private")
     assert game["visibility"] == "private"
     seats = f"/v1/games/{game['id']}/seats"
-    refused = await client.post(seats, json={"name": "Mallory"})
+    # Without an invitation (or with a wrong one) the game is as good as missing.
+    for body in ({"name": "Mallory"}, {"name": "Mallory", "invitation": "guessed"}):
+        refused = await client.post(seats, json=body)
+        assert (refused.status_code, refused.json()["code"]) == (404, "game-not-found"), body
+    # Alice, seated, may see the game: she is told why.
+    alice = bearer(game["tokens"]["0"])
+    refused = await client.post(seats, json={"name": "Alice again"}, headers=alice)
     assert refused.status_code == 403 and refused.json()["code"] == "invitation-required"
-    wrong = await client.post(seats, json={"name": "Mallory", "invitation": "guessed"})
+    wrong = await client.post(seats, json={"name": "Alice again", "invitation": "guessed"}, headers=alice)
     assert wrong.status_code == 403 and wrong.json()["code"] == "invalid-invitation"
     invitation = await invite(client, game)
+    assert invitation["code"].startswith("kaiten_inv_")
     assert invitation["url"].endswith(f"/games/{game['id']}/join?invitation={invitation['code']}")
     bob = await client.post(seats, json={"name": "Bob", "invitation": invitation["code"]})
     assert bob.status_code == 201, bob.text
     # The code is kept only as its hash: the log never shows it.
-    events = (await client.get(f"/v1/games/{game['id']}/events")).json()["events"]
+    events = (await client.get(f"/v1/games/{game['id']}/events", headers=alice)).json()["events"]
     assert invitation["code"] not in str(events)
     assert [event["type"] for event in events].count("InvitationIssued") == 1
     # Bob, seated now, may revoke it; then it seats nobody.
@@ -43,7 +50,10 @@ async def test_a_private_games_seats_need_a_live_invitation(client: Client) -> N
     )
     assert revoked.status_code == 204
     late = await client.post(seats, json={"name": "Carol", "invitation": invitation["code"]})
-    assert late.status_code == 403 and late.json()["code"] == "invalid-invitation"
+    assert late.status_code == 404 and late.json()["code"] == "game-not-found"
+    # A revoked code no longer watches the game either.
+    watching = await client.get(f"/v1/games/{game['id']}", headers=bearer(invitation["code"]))
+    assert watching.status_code == 404
     again = await client.delete(
         f"/v1/games/{game['id']}/invitations/{invitation['id']}", headers=bearer(game["tokens"]["0"])
     )
@@ -52,12 +62,24 @@ async def test_a_private_games_seats_need_a_live_invitation(client: Client) -> N
     assert anonymous.status_code == 401
 
 
+async def test_an_invitation_lets_its_bearer_watch_a_private_game(client: Client) -> None:
+    game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private")
+    invitation = await invite(client, game)
+    for path in ("", "/events", "/replay?at=1"):
+        assert (await client.get(f"/v1/games/{game['id']}{path}")).status_code == 404, path
+        watched = await client.get(f"/v1/games/{game['id']}{path}", headers=bearer(invitation["code"]))
+        assert watched.status_code == 200, (path, watched.text)
+    assert (await client.get(f"/v1/games/{game['id']}", headers=bearer(invitation["code"]))).json()["viewer"] == {
+        "seat": None
+    }
+
+
 async def test_an_invitation_is_for_its_game_only(client: Client) -> None:
     first = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private")
     second = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private")
     invitation = await invite(client, first)
     other = await client.post(f"/v1/games/{second['id']}/seats", json={"name": "Bob", "invitation": invitation["code"]})
-    assert other.status_code == 403 and other.json()["code"] == "invalid-invitation"
+    assert other.status_code == 404 and other.json()["code"] == "game-not-found"
 
 
 async def test_private_games_are_not_listed(client: Client, services: Services) -> None:
@@ -73,7 +95,9 @@ async def test_private_games_are_not_listed(client: Client, services: Services) 
     for query in ("", "?player_id=alice", "?game=sushi-go"):
         listed = {item["id"] for item in (await client.get(f"/v1/games{query}")).json()["items"]}
         assert public["id"] in listed and private["id"] not in listed, query
-    assert (await client.get(f"/v1/games/{private['id']}")).status_code == 200
+    # Private means private: a caller without a credential of the game finds no game at all.
+    assert (await client.get(f"/v1/games/{private['id']}")).status_code == 404
+    assert (await client.get(f"/v1/games/{private['id']}", headers=bearer(private["tokens"]["0"]))).status_code == 200
 
 
 async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client: Client) -> None:
@@ -101,8 +125,9 @@ async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client:
     assert mine.status_code == 200 and mine.json()["seat"] == 0
     # Old tokens hold no seat in the rematch; the finished game links to its rematch.
     stale = await client.get(f"/v1/games/{rematch['id']}", headers=bearer(game["tokens"]["0"]))
-    assert stale.status_code == 401
-    assert (await client.get(f"/v1/games/{game['id']}")).json()["rematch"] == rematch["id"]
+    assert stale.status_code == 404, "a private game, to a caller holding nothing of it"
+    finished = await client.get(f"/v1/games/{game['id']}", headers=bearer(game["tokens"]["0"]))
+    assert finished.json()["rematch"] == rematch["id"]
     # Both people hold their seats now and play: the bot's seat plays along in the same requests.
     for token in (alice, rematch["tokens"]["2"]):
         legal = (await client.get(f"/v1/games/{rematch['id']}/legal-commands", headers=bearer(token))).json()
@@ -123,13 +148,17 @@ async def test_a_game_everyone_left_offers_a_rematch_too(client: Client) -> None
 
 
 async def test_a_private_games_log_with_its_invitations_is_exported_and_imported(client: Client) -> None:
-    game = await create(client, "sushi-go", 2, seats=[{"name": "Alice"}], visibility="private", seed=3)
+    game = await create(
+        client, "sushi-go", 3, seats=[{"name": "Alice"}, {"bot": "greedy"}], visibility="private", seed=3
+    )
     invitation = await invite(client, game)
-    bot = await client.post(f"/v1/games/{game['id']}/seats", json={"bot": "greedy", "invitation": invitation["code"]})
-    assert bot.status_code == 201, bot.text
+    bob = await client.post(f"/v1/games/{game['id']}/seats", json={"name": "Bob", "invitation": invitation["code"]})
+    assert bob.status_code == 201, bob.text
     await invite(client, game)  # while the game runs
-    await play_randomly(client, {**game, "awaiting": [0], "status": "active"}, random.Random(4))
-    exported = (await client.get(f"/v1/games/{game['id']}/export")).json()
+    tokens = {**game["tokens"], "2": bob.json()["token"]}
+    await play_randomly(client, {**game, "tokens": tokens, "awaiting": [0, 2], "status": "active"}, random.Random(4))
+    assert (await client.get(f"/v1/games/{game['id']}/export")).status_code == 404
+    exported = (await client.get(f"/v1/games/{game['id']}/export", headers=bearer(tokens["0"]))).json()
     assert [event["type"] for event in exported["events"]].count("InvitationIssued") == 2
     imported = await client.post("/v1/games/import", json=exported)
     assert imported.status_code == 201, imported.text

@@ -17,7 +17,7 @@ from tests.e2e.play import bearer, create
 
 async def test_health_ready_and_metrics(client):
     assert (await client.get("/health")).json() == {"status": "ok"}
-    assert (await client.get("/ready")).json() == {"status": "ready"}
+    assert (await client.get("/ready")).json() == {"status": "ready", "auth": "open"}
     await client.get("/v1/catalog")
     metrics = await client.get("/metrics")
     assert metrics.status_code == 200

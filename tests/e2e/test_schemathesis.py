@@ -25,7 +25,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.servers import ServerProcess
+from tests.e2e.servers import OPEN, ServerProcess
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 #: Examples per operation and phase: enough to find schema drift, bounded to keep the suite short.
@@ -50,7 +50,9 @@ parameters = {{ "path.game_id" = "{finished_id}" }}
 
 @pytest.fixture
 async def server(postgres_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
-    served = ServerProcess(postgres_url, tmp_path / "server.log")
+    # With an admin key, so that the admin API's routes answer as the document says (else: 404).
+    environment = {**OPEN, "KAITEN_ADMIN_KEY": "schemathesis-admin-key-of-32-characters"}
+    served = ServerProcess(postgres_url, tmp_path / "server.log", environment=environment)
     try:
         async with httpx.AsyncClient() as client:
             await served.wait_ready(client)

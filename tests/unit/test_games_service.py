@@ -8,6 +8,7 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from services.commands import Act, CreateGame, NewSeat
 from services.errors import ServiceError
@@ -46,7 +47,7 @@ def store() -> LosingStore:
 
 @pytest.fixture
 def games(store: LosingStore) -> Games:
-    return Games(store, SystemClock(), SecureIds())
+    return Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
 
 
 async def new_game(games: Games):

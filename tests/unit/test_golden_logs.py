@@ -114,6 +114,8 @@ def replay(document: dict[str, Any]) -> Replayed:
         created_at=timestamp(recorded_view["created_at"]),
         updated_at=timestamp(recorded_view["updated_at"]),
         public=table.status == "finished",
+        # These logs hold their people's names themselves (recorded before people were references).
+        people={},
     )
     served = as_served(view)
     # Today's view shows cards as objects; the view as the rules compute it holds their ids, as
@@ -122,7 +124,7 @@ def replay(document: dict[str, Any]) -> Replayed:
     return Replayed(
         final_view=served,
         result=as_served(game.result(table.state)),
-        events=as_served(event_views(game, table, None, stored, events)),
+        events=as_served(event_views(game, table, None, stored, events, {})),
     )
 
 

@@ -14,6 +14,7 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from services.commands import CreateGame, NewSeat, Resign
 from services.errors import ServiceError
@@ -164,12 +165,12 @@ def test_a_log_must_be_finished_and_reveal_the_committed_seed() -> None:
 
 @pytest.fixture
 def games() -> Games:
-    return Games(InMemoryEventStore(), SystemClock(), SecureIds())
+    return Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
 
 
 async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go-party", 3, None, 17, [NewSeat(bot="random")] * 3))
-    exported = await export_log(games.store, created.id)
+    exported = await export_log(games, created.id, None)
     document = _as_builtins(exported)
     assert (document["format"], document["id"], document["game"], document["rules_version"]) == (
         FORMAT,
@@ -179,7 +180,7 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
     )
     page = await games.events(created.id, None, 0, 1000)
     assert document["events"] == [_as_builtins(view) for view in page.events]
-    imported = await import_log(games.store, games.clock, games.ids, _as_builtins(exported))
+    imported = await import_log(games, _as_builtins(exported), None)
     assert imported.id != created.id and imported.imported_from == created.id
     assert imported.status == "finished" and imported.result == created.result
     shown = await games.view(imported.id, None)
@@ -195,9 +196,9 @@ async def test_an_abandoned_games_log_is_exported_and_imported_as_abandoned(game
     seats = [NewSeat(name="ann"), NewSeat(bot="random")]
     created = await games.create(CreateGame("sushi-go", 2, None, 5, seats))
     await games.resign(Resign(created.id, created.tokens["0"]))
-    document = _as_builtins(await export_log(games.store, created.id))
+    document = _as_builtins(await export_log(games, created.id, None))
     assert document["events"][-1]["type"] == "GameAbandoned"
-    imported = await import_log(games.store, games.clock, games.ids, document)
+    imported = await import_log(games, document, None)
     assert imported.status == "abandoned" and imported.imported_from == created.id and imported.result is None
     tampered = copy.deepcopy(document)
     tampered["events"][-1]["data"]["seed"] += 1
@@ -211,7 +212,7 @@ async def test_a_game_abandoned_before_it_started_has_a_log_too() -> None:
     created = await s.games.create(CreateGame("sushi-go", 3, None, 5, [NewSeat(name="ann")]))
     s.clock.advance(301)
     assert await s.scheduler.run_once() == 1
-    document = _as_builtins(await export_log(s.store, created.id))
+    document = _as_builtins(await export_log(s.games, created.id, None))
     assert [event["type"] for event in document["events"]][-2:] == ["SeatTaken", "GameAbandoned"]
     assert check_log(document).table.status == "abandoned"
 
@@ -219,7 +220,7 @@ async def test_a_game_abandoned_before_it_started_has_a_log_too() -> None:
 async def test_a_game_that_is_not_over_has_no_log_to_export(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(name="ann"), NewSeat(name="bo")]))
     with pytest.raises(ServiceError) as running:
-        await export_log(games.store, created.id)
+        await export_log(games, created.id, None)
     assert running.value.code == "game-not-finished"
 
 
@@ -230,10 +231,10 @@ async def test_a_game_played_here_shows_no_imported_from(games: Games) -> None:
 
 async def test_a_golden_log_of_0_1_0_imports_in_todays_shapes(games: Games) -> None:
     document = golden(PARTY)
-    imported = await import_log(games.store, games.clock, games.ids, document)
+    imported = await import_log(games, document, None)
     assert imported.imported_from is None
     assert json.loads(json.dumps(_as_builtins(imported.result))) == document["final_view"]["result"]
     stored = await games.store.read(imported.id)
     assert stored[0].schema_version == 3 and stored[0].metadata["recorded_at"] == document["events"][0]["recorded_at"]
-    exported = await export_log(games.store, imported.id)
+    exported = await export_log(games, imported.id, None)
     assert exported.rules_version == 1 and len(exported.events) == len(document["events"])

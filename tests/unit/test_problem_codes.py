@@ -21,7 +21,7 @@ from domain.catalog import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Problems the API itself answers (no RuleViolation or ServiceError raises them).
-API_CODES = {"malformed-request", "rate-limited", "database-unavailable", "not-found", "method-not-allowed"}
+API_CODES = {"malformed-request", "database-unavailable", "not-found", "method-not-allowed"}
 
 
 def raised_codes() -> dict[str, set[int]]:
@@ -39,6 +39,8 @@ def raised_codes() -> dict[str, set[int]]:
                     found[args[0]].add(409)
                 elif node.func.id == "InvalidLog" and isinstance(args[0], str):
                     found[args[0]].add(422)
+                elif node.func.id == "QuotaExceeded" and isinstance(args[0], str):
+                    found[args[0]].add(429)
                 elif node.func.id == "ServiceError" and isinstance(args[1], str):
                     # A kind chosen at run time (an unknown game is a 404 or a 422 by where it is
                     # named) leaves the status to the operations' own lists.

@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from api.conditional import seen_version
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
@@ -31,6 +32,8 @@ class CountingStore(InMemoryEventStore):
 
     def __init__(self) -> None:
         super().__init__()
+        #: The people kept beside this store's log.
+        self.people = InMemoryPeople()
         self.reads = 0
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
@@ -50,12 +53,12 @@ def replica() -> CountingStore:
 
 @pytest.fixture
 def games(primary: CountingStore, replica: CountingStore) -> Games:
-    return Games(primary, SystemClock(), SecureIds(), replica=replica, cached_tables=0)
+    return Games(primary, SystemClock(), SecureIds(), people=primary.people, replica=replica, cached_tables=0)
 
 
 @pytest.fixture
 def caching(primary: CountingStore, replica: CountingStore) -> Games:
-    return Games(primary, SystemClock(), SecureIds(), replica=replica)
+    return Games(primary, SystemClock(), SecureIds(), people=primary.people, replica=replica)
 
 
 async def replicate(primary: CountingStore, replica: CountingStore, game_id: str, upto: int | None = None) -> None:
@@ -150,7 +153,7 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
     assert (await games.view(created.id, None)).status == "finished"
     assert (primary.reads, replica.reads) == (1, 0)
     assert (await games.view(created.id, None)).status == "finished"
-    assert (await export_log(games.store, created.id, games.reads)).id == created.id
+    assert (await export_log(games, created.id, None)).id == created.id
     assert (await games.events(created.id, None, after=0, limit=5)).last_version == created.version
     # The table, the export, and the events page's game (its page cut from that log): all from the
     # replica.
@@ -180,7 +183,7 @@ async def test_an_abandoned_game_is_over_and_read_from_the_replica_alone(games, 
 
 async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(primary, replica):
     reads = ReplicaReads(primary, replica, remembered=2)
-    games = Games(primary, SystemClock(), SecureIds(), replica=replica)
+    games = Games(primary, SystemClock(), SecureIds(), people=primary.people, replica=replica)
     bots = [NewSeat(bot="random"), NewSeat(bot="random")]
     ids = [(await games.create(CreateGame("sushi-go", 2, None, seed, bots))).id for seed in range(3)]
     for game_id in ids:
@@ -199,7 +202,7 @@ async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(prim
 async def test_a_game_finished_on_the_primary_only_is_exported_from_the_primary(games, primary, replica):
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
     await replicate(primary, replica, created.id, upto=created.version - 1)
-    exported = await export_log(games.store, created.id, games.reads)
+    exported = await export_log(games, created.id, None)
     assert len(exported.events) == created.version
 
 
@@ -226,14 +229,14 @@ async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary
     assert (await caching.replay(created.id, None, at=4)).version == 4
     assert (primary.reads, replica.reads) == (0, 2)
     # The cache tells the replica reads the game is over: its export reads the replica's log.
-    assert len((await export_log(caching.store, created.id, caching.reads)).events) == created.version
+    assert len((await export_log(caching, created.id, None)).events) == created.version
     assert (primary.reads, replica.reads) == (0, 3)
 
 
 async def test_a_cached_running_game_reads_its_newest_events_from_the_primary(caching, primary, replica):
     game = await two_seats(caching)
     await replicate(primary, replica, game.id)
-    other = Games(primary, SystemClock(), SecureIds())
+    other = Games(primary, SystemClock(), SecureIds(), people=primary.people)
     moved = await play(other, game.id, game.tokens["1"], 1)
     primary.reads = replica.reads = 0
     # Though the replica reached the version the caller has seen, the cached table asks the primary
@@ -244,7 +247,7 @@ async def test_a_cached_running_game_reads_its_newest_events_from_the_primary(ca
 
 
 async def test_a_game_not_cached_is_loaded_through_the_replica_then_cached(caching, primary, replica):
-    game = await two_seats(Games(primary, SystemClock(), SecureIds()))
+    game = await two_seats(Games(primary, SystemClock(), SecureIds(), people=primary.people))
     await replicate(primary, replica, game.id)
     primary.reads = replica.reads = 0
     assert (await caching.view(game.id, game.tokens["0"], seen=game.version)).version == game.version

@@ -9,6 +9,7 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from domain import lobby
 from domain.catalog import GAMES
@@ -79,7 +80,7 @@ async def test_a_game_whose_log_has_no_rules_version_plays_on_as_version_1() -> 
     """A game created by an earlier kaiten (GameCreated of schema version 2, no rules version) and
     still open: seats taken after the upgrade start it under version 1, and it plays to the end so."""
     store = InMemoryEventStore()
-    games = Games(store, SystemClock(), SecureIds())
+    games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     game_id = str(uuid.uuid4())
     written = {"game": "dim-sum-derby", "players": 3, "options": {}, "seed_commitment": "0" * 64}
     created = {"type": "GameCreated", **written, "seed": 11, "salt": "00"}

@@ -41,7 +41,7 @@ def test_a_player_in_several_seats_counts_once_with_the_best_of_them():
     game = FinishedGame(
         game="sushi-go",
         result=result([10, 30, 25], winners=(1,)),
-        player_ids={0: "ann", 1: "ann", 2: "bob"},
+        players={0: "ann", 1: "ann", 2: "bob"},
         picks={},
     )
     assert player_results(game) == {
@@ -50,14 +50,14 @@ def test_a_player_in_several_seats_counts_once_with_the_best_of_them():
     }
 
 
-def finished(totals: list[int], winners: tuple[int, ...], player_ids: dict[int, str]) -> FinishedGame:
-    return FinishedGame(game="sushi-go", result=result(totals, winners), player_ids=player_ids, picks={"tempura": 3})
+def finished(totals: list[int], winners: tuple[int, ...], players: dict[int, str]) -> FinishedGame:
+    return FinishedGame(game="sushi-go", result=result(totals, winners), players=players, picks={"tempura": 3})
 
 
 def test_players_records_sum_their_games_and_only_games_between_players_rate():
     records: dict[tuple[str, str], PlayerRecord] = {}
-    against_bots = finished([20, 30], winners=(1,), player_ids={0: "ann"})
-    head_to_head = finished([40, 35, 10], winners=(0,), player_ids={0: "ann", 1: "bob"})
+    against_bots = finished([20, 30], winners=(1,), players={0: "ann"})
+    head_to_head = finished([40, 35, 10], winners=(0,), players={0: "ann", 1: "bob"})
     changed = add_to_players(records, [against_bots, head_to_head])
     ann, bob = records["ann", "sushi-go"], records["bob", "sushi-go"]
     assert changed == {("ann", "sushi-go"), ("bob", "sushi-go")}
@@ -69,7 +69,7 @@ def test_players_records_sum_their_games_and_only_games_between_players_rate():
 
 def test_a_game_against_bots_alone_leaves_the_rating_as_it_was():
     records: dict[tuple[str, str], PlayerRecord] = {}
-    add_to_players(records, [finished([50, 10], winners=(0,), player_ids={0: "ann"})])
+    add_to_players(records, [finished([50, 10], winners=(0,), players={0: "ann"})])
     ann = records["ann", "sushi-go"]
     fresh = PlayerRecord("ann", "sushi-go")
     assert (ann.mu, ann.sigma, ann.rated_games) == (fresh.mu, fresh.sigma, 0)
@@ -77,8 +77,8 @@ def test_a_game_against_bots_alone_leaves_the_rating_as_it_was():
 
 def test_game_totals_add_every_seat_category_pick_and_resignation():
     totals = GameTotals()
-    totals.add(finished([20, 30], winners=(1,), player_ids={}))
-    left = finished([25, 25, 5], winners=(0, 1), player_ids={})
+    totals.add(finished([20, 30], winners=(1,), players={}))
+    left = finished([25, 25, 5], winners=(0, 1), players={})
     totals.add(msgspec.structs.replace(left, resigned=frozenset({2})))
     assert totals.games["sushi-go"] == {
         "games": 2,
@@ -104,11 +104,11 @@ def test_a_rating_follows_the_places_not_the_order_the_players_are_listed_in():
 
 def test_records_count_every_win_keep_the_best_score_and_every_rated_game():
     records: dict[tuple[str, str], PlayerRecord] = {}
-    first = finished([40, 35], winners=(0,), player_ids={0: "ann", 1: "bob"})
-    second = finished([30, 10], winners=(0,), player_ids={0: "ann", 1: "bob"})
+    first = finished([40, 35], winners=(0,), players={0: "ann", 1: "bob"})
+    second = finished([30, 10], winners=(0,), players={0: "ann", 1: "bob"})
     add_to_players(records, [first, second])
     ann, bob = records["ann", "sushi-go"], records["bob", "sushi-go"]
-    assert (ann.player_id, ann.game) == ("ann", "sushi-go")
+    assert (ann.person_id, ann.game) == ("ann", "sushi-go")
     assert (ann.played, ann.wins, ann.best_score, ann.rated_games) == (2, 2, 40, 2)
     assert (bob.played, bob.wins, bob.best_score, bob.rated_games) == (2, 0, 35, 2)
 
@@ -117,7 +117,7 @@ def test_a_finished_log_gives_who_sat_where_what_was_picked_and_the_result():
     table, log = play(SUSHI_GO, 5, ["random", "greedy"])
     log = [msgspec.structs.replace(e, player_id="ann") if isinstance(e, SeatTaken) and e.seat == 0 else e for e in log]
     game = finished_game(SUSHI_GO, log)
-    assert (game.game, game.result, game.player_ids) == ("sushi-go", table.result, {0: "ann"})
+    assert (game.game, game.result, game.players) == ("sushi-go", table.result, {0: "ann"})
     # Two seats pick a card each turn, ten turns a round, three rounds (chopsticks take one more).
     assert sum(game.picks.values()) >= 2 * 10 * 3
     assert set(game.picks) <= set(SUSHI_GO.decks["cards"])
@@ -129,7 +129,7 @@ def test_a_players_best_seat_counts_whichever_seat_it_is():
     game = FinishedGame(
         game="sushi-go",
         result=result([30, 25, 10], winners=(0,)),
-        player_ids={0: "ann", 1: "bob", 2: "ann"},
+        players={0: "ann", 1: "bob", 2: "ann"},
         picks={},
     )
     assert player_results(game)["ann"] == PlayerResult(place=1, total=30, won=True)
@@ -137,5 +137,5 @@ def test_a_players_best_seat_counts_whichever_seat_it_is():
 
 def test_a_first_game_below_zero_is_the_best_score_so_far():
     records: dict[tuple[str, str], PlayerRecord] = {}
-    add_to_players(records, [finished([-4, 2], winners=(1,), player_ids={0: "ann"})])
+    add_to_players(records, [finished([-4, 2], winners=(1,), players={0: "ann"})])
     assert records["ann", "sushi-go"].best_score == -4

@@ -10,6 +10,7 @@ import pytest
 
 from adapters.memory_store import InMemoryEventStore
 from adapters.notify import LocalNotifier
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
@@ -29,7 +30,7 @@ def notifier() -> LocalNotifier:
 
 @pytest.fixture
 def games(notifier: LocalNotifier) -> Games:
-    return Games(InMemoryEventStore(notifier=notifier), SystemClock(), SecureIds())
+    return Games(InMemoryEventStore(notifier=notifier), SystemClock(), SecureIds(), people=InMemoryPeople())
 
 
 async def two_person_game(games: Games) -> CreatedGame:
@@ -49,7 +50,7 @@ async def take(items: AsyncIterator[EventView | KeepAlive], count: int) -> list[
 
 
 async def test_appends_between_the_check_and_the_subscription_are_caught_up(games, notifier):
-    streams = EventStreams(games.tables, notifier, NO_KEEPALIVE)
+    streams = EventStreams(games.tables, notifier, games.names, NO_KEEPALIVE)
     game = await two_person_game(games)
     alice = game.tokens["0"]
     items = await streams.follow(game.id, alice, game.version)
@@ -64,7 +65,7 @@ async def test_appends_between_the_check_and_the_subscription_are_caught_up(game
 async def test_a_resync_makes_the_follower_read_what_it_was_not_told_of(games):
     # It hears none of the store's appends, as when their notices were lost.
     elsewhere = LocalNotifier()
-    streams = EventStreams(games.tables, elsewhere, NO_KEEPALIVE)
+    streams = EventStreams(games.tables, elsewhere, games.names, NO_KEEPALIVE)
     game = await two_person_game(games)
     alice = game.tokens["0"]
     items = await streams.follow(game.id, alice, 0)
@@ -91,13 +92,13 @@ class CountingStore(InMemoryEventStore):
 
 async def test_a_stream_resumed_late_in_a_cached_game_reads_only_what_it_sends(notifier):
     store = CountingStore(notifier=notifier)
-    games = Games(store, SystemClock(), SecureIds())
+    games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     game = await two_person_game(games)
     for _ in range(5):
         await play(games, game, 0)
         await play(games, game, 1)
     version = (await games.view(game.id, None)).version
     store.events_read = 0
-    items = await EventStreams(games.tables, notifier, NO_KEEPALIVE).follow(game.id, None, version - 2)
+    items = await EventStreams(games.tables, notifier, games.names, NO_KEEPALIVE).follow(game.id, None, version - 2)
     assert items is not None and len(await take(items, 2)) == 2
     assert store.events_read == 2, "the cached table, and the window after the resume point"

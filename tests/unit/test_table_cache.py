@@ -6,14 +6,16 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from api.settings import Settings, SettingsError
 from domain.engine import RuleViolation
 from services.commands import Act, CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
 from services.games import Games
+from services.lru import Lru
 from services.ports import StoredEvent
-from services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY, Lru
+from services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY
 
 
 class CountingStore(InMemoryEventStore):
@@ -21,6 +23,8 @@ class CountingStore(InMemoryEventStore):
 
     def __init__(self) -> None:
         super().__init__()
+        #: The people kept beside this store's log.
+        self.people = InMemoryPeople()
         self.reads: list[int] = []
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
@@ -35,7 +39,7 @@ def store() -> CountingStore:
 
 
 def process(store: CountingStore, cached_tables: int = 100) -> Games:
-    return Games(store, SystemClock(), SecureIds(), cached_tables=cached_tables)
+    return Games(store, SystemClock(), SecureIds(), people=store.people, cached_tables=cached_tables)
 
 
 async def two_humans(games: Games, seats: int = 2):

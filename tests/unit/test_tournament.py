@@ -10,6 +10,7 @@ import msgspec
 import pytest
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from api import tournament_cli
 from api.cli import build_parser
@@ -112,7 +113,7 @@ def test_the_tournament_is_a_kaiten_command() -> None:
 
 async def test_a_seat_takes_a_bot_whose_name_has_a_colon() -> None:
     seat = msgspec.json.decode(b'{"bot": "mcts:strong"}', type=SeatRequest)
-    games = Games(InMemoryEventStore(), SystemClock(), SecureIds())
+    games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
     # Seat 0 plays first in Spin Some, so the bot does not have to think yet.
     command = CreateGame(game="spin-some-for-dim-sum", players=2, seed=1, seats=(NewSeat(name="a"), seat.as_new_seat()))
     created = await games.create(command)

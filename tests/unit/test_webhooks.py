@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender, is_private
 from api.settings import SettingsError, WebhookOptions
@@ -39,7 +40,7 @@ async def play_to_the_end(games: Games, game_id: str, tokens: dict[str, str]) ->
 
 async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_winners() -> None:
     store = InMemoryEventStore()
-    games = Games(store, SystemClock(), SecureIds())
+    games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     created = await games.create(CreateGame("sushi-go", 3, None, 11, [NewSeat(name="a"), NewSeat(name="b")]))
     granted = await games.take_seat(TakeSeat(game_id=created.id, seat=NewSeat(name="c")))
     assert granted.token is not None
@@ -66,7 +67,7 @@ async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_win
 
 async def test_an_abandoned_game_ends_too_with_no_winners() -> None:
     store = InMemoryEventStore()
-    games = Games(store, SystemClock(), SecureIds())
+    games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     created = await games.create(CreateGame("sushi-go", 2, None, 11, [NewSeat(name="a"), NewSeat(bot="greedy")]))
     await games.resign(Resign(game_id=created.id, token=created.tokens["0"]))
     final = await games.view(created.id, None)

@@ -6,19 +6,21 @@ import random
 from collections.abc import Sequence
 
 import msgspec
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.people import SqlPeople
+from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from domain.catalog import GAMES
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
-from services.ports import EventStore
 
 #: Far more commands than any game of the catalog needs.
 MAX_COMMANDS = 5000
 
 
-def games_service(store: EventStore) -> Games:
-    return Games(store, SystemClock(), SecureIds())
+def games_service(engine: AsyncEngine) -> Games:
+    return Games(SqlEventStore(engine), SystemClock(), SecureIds(), people=SqlPeople(engine))
 
 
 async def bot_games(games: Games, count: int, seed: int = 0) -> list[str]:

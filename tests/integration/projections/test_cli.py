@@ -13,7 +13,6 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.schema import events, match_history
-from adapters.sql_store import SqlEventStore
 from api.cli import main
 from tests.integration.projections.games import bot_games, games_service
 
@@ -42,7 +41,7 @@ async def scalar(engine: AsyncEngine, query: sa.Select[tuple[int]]) -> int:
 
 
 async def test_rebuild_shows_its_progress_and_status_then_shows_no_lag(fresh_engine: AsyncEngine) -> None:
-    await bot_games(games_service(SqlEventStore(fresh_engine)), 6)
+    await bot_games(games_service(fresh_engine), 6)
     logged = await scalar(fresh_engine, sa.select(sa.func.count()).select_from(events))
 
     rebuild = await kaiten(fresh_engine, "rebuild")
@@ -68,7 +67,7 @@ async def test_run_projects_games_as_they_come_until_stopped(fresh_engine: Async
         assert run.stderr is not None
         started = await asyncio.wait_for(run.stderr.readline(), WAIT_SECONDS)
         assert b"running projections ['history', 'statistics']" in started
-        await bot_games(games_service(SqlEventStore(fresh_engine)), 3)
+        await bot_games(games_service(fresh_engine), 3)
 
         async def projected() -> None:
             while await scalar(fresh_engine, sa.select(sa.func.count()).select_from(match_history)) < 3:

@@ -17,7 +17,6 @@ from adapters.projections.rebuild import rebuild
 from adapters.projections.registry import build_projections
 from adapters.projections.runner import ProjectionRunner, running
 from adapters.schema import events, match_history, projection_checkpoints
-from adapters.sql_store import SqlEventStore
 from services.ports import AppendNotice
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.interrupted import Interrupted
@@ -45,7 +44,7 @@ async def count(engine: AsyncEngine, table: sa.Table) -> int:
 
 
 async def test_catch_up_applies_the_log_and_resumes_after_its_checkpoint(fresh_engine: AsyncEngine) -> None:
-    games = games_service(SqlEventStore(fresh_engine))
+    games = games_service(fresh_engine)
     await bot_games(games, 10)
     runner = ProjectionRunner(fresh_engine, HistoryProjection(fresh_engine.dialect.name), batch_size=BATCH)
 
@@ -64,7 +63,7 @@ async def test_catch_up_applies_the_log_and_resumes_after_its_checkpoint(fresh_e
 
 
 async def test_a_batch_that_fails_midway_leaves_nothing_and_is_applied_again(fresh_engine: AsyncEngine) -> None:
-    await bot_games(games_service(SqlEventStore(fresh_engine)), 12)
+    await bot_games(games_service(fresh_engine), 12)
     for projection in build_projections(fresh_engine.dialect.name):
         runner = ProjectionRunner(fresh_engine, projection, batch_size=BATCH * 20)
         await runner.run_batch()
@@ -84,7 +83,7 @@ async def test_two_runners_of_one_projection_take_turns_and_apply_each_event_onc
     fresh_engine: AsyncEngine, empty_database_url: str
 ) -> None:
     """Two serving processes: each runner has its own connection pool."""
-    games = games_service(SqlEventStore(fresh_engine))
+    games = games_service(fresh_engine)
     other_engine = create_engine(empty_database_url)
     try:
         pairs = [
@@ -111,7 +110,7 @@ async def test_two_runners_of_one_projection_take_turns_and_apply_each_event_onc
 
 
 async def test_a_notice_wakes_the_runner_long_before_its_next_poll(fresh_engine: AsyncEngine) -> None:
-    games = games_service(SqlEventStore(fresh_engine))
+    games = games_service(fresh_engine)
     notifier = LocalNotifier()
     runner = ProjectionRunner(
         fresh_engine, HistoryProjection(fresh_engine.dialect.name), notifier=notifier, poll_seconds=3600
@@ -134,7 +133,7 @@ async def test_lag_is_the_events_not_applied_yet_and_the_age_of_the_oldest(fresh
     runner = ProjectionRunner(fresh_engine, HistoryProjection(fresh_engine.dialect.name))
     assert (await runner.lag()).events == 0
     assert (await runner.lag()).seconds == 0
-    await bot_games(games_service(SqlEventStore(fresh_engine)), 2)
+    await bot_games(games_service(fresh_engine), 2)
     await asyncio.sleep(0.05)
     lag = await runner.lag()
     assert lag.events == await count(fresh_engine, events)
@@ -150,7 +149,7 @@ async def test_events_held_back_by_an_open_transaction_are_read_soon_after_it_en
     """A notice can come before its events are readable (PostgreSQL reads the log only below the
     oldest open transaction): the runner looks again soon, not at its next poll."""
     fresh_engine = fresh_postgres_engine
-    games = games_service(SqlEventStore(fresh_engine))
+    games = games_service(fresh_engine)
     notifier = LocalNotifier()
     runner = ProjectionRunner(
         fresh_engine, HistoryProjection(fresh_engine.dialect.name), notifier=notifier, poll_seconds=3600

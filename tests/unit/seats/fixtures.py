@@ -10,6 +10,7 @@ import msgspec
 
 from adapters.deadlines import InMemoryDeadlines
 from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
 from adapters.system import SecureIds
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
@@ -52,13 +53,12 @@ class Server:
         return [event.type for event in await self.store.read(game_id, after)]
 
 
-def server(
-    abandon_after: timedelta | None = None, store: InMemoryEventStore | None = None, clock: FakeClock | None = None
-) -> Server:
-    """A fresh server, or one serving the store of another (a restart with other settings)."""
-    clock = clock or FakeClock()
-    store = store or InMemoryEventStore(clock=clock)
-    games = Games(store, clock, SecureIds(), abandon_after)
+def server(abandon_after: timedelta | None = None, restarting: Server | None = None) -> Server:
+    """A fresh server, or one serving the database of another (a restart with other settings)."""
+    clock = FakeClock() if restarting is None else restarting.clock
+    store = InMemoryEventStore(clock=clock) if restarting is None else restarting.store
+    people = InMemoryPeople() if restarting is None else restarting.games.people
+    games = Games(store, clock, SecureIds(), abandon_after, people=people)
     return Server(clock, store, games, Scheduler(InMemoryDeadlines(store), games, clock))
 
 

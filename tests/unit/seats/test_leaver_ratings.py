@@ -37,7 +37,7 @@ def test_the_leaver_alone_loses_and_the_others_are_rated_among_themselves() -> N
 def test_a_leaver_against_bots_only_is_marked_but_not_rated() -> None:
     records: dict[tuple[str, str], PlayerRecord] = {}
     game = leaver_game(frozenset({0}))
-    add_to_players(records, [msgspec.structs.replace(game, player_ids={0: "leaver"})])
+    add_to_players(records, [msgspec.structs.replace(game, players={0: "leaver"})])
     leaver = records["leaver", "sushi-go"]
     assert (leaver.played, leaver.resigned, leaver.rated_games, leaver.wins) == (1, 1, 0, 0)
 

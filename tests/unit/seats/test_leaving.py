@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters.system import SecureIds
 from domain.engine import NotNow, Result, SeatScore
 from domain.lobby import Seat, Table, leavers_last
 from services.commands import Act, CreateGame, NewSeat, Resign
@@ -128,7 +127,7 @@ async def test_a_game_from_before_abandonment_was_on_is_abandoned_once_it_is() -
     game = await before.create(None, PEOPLE)
     await before.move(game.id, game.tokens["0"])
     # The same store served again with abandonment on: the game has no deadline row yet.
-    s = server(abandon_after=timedelta(hours=1), store=before.store, clock=before.clock)
+    s = server(abandon_after=timedelta(hours=1), restarting=before)
     assert await s.scheduler.run_once() == 1, "adopted at once, and woken to work out its deadline"
     assert "GameAbandoned" not in await s.types(game.id)
     s.clock.advance(3601)
@@ -176,9 +175,9 @@ async def test_a_game_with_a_leaver_and_a_timeout_exports_and_imports_as_it_was(
     s.clock.advance(31)
     await s.scheduler.run_once()
     await play_out(s, game.id, {"1": game.tokens["1"], "2": game.tokens["2"]})
-    document = msgspec.to_builtins(await export_log(s.store, game.id))
+    document = msgspec.to_builtins(await export_log(s.games, game.id, None))
     assert "TurnTimedOut" in {event["type"] for event in document["events"]}
-    imported = await import_log(s.store, s.clock, SecureIds(), document)
+    imported = await import_log(s.games, document, None)
     original = await s.games.view(game.id, None)
     assert imported.result == original.result and imported.seats == original.seats
 

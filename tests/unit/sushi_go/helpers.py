@@ -103,8 +103,8 @@ def new_table(players: int, seed: int, bots: Sequence[str | None] = ()) -> tuple
     table = lobby.replay(GAME, log)
     for seat in range(players):
         bot = bots[seat] if seat < len(bots) else None
-        name = None if bot else f"p{seat}"
-        decision = lobby.take_seat(GAME, table, Chance(seed, len(log)), name=name, bot=bot)
+        person = None if bot else f"person {seat}"
+        decision = lobby.take_seat(GAME, table, Chance(seed, len(log)), person=person, bot=bot)
         log.extend(decision.events)
         table = decision.table
     return table, log

@@ -1,0 +1,132 @@
+"""Who may see and do what in a game: the credential a caller presents, against the game's owner.
+
+A caller presents one credential (API.md, "Apps, keys and players"):
+
+- the owning app's key (`AppCaller`): sees any of its games, private ones too, as a spectator (every
+  seat once it is over); creates games, seats people by player_id and bots, registers webhooks;
+- a seat token: sees the game as its seat sees it, and acts for its seat;
+- an invitation code of the game: sees the game as a spectator, private or not, and takes a free
+  seat as a guest;
+- nothing: sees a public game as a spectator, and does nothing on a server that needs keys.
+
+On an open server (`open_app`: the embedded default), a caller without an app key writes as the
+built-in app: it creates games, and seats people and bots in the built-in app's public games, as an
+app key would; it still reads only what a caller without a key reads.
+
+Nobody learns that a game exists from a refusal: another app's game, and a private game to a caller
+holding no credential of it, answer exactly as a game that does not exist (`game_not_found`).
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import msgspec
+
+from domain.lobby import Table
+from services.caller import caller_seat
+from services.errors import ServiceError
+from services.secrets import hash_secret
+
+
+class AppCaller(msgspec.Struct, frozen=True):
+    """A caller whose app key was checked where the request came in."""
+
+    app_id: str
+
+
+#: An app's checked key, a game's own secret (a seat token or an invitation code), or nothing.
+Credential = AppCaller | str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """What a credential gives in one game."""
+
+    #: The seat the caller acts for and sees as (None: a spectator).
+    seat: int | None = None
+    #: The caller holds the owning app's key.
+    owner: bool = False
+
+
+def game_not_found(game_id: str) -> ServiceError:
+    """The one answer for a game that does not exist, is another app's, or is private to the caller."""
+    return ServiceError("not-found", "game-not-found", f"no game {game_id}")
+
+
+def holds_invitation(table: Table[object], secret: str | None) -> bool:
+    """Whether the secret is the code of one of the game's invitations not revoked."""
+    if secret is None:
+        return False
+    presented = hash_secret(secret)
+    # Compare against every invitation so the time taken does not depend on which one matched.
+    held = False
+    for code_hash in table.invitations.values():
+        held |= hmac.compare_digest(presented, code_hash)
+    return held
+
+
+def seat_holding(token_hashes: Mapping[str, str], secret: str) -> int | None:
+    """The seat whose token the secret is, else None."""
+    presented = hash_secret(secret)
+    found: int | None = None
+    # Compare against every seat so the time taken does not depend on which one matched.
+    for seat, token_hash in token_hashes.items():
+        if hmac.compare_digest(presented, token_hash):
+            found = int(seat)
+    return found
+
+
+def access_to(
+    game_id: str, app_id: str, table: Table[object], token_hashes: Mapping[str, str], credential: Credential
+) -> Access:
+    """What the credential gives in the game (owned by `app_id`); raises when it gives nothing."""
+    private = table.visibility == "private"
+    if isinstance(credential, AppCaller):
+        if credential.app_id != app_id:
+            raise game_not_found(game_id)
+        return Access(owner=True)
+    if credential is None:
+        if private:
+            raise game_not_found(game_id)
+        return Access()
+    seat = seat_holding(token_hashes, credential)
+    if seat is not None:
+        caller_seat.set(seat)
+        return Access(seat=seat)
+    if holds_invitation(table, credential):
+        return Access()
+    if private:
+        raise game_not_found(game_id)
+    raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+
+
+def required_seat(access: Access, credential: Credential) -> int:
+    """The seat an operation only a seat may call acts for."""
+    if access.seat is not None:
+        return access.seat
+    if credential is None:
+        raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
+    if access.owner:
+        raise ServiceError("forbidden", "seat-token-required", "an app key acts for no seat: send the seat's token")
+    raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+
+
+def writing_app(credential: Credential, open_app: str | None) -> str:
+    """The app a write that makes something new is made for: the key's, else on an open server the
+    built-in app."""
+    if isinstance(credential, AppCaller):
+        return credential.app_id
+    if open_app is None:
+        raise ServiceError("unauthorized", "app-key-required", "this needs an app key (`Bearer kaiten_app_...`)")
+    return open_app
+
+
+def writes_as_owner(app_id: str, table: Table[object], credential: Credential, open_app: str | None) -> bool:
+    """Whether the caller writes in the game as its app: with the app's key, or, on an open server,
+    in a public game of the built-in app without one."""
+    if isinstance(credential, AppCaller):
+        return credential.app_id == app_id
+    return open_app == app_id and table.visibility == "public"

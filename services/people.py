@@ -1,0 +1,121 @@
+"""People at the tables: the log holds who sat where as opaque references; names and player ids live
+beside it, in the people an app's erasure deletes (DESIGN.md, "Trust").
+
+Every answer that shows a seat (a table, an event, the history, a leaderboard) shows it through
+`shown_seat`: a person's name and player_id as they are now, or a neutral label once erased. A serving
+process keeps the people it looked up for `NAMES_SECONDS`, so a table is shown without a query each
+time, and an erasure or a new name reaches every process within that time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping
+
+import msgspec
+
+from domain.lobby import Seat, SeatTaken
+from services.lru import Lru
+from services.ports import People, Person
+from services.views import SeatTakenView, SeatView
+
+#: How long a process shows a person as it last read them.
+NAMES_SECONDS = 1.0
+#: People a process keeps (a few hundred bytes each).
+KEPT_PEOPLE = 100_000
+
+#: Looked up: the person, or None when they were erased (or never were).
+_Looked = tuple[float, Person | None]
+
+
+class Names:
+    """The people a serving process looked up lately."""
+
+    def __init__(
+        self,
+        people: People,
+        keep_seconds: float = NAMES_SECONDS,
+        capacity: int = KEPT_PEOPLE,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.people = people
+        self._keep_seconds = keep_seconds
+        self._now = now
+        self._looked: Lru[str, _Looked] = Lru(capacity)
+
+    async def of(self, person_ids: Iterable[str | None]) -> dict[str, Person]:
+        """The people of these ids that were not erased, by id."""
+        wanted = {person_id for person_id in person_ids if person_id is not None}
+        now = self._now()
+        found: dict[str, Person] = {}
+        missing: list[str] = []
+        for person_id in wanted:
+            looked = self._looked.get(person_id)
+            if looked is None or now - looked[0] >= self._keep_seconds:
+                missing.append(person_id)
+            elif looked[1] is not None:
+                found[person_id] = looked[1]
+        if missing:
+            read = await self.people.persons(missing)
+            for person_id in missing:
+                person = read.get(person_id)
+                self._looked.put(person_id, (now, person))
+                if person is not None:
+                    found[person_id] = person
+        return found
+
+    async def of_seats(self, seats: Iterable[Seat]) -> dict[str, Person]:
+        return await self.of(seat.person for seat in seats)
+
+    def learn(self, person: Person) -> None:
+        """A person this process just wrote (enrolled or renamed)."""
+        self._looked.put(person.person_id, (self._now(), person))
+
+    def forget(self, person_id: str) -> None:
+        """A person this process just erased: shown erased at once here."""
+        self._looked.put(person_id, (self._now(), None))
+
+
+def neutral_label(seat: int) -> str:
+    """What an erased person's seat is called."""
+    return f"Player {seat + 1}"
+
+
+def shown_person(
+    seat: int, name: str | None, player_id: str | None, person_id: str | None, people: Mapping[str, Person]
+) -> tuple[str | None, str | None, bool]:
+    """A seat's name and player_id as the API shows them, and whether its person was erased: from the
+    people kept beside the log, or as a log recorded before them holds them."""
+    if person_id is None:
+        return name, player_id, False
+    person = people.get(person_id)
+    if person is None:
+        return neutral_label(seat), None, True
+    return person.name, person.player_id, False
+
+
+def shown_seat(seat: Seat, people: Mapping[str, Person]) -> SeatView:
+    name, player_id, erased = shown_person(seat.seat, seat.name, seat.player_id, seat.person, people)
+    return SeatView(
+        seat=seat.seat,
+        name=name,
+        player_id=player_id,
+        bot=seat.bot,
+        resigned=seat.resigned,
+        taken_over_by=seat.taken_over_by,
+        erased=erased,
+    )
+
+
+def shown_seats(seats: Iterable[Seat], people: Mapping[str, Person]) -> list[SeatView]:
+    return [shown_seat(seat, people) for seat in seats]
+
+
+def shown_seat_taken(event: SeatTaken, people: Mapping[str, Person]) -> SeatTakenView:
+    name, player_id, erased = shown_person(event.seat, event.name, event.player_id, event.person, people)
+    return SeatTakenView(seat=event.seat, name=name, player_id=player_id, bot=event.bot, erased=erased)
+
+
+def seats_of_record(seats: Collection[Mapping[str, object]]) -> list[Seat]:
+    """Seats as a read model keeps them (JSON), back as the table's seats."""
+    return [msgspec.convert(seat, Seat) for seat in seats]
