@@ -82,6 +82,9 @@ def _configure_sqlite(engine: AsyncEngine) -> None:
         # WAL lets readers work while one writer appends.
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA foreign_keys = ON")
+        # A deleted row's bytes are overwritten, not left in free pages: an erased person's name is
+        # gone from the file itself (services/people.py).
+        cursor.execute("PRAGMA secure_delete = ON")
         cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
         cursor.close()
 

@@ -45,17 +45,28 @@ while the game runs and are revealed in `GameFinished` (the salt as hex), so any
 commitment and deal the game again. A chosen `seed` deals the same cards whatever the salt. Logs from
 before salting show an empty salt: their commitment is the plain hash of the seed.
 
-**Errors** are `application/problem+json` (RFC 9457) with a stable `code`. A request over the rate
-limit gets `429` with code `rate-limited` and `Retry-After` (seconds).
+**Apps and keys.** Each integrating app has keys (`kaiten_app_...`, sent as `Authorization: Bearer`);
+its games, players, ratings, history, statistics and webhooks are its own, and another app's answer
+404 as if they did not exist. A seat token (`kaiten_seat_...`) acts for its seat; an invitation code
+(`kaiten_inv_...`) watches its game and takes a free seat as a guest. A server that needs keys
+(`/ready` says `auth: keys`) refuses writes without one (`401 app-key-required`); an open one
+(`auth: open`, the embedded default) lets such callers write as its built-in app. Each operation's
+`security` and description say which credentials it takes. `erasePlayer` erases a player's id and
+name from every answer while their games replay as before.
+
+**Errors** are `application/problem+json` (RFC 9457) with a stable `code`. A request over a rate
+limit or an app's quota gets `429` with `Retry-After` (seconds) and the limit's name as `code`
+(`rate-limited`, `requests-per-minute`, `games-per-hour`, `open-games`, `imports-per-hour`).
 
 **Browsers.** `KAITEN_CORS_ORIGINS` (comma-separated origins, or `*`) turns CORS on. An
 `EventSource` cannot send `Authorization`, and a seat token never goes in a URL: a seat trades its
 token for a single-use stream ticket (`createStreamTicket`, valid 60 s) and opens
 `streamEvents?ticket=...`, which streams that seat's view.
 
-**Lobby.** A `private` game (`visibility` at creation) is not listed, and its free seats are taken
-with an invitation code (`createInvitation`, by any seated person; revocable). `createRematch` turns a
-finished game into a new one with the same game, options and seats.
+**Lobby.** A `private` game (`visibility` at creation) is listed to its app alone and answers 404 to
+anybody holding none of its credentials (a seat token, a live invitation code, the app's key); its
+free seats are taken with an invitation code (`createInvitation`, by any seated person; revocable).
+`createRematch` turns a finished game into a new one with the same game, options and seats.
 
 **Webhooks.** A seat registers a URL (`createWebhook`) and kaiten POSTs `turn` and `finished`
 moments to it, signed (`X-Kaiten-Signature: sha256=<HMAC-SHA256 of the body>`), at least once, in
@@ -63,8 +74,10 @@ version order, from an outbox written with the events. `KAITEN_WEBHOOK_ALLOW_PRI
 point at private networks (tests); `KAITEN_WEBHOOK_RETRY_SECONDS` sets the first retry's scale.
 
 **Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
-client: its seat token when it sends one, else its address. Each serving process counts on its own,
-so N processes admit up to N times the limit. `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
+principal: an app (with its own `requests_per_minute` quota when set), a seat whose token is sent, else
+the caller's address. Each serving process counts requests on its own, so N processes admit up to N
+times the limit; the apps' game quotas are counted in the database. `KAITEN_ADMIN_KEY` turns on the
+admin API (`/v1/admin/apps`). `KAITEN_LOG_LEVEL` (`DEBUG`, `INFO`, `WARNING`,
 `ERROR`; default `INFO`) sets the level of the JSON log lines; each request writes one, with its
 `X-Request-ID` (kept when the client sends one, else made), and every response carries that header.
 

@@ -36,7 +36,13 @@ class Limiter:
 
     def __init__(self, default: RateLimit | None) -> None:
         self._default = None if default is None else parse(f"{default.requests}/{default.per}")
-        self._limiter = SlidingWindowCounterRateLimiter(MemoryStorage())
+        self._storage = MemoryStorage()
+        self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+
+    def principals(self) -> int:
+        """How many principals the process counts requests of now."""
+        # Its keys are LIMITER/<principal>/<limit>/...: a principal holds no "/".
+        return len({key.split("/")[1] for key in self._storage.storage})
 
     def limits(self, app_quota: int | None) -> RateLimitItem | None:
         """The limit of a request: its app's quota, else the server's (None: no limit)."""

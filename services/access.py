@@ -10,8 +10,9 @@ A caller presents one credential (API.md, "Apps, keys and players"):
 - nothing: sees a public game as a spectator, and does nothing on a server that needs keys.
 
 On an open server (`open_app`: the embedded default), a caller without an app key writes as the
-built-in app: it creates games, and seats people and bots in the built-in app's public games, as an
-app key would; it still reads only what a caller without a key reads.
+built-in app: it creates games, and seats people and bots in the built-in app's games it may reach
+(public ones, and private ones with an invitation), as an app key would; it still reads only what a
+caller without a key reads.
 
 Nobody learns that a game exists from a refusal: another app's game, and a private game to a caller
 holding no credential of it, answer exactly as a game that does not exist (`game_not_found`).
@@ -124,9 +125,11 @@ def writing_app(credential: Credential, open_app: str | None) -> str:
     return open_app
 
 
-def writes_as_owner(app_id: str, table: Table[object], credential: Credential, open_app: str | None) -> bool:
+def writes_as_owner(
+    app_id: str, table: Table[object], credential: Credential, open_app: str | None, invited: bool
+) -> bool:
     """Whether the caller writes in the game as its app: with the app's key, or, on an open server,
-    in a public game of the built-in app without one."""
+    without one in a game of the built-in app that it may reach (public, or `invited` to it)."""
     if isinstance(credential, AppCaller):
         return credential.app_id == app_id
-    return open_app == app_id and table.visibility == "public"
+    return open_app == app_id and (table.visibility == "public" or invited)

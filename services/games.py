@@ -222,8 +222,9 @@ class Games:
         async def attempt(loaded: CachedTable) -> Planned[SeatGranted]:
             if isinstance(caller, AppCaller):
                 loaded.access(caller)  # another app's key finds no game of this app
-            if not writes_as_owner(loaded.app_id, loaded.table, caller, self.open_app):
-                if not holds_invitation(loaded.table, command.invitation):
+            invited = holds_invitation(loaded.table, command.invitation)
+            if not writes_as_owner(loaded.app_id, loaded.table, caller, self.open_app, invited):
+                if not invited:
                     loaded.access(caller)  # who may not see the game learns nothing of it
                     if command.invitation is not None:
                         raise ServiceError(
@@ -311,6 +312,8 @@ class Games:
             raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished or abandoned game")
         rematch_id = rematch_id_of(old.game_id)
         if await self.store.summary(rematch_id) is None:
+            if self.quotas is not None:
+                await self.quotas.before_create(old.app_id)
             command = CreateGame(
                 game=old.table.game,
                 players=old.table.players,

@@ -179,6 +179,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         **REQUIRED_TOKEN,
         409: ("game-not-finished", "game-finished"),
         422: (*LOBBY_CODES, *PARTY_MENU_CODES),
+        429: ("games-per-hour", "open-games"),
         503: ("too-much-contention",),
     },
     "getTable": {**GAME_ID, **OPTIONAL_TOKEN},

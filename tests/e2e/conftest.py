@@ -44,6 +44,22 @@ async def client(services: Services) -> AsyncIterator[AsyncTestClient]:  # type:
 
 
 @pytest.fixture
+async def closed_services(database_url: str) -> AsyncIterator[Services]:
+    """Services of a server that needs app keys (PostgreSQL's default), on a fresh database each."""
+    built = bootstrap(database_url, open_app=None)
+    try:
+        yield built
+    finally:
+        await built.close()
+
+
+@pytest.fixture
+async def closed_client(closed_services: Services) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    async with AsyncTestClient(app=create_app(closed_services)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
 async def servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two `kaiten serve` processes on the session's PostgreSQL database, both ready."""
     with started(postgres_url, tmp_path, 2) as running:

@@ -161,3 +161,37 @@ def test_kaiten_export_import_and_replay_verify(database_url, tmp_path, monkeypa
     report = json.loads(capsys.readouterr().out)
     assert report["problem"]["code"] == "result-mismatch"
     assert report["problem"]["version"] == len(tampered["events"])
+
+
+async def test_imports_win_nobody_a_game_nor_a_rating(closed_client, closed_services):
+    """The issue's reproductions: importing one export five more times took its player from 1 to 6
+    wins, and a log with its player_id edited put mallory on the leaderboard. kaiten did not see an
+    imported game played: it counts in no statistics and no rating."""
+    from tests.e2e.apps import app_headers, create_as, new_app_key
+    from tests.projecting import settle_all
+
+    unique = uuid.uuid4().hex[:8]
+    app = app_headers(await new_app_key(closed_services, f"importer-{unique}"))
+    seats = [{"name": "Ann", "player_id": "ann"}, {"name": "Bo", "player_id": "bo"}]
+    game = await create_as(closed_client, app, "sushi-go", seats, seed=5)
+    finished = await play_randomly(closed_client, game, random.Random(5))
+    winner = finished["seats"][finished["result"]["winners"][0]]["player_id"]
+    await settle_all(closed_services.projection_runners)
+    before = (await closed_client.get(f"/v1/players/{winner}/stats", headers=app)).json()
+    board = (await closed_client.get("/v1/leaderboard/sushi-go", headers=app)).json()
+    exported = (await closed_client.get(f"/v1/games/{game['id']}/export", headers=app)).json()
+    assert (await closed_client.post("/v1/games/import", json=exported)).status_code == 401, "a key is needed"
+    for _ in range(5):
+        assert (await closed_client.post("/v1/games/import", json=exported, headers=app)).status_code == 201
+    forged = copy.deepcopy(exported)
+    for event in forged["events"]:
+        if event["type"] == "SeatTaken" and event["data"]["player_id"] == winner:
+            event["data"]["player_id"] = "mallory"
+    assert (await closed_client.post("/v1/games/import", json=forged, headers=app)).status_code == 201
+    await settle_all(closed_services.projection_runners)
+    assert (await closed_client.get(f"/v1/players/{winner}/stats", headers=app)).json() == before
+    assert (await closed_client.get("/v1/players/mallory/stats", headers=app)).json()["games"] == []
+    assert (await closed_client.get("/v1/leaderboard/sushi-go", headers=app)).json() == board
+    # The imported games are the app's own records all the same: listed, and replayable.
+    listed = (await closed_client.get("/v1/games?limit=100", headers=app)).json()["items"]
+    assert len(listed) == 7
