@@ -3,8 +3,9 @@
 
 Chromium comes from the system (`apt-get install chromium`): Playwright cannot download its own
 browsers here. Without Chromium or Playwright the tests skip, saying why at the end of the run;
-KAITEN_REQUIRE_BROWSER=1 (CI) makes that a failure. One server (SQLite) serves the whole session,
-with CORS open to a second, tiny static server that serves the same client from another origin.
+KAITEN_REQUIRE_BROWSER=1 (CI) makes that a failure. One open server (SQLite) serves the whole session,
+with CORS open to a second, tiny static server that serves the same client from another origin; a
+second server needs app keys (KAITEN_AUTH=keys), with one app made on it through the CLI.
 Screenshots go to test-output/screenshots (gitignored), or KAITEN_SCREENSHOTS.
 """
 
@@ -13,9 +14,12 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -87,13 +91,55 @@ def kaiten(tmp_path_factory: pytest.TempPathFactory, other_origin: str) -> Itera
     folder = tmp_path_factory.mktemp("kaiten-browser")
     with mock.patch.dict(os.environ, {"KAITEN_CORS_ORIGINS": other_origin}):
         server = ServerProcess(f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}", folder / "server.log")
+    with _ready(server):
+        yield server.url
+
+
+@dataclass(frozen=True)
+class KeysServer:
+    """A `kaiten serve` process that needs app keys, and the key of an app made on it."""
+
+    url: str
+    app_key: str
+
+    @property
+    def app(self) -> dict[str, str]:
+        """The headers of the app's requests."""
+        return {"authorization": f"Bearer {self.app_key}"}
+
+
+@pytest.fixture(scope="session")
+def keys_kaiten(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KeysServer]:
+    """A server as production runs one (KAITEN_AUTH=keys) on a fresh SQLite database, and an app made
+    with `kaiten apps create`, which prints the app's key alone on standard output."""
+    folder = tmp_path_factory.mktemp("kaiten-keys")
+    database_url = f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}"
+    server = ServerProcess(database_url, folder / "server.log", environment={"KAITEN_AUTH": "keys"})
+    with _ready(server):
+        made = subprocess.run(
+            [sys.executable, "-m", "api.cli", "apps", "create", "browser-tests"],
+            env={**os.environ, "DATABASE_URL": database_url},
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=START_SECONDS,
+            check=False,
+        )
+        assert made.returncode == 0, made.stderr
+        assert httpx.get(f"{server.url}/ready").json()["auth"] == "keys"
+        yield KeysServer(server.url, made.stdout.strip())
+
+
+@contextmanager
+def _ready(server: ServerProcess) -> Iterator[None]:
+    """Waits until the server answers /ready; kills it in the end."""
     try:
         deadline = time.monotonic() + START_SECONDS
         while not _answers(f"{server.url}/ready"):
             assert server.process.poll() is None, f"the server exited: {server.log.read_text()}"
             assert time.monotonic() < deadline, f"the server was not ready in {START_SECONDS}s"
             time.sleep(0.1)
-        yield server.url
+        yield
     finally:
         server.kill()
 

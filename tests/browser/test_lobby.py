@@ -15,7 +15,8 @@ def test_a_private_games_links_carry_an_invitation_that_seats_the_person_who_ope
 ) -> None:
     alice = open_page(f"{kaiten}/play").page
     game = create_game(alice, "sushi-go", 3, {2: "open", 1: "open"}, private=True)
-    assert httpx.get(f"{kaiten}/v1/games/{game}").json()["visibility"] == "private"
+    headers = {"authorization": f"Bearer {tokens(alice, game)['0']}"}
+    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["visibility"] == "private"
     link = alice.input_value("#share-1")
     assert f"#/games/{game}/join/1?invitation=" in link
     bob = open_page(link).page
@@ -23,13 +24,13 @@ def test_a_private_games_links_carry_an_invitation_that_seats_the_person_who_ope
     bob.click("button[type=submit]")
     bob.wait_for_selector(".table[data-version]")
     assert set(tokens(bob, game)) == {"1"}
-    # Without the code, the next seat is refused.
+    # A guest: the invitation seats Bob under a name, with no player_id.
+    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][1]["player_id"] is None
+    # Without the code, the game is not found: its page says so.
     watched = open_page(alice.input_value("#share-2").split("?invitation=")[0])
-    watched.expected.append("403 (Forbidden)")
-    carol = watched.page
-    carol.fill("#join-name", "Carol")
-    carol.click("button[type=submit]")
-    carol.wait_for_selector("#notice:not([hidden]):has-text('invitation-required')")
+    watched.expected.append("404 (Not Found)")
+    watched.page.wait_for_selector("main .unreadable:has-text('cannot be found')")
+    assert watched.page.locator("#join-name").count() == 0
 
 
 def test_a_finished_game_offers_a_rematch_with_the_same_seats(kaiten: str, open_page: Any) -> None:

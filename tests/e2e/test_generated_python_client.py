@@ -1,9 +1,11 @@
 """A client generated from openapi/openapi.json by openapi-python-client plays every game, typed.
 
-This is what an integrating Python app does: generate a client from the document, then create
-games, play them to the end, read the log, a replay, statistics and the leaderboard through the
-client's typed models only: attributes, never `additional_properties`, never a `to_dict` round trip
-(a legal command goes back as the body exactly as it came). The generator must print no warning.
+This is what an integrating Python app does: generate a client from the document, then, on a server
+that needs app keys (as production runs), create games with its app key as the client's token, play
+them to the end with the seat tokens the answer gives, read the log, a replay, statistics and the
+leaderboard through the client's typed models only: attributes, never `additional_properties`, never
+a `to_dict` round trip (a legal command goes back as the body exactly as it came). The generator must
+print no warning.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -23,7 +26,7 @@ import attrs
 import httpx
 import pytest
 
-from api.bootstrap import Services
+from api.bootstrap import Services, bootstrap
 from domain.catalog import GAMES
 from tests.projecting import settle_all
 
@@ -72,14 +75,26 @@ def kaiten_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModuleTy
             del sys.modules[name]
 
 
-class Api:
-    """The generated client's operations and models, over the app in this process."""
+@pytest.fixture
+async def services(database_url: str) -> AsyncIterator[Services]:
+    """A server that needs app keys: without one, a caller creates nothing."""
+    built = bootstrap(database_url, open_app=None)
+    try:
+        yield built
+    finally:
+        await built.close()
 
-    def __init__(self, package: ModuleType, app: Any) -> None:
+
+class Api:
+    """The generated client's operations and models, over the app in this process: `app` sends an
+    app's key (it creates games and reads the app's statistics), `bearer(token)` a seat's token."""
+
+    def __init__(self, package: ModuleType, app: Any, app_key: str) -> None:
         self.package = package
         self.models = importlib.import_module("kaiten_client.models")
         self.transport = httpx.ASGITransport(app=app)
         self.anonymous = package.Client(base_url="http://kaiten.test", httpx_args={"transport": self.transport})
+        self.app = self.bearer(app_key)
 
     def op(self, name: str) -> Any:
         for group in ("games", "catalog", "history"):
@@ -89,7 +104,8 @@ class Api:
                 continue
         raise LookupError(name)
 
-    def seat(self, token: str) -> Any:
+    def bearer(self, token: str) -> Any:
+        """A client whose requests send `token` (an app key, a seat token) as their Bearer token."""
         return self.package.AuthenticatedClient(
             base_url="http://kaiten.test", token=token, httpx_args={"transport": self.transport}
         )
@@ -109,9 +125,12 @@ async def play_to_the_end(api: Api, game: str, seed: int) -> tuple[UUID, dict[in
         for i, bot in enumerate(TABLES[game])
     ]
     body = api.model(game, "CreateGame")(game=game, players=len(seats), seats=seats, seed=seed)
-    created = await api.op("create_game").asyncio(client=api.anonymous, body=body)
+    # Without the app's key, the server creates nothing.
+    refused = await api.op("create_game").asyncio(client=api.anonymous, body=body)
+    assert isinstance(refused, api.models.Problem) and refused.code == "app-key-required", refused
+    created = await api.op("create_game").asyncio(client=api.app, body=body)
     assert isinstance(created, api.model(game, "CreatedGame")), created
-    players = {token.seat: api.seat(token.token) for token in created.seat_tokens}
+    players = {token.seat: api.bearer(token.token) for token in created.seat_tokens}
     assert sorted(players) == [i for i, bot in enumerate(TABLES[game]) if bot is None]
     rng = random.Random(seed)
     table = created
@@ -132,8 +151,9 @@ async def play_to_the_end(api: Api, game: str, seed: int) -> tuple[UUID, dict[in
 
 
 @pytest.fixture
-def api(kaiten_client: ModuleType, client: Any) -> Api:
-    return Api(kaiten_client, client.app)
+async def api(kaiten_client: ModuleType, client: Any, services: Services) -> Api:
+    issued = await services.apps.create(f"generated-python-{uuid.uuid4().hex[:12]}")
+    return Api(kaiten_client, client.app, issued.key)
 
 
 @pytest.mark.parametrize("game", sorted(TABLES))
@@ -164,15 +184,16 @@ async def test_a_generated_client_plays_a_whole_game_with_typed_models(
     replayed = await api.op("replay_game").asyncio(game_id, client=reader, at=middle)
     assert isinstance(replayed, api.model(game, "TableView")) and replayed.version == middle
 
+    # The app's records are read with its key: its own games, players and ratings.
     await project(services)
-    stats = await api.op("get_game_stats").asyncio(game, client=api.anonymous)
-    assert isinstance(stats, api.models.GameStats) and stats.games >= 1
+    stats = await api.op("get_game_stats").asyncio(game, client=api.app)
+    assert isinstance(stats, api.models.GameStats) and stats.games == 1
     assert sum(pick.picks for pick in stats.pick_rates) > 0
     person = TABLES[game].index(None)
-    player = await api.op("get_player_stats").asyncio(f"p{person}", client=api.anonymous)
+    player = await api.op("get_player_stats").asyncio(f"p{person}", client=api.app)
     assert isinstance(player, api.models.PlayerStats)
-    assert game in [entry.game for entry in player.games]
-    board = await api.op("get_leaderboard").asyncio(game, client=api.anonymous)
+    assert [entry.game for entry in player.games] == [game]
+    board = await api.op("get_leaderboard").asyncio(game, client=api.app)
     assert isinstance(board, api.models.Leaderboard) and board.game == game
 
 
@@ -184,5 +205,5 @@ async def test_the_generated_client_reads_the_catalog_and_problems(api: Api) -> 
         assert all(bot.description for bot in summary.bots)
     party = await api.op("get_catalog_game").asyncio("sushi-go-party", client=api.anonymous)
     assert isinstance(party, api.model("sushi-go-party", "CatalogEntry"))
-    missing = await api.op("get_table").asyncio(UUID(int=0), client=api.seat("nobody"))
+    missing = await api.op("get_table").asyncio(UUID(int=0), client=api.bearer("nobody"))
     assert isinstance(missing, api.models.Problem) and missing.code == "game-not-found" and missing.status == 404

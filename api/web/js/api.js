@@ -66,6 +66,8 @@ const games = "/v1/games";
 const game = (id) => `${games}/${encodeURIComponent(id)}`;
 
 export const api = {
+  /** @returns {Promise<import("./types.js").Health>} */
+  ready: () => call("GET", "/ready"),
   /** @returns {Promise<import("./types.js").Schemas["Catalog"]>} */
   catalog: () => call("GET", "/v1/catalog"),
   /** @param {string} id @returns {Promise<import("./types.js").CatalogEntry>} */
@@ -104,3 +106,23 @@ export const api = {
   /** @param {string} id @param {number} limit @returns {Promise<import("./types.js").Leaderboard>} */
   leaderboard: (id, limit) => call("GET", `/v1/leaderboard/${encodeURIComponent(id)}${search({ limit })}`),
 };
+
+/** @type {Promise<"open" | "keys"> | undefined} */
+let auth;
+
+/**
+ * Whether a browser, which holds no app key, may create games and take seats on this server ("open")
+ * or not ("keys": an app creates the games and hands out seat links). Asked once (`GET /ready`); a
+ * server that does not say is open, and a failed answer is asked again by the next screen.
+ * @returns {Promise<"open" | "keys">}
+ */
+export function serverAuth() {
+  auth ??= api.ready().then(
+    (health) => (health.auth === "keys" ? "keys" : "open"),
+    () => {
+      auth = undefined;
+      return "open";
+    },
+  );
+  return auth;
+}

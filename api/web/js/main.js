@@ -1,7 +1,9 @@
 // The page's router: each `#/...` address is one screen (screens/*.js). A screen draws into <main>
 // and may return a function that stops what it started (a live stream, a timer).
 
-import { clearProblem, showProblem } from "./notice.js";
+import { serverAuth } from "./api.js";
+import { h, replace } from "./dom.js";
+import { clearProblem, showProblem, unreadable } from "./notice.js";
 import { createScreen } from "./screens/create.js";
 import { historyScreen } from "./screens/history.js";
 import { joinScreen } from "./screens/join.js";
@@ -9,7 +11,7 @@ import { lobbyScreen } from "./screens/lobby.js";
 import { playerScreen } from "./screens/player.js";
 import { replayScreen } from "./screens/replay.js";
 import { statsScreen } from "./screens/stats.js";
-import { tableScreen } from "./screens/table.js";
+import { seatLinkScreen, tableScreen } from "./screens/table.js";
 
 /** @typedef {(main: HTMLElement, ...params: string[]) => Promise<(() => void) | void>} Screen */
 
@@ -19,6 +21,8 @@ const ROUTES = [
   [/^#\/new\/([\w-]+)$/, createScreen],
   [/^#\/games\/([\w-]+)\/join(?:\/(\d+))?(?:\?invitation=([^&]+))?$/, joinScreen],
   [/^#\/games\/([\w-]+)\/replay(?:\/(\d+))?$/, replayScreen],
+  // A seat link an app hands out: the seat's token rides in the fragment, which no browser sends.
+  [/^#\/games\/([\w-]+)\/seat\/(\d+)\?token=([^&]+)(?:&.*)?$/, seatLinkScreen],
   [/^#\/games\/([\w-]+)(?:\/seat\/(\d+))?$/, tableScreen],
   [/^#\/history(?:\?(.*))?$/, historyScreen],
   [/^#\/stats(?:\/([\w-]+))?$/, statsScreen],
@@ -46,7 +50,10 @@ async function route() {
       if (current === navigation) leave = stop;
       else if (stop) stop();
     } catch (error) {
-      if (current === navigation) showProblem(error);
+      const sentence = unreadable(error);
+      if (current === navigation && sentence) {
+        replace(main, h("h1", {}, sentence.title), h("p", { class: "unreadable" }, sentence.text), h("p", { class: "links" }, h("a", { href: "#/" }, "Back to the lobby")));
+      } else if (current === navigation) showProblem(error);
     }
     if (current !== navigation) return;
     // Screen readers start reading the new screen at its heading.
@@ -61,4 +68,6 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+// Whether this server lets a browser create games: asked once, while the first screen loads.
+serverAuth();
 route();

@@ -1,7 +1,9 @@
-// What this browser remembers: the seat tokens it holds, per game, and who is playing here.
-// Tokens stay in this browser's local storage and only ever travel in an Authorization header.
+// What this browser remembers: the seat tokens it holds, per game, the invitation codes it was sent,
+// and who is playing here. Tokens and codes stay in this browser's local storage and only ever travel
+// in an Authorization header.
 
 const GAMES_KEY = "kaiten.games";
+const INVITATIONS_KEY = "kaiten.invitations";
 const PROFILE_KEY = "kaiten.profile";
 
 /**
@@ -50,6 +52,34 @@ export function gamesHeld() {
   return Object.entries(heldGames())
     .map(([id, held]) => ({ id, game: held.game, added: held.added, seats: Object.keys(held.seats).map(Number) }))
     .sort((a, b) => b.added.localeCompare(a.added));
+}
+
+/** @returns {Record<string, string>} game id -> invitation code */
+function heldInvitations() {
+  try {
+    return JSON.parse(localStorage.getItem(INVITATIONS_KEY) ?? "{}");
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Remember the invitation code of a game's link: with it, this browser watches the game even when
+ * it is private and no seat is held here.
+ * @param {string} id
+ * @param {string} code
+ */
+export function holdInvitation(id, code) {
+  localStorage.setItem(INVITATIONS_KEY, JSON.stringify({ ...heldInvitations(), [id]: code }));
+}
+
+/**
+ * The invitation code this browser was sent for a game, or null.
+ * @param {string} id
+ * @returns {string | null}
+ */
+export function invitationHeld(id) {
+  return heldInvitations()[id] ?? null;
 }
 
 /** @returns {Profile} */

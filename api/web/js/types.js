@@ -25,6 +25,7 @@
  * @typedef {Schemas["Leaderboard"]} Leaderboard
  * @typedef {Schemas["StreamTicket"]} StreamTicket
  * @typedef {Schemas["SeatGranted"]} SeatGranted
+ * @typedef {Schemas["Health"]} Health
  * @typedef {"sushi-go" | "sushi-go-party" | "spin-some-for-dim-sum" | "dim-sum-derby"} GameId
  */
 

@@ -1,7 +1,8 @@
 // Creating a game: its size, who sits where (you, people on this device, bots, or seats left open
-// for people to join by a link), and every option of the game.
+// for people to join by a link), and every option of the game. A server that needs app keys takes no
+// game from a browser (which holds no key): the screen says so instead.
 
-import { api } from "../api.js";
+import { api, serverAuth } from "../api.js";
 import { catalogGame, deckOf } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { menuBuilder, menuLine, suggestedMenus } from "../games/party-menus.js";
@@ -24,7 +25,11 @@ const MENU_MODES = /** @type {Record<string, string>} */ ({
  * @param {string} gameId
  */
 export async function createScreen(main, gameId) {
-  const [game, deck] = await Promise.all([catalogGame(gameId), deckOf(gameId)]);
+  const [game, deck, auth] = await Promise.all([catalogGame(gameId), deckOf(gameId), serverAuth()]);
+  if (auth === "keys") {
+    replace(main, h("h1", {}, `New game of ${game.name}`), closedToBrowsers(), h("p", { class: "links" }, h("a", { href: "#/" }, "Back to the lobby")));
+    return;
+  }
   const me = profile();
   /** @type {SeatChoice[]} */
   let seats = [];
@@ -140,6 +145,15 @@ export async function createScreen(main, gameId) {
   );
   replace(main, h("h1", {}, `New game of ${game.name}`), form);
   resize();
+}
+
+/** Why a browser cannot create a game on a server that needs app keys, and how to play there. */
+export function closedToBrowsers() {
+  return h(
+    "p",
+    { class: "closed", dataset: { zone: "closed" } },
+    "This server needs an app key to create games, and a browser holds none: an app creates the games and hands out seat links. Open the seat link you were sent to play.",
+  );
 }
 
 /**

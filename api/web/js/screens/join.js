@@ -1,13 +1,15 @@
 // Joining a game by its share link: take the next open seat (seats are taken in order). A private
-// game's links carry an invitation code (in the address's fragment, never sent to a server).
+// game's links carry an invitation code (in the address's fragment, never sent to a server but in an
+// Authorization header): it reads the game and seats a guest. On a server that needs app keys, a
+// seat without an invitation is the app's to hand out (a seat link).
 
-import { api } from "../api.js";
+import { api, serverAuth } from "../api.js";
 import { catalogGame } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { tableSize } from "../games/boards.js";
 import { seatName } from "../names.js";
 import { showProblem } from "../notice.js";
-import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
+import { holdInvitation, holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
 
 /**
  * @param {HTMLElement} main
@@ -16,10 +18,14 @@ import { holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
  * @param {string} invitation the code of a private game's invitation ("" for none)
  */
 export async function joinScreen(main, gameId, seat, invitation) {
-  const table = await api.table(gameId, null);
-  const [game, players] = await Promise.all([catalogGame(table.game), tableSize(table, () => api.events(gameId, null, 0, 1))]);
+  const code = invitation || null;
+  const [table, auth] = await Promise.all([api.table(gameId, code), serverAuth()]);
+  // Kept for a private game: with it this browser watches the game (its table, its replay).
+  if (code && table.visibility === "private") holdInvitation(gameId, code);
+  const [game, players] = await Promise.all([catalogGame(table.game), tableSize(table, () => api.events(gameId, code, 0, 1))]);
   const held = seatsHeld(gameId);
   const who = h("ul", { class: "list" }, table.seats.map((taken) => h("li", {}, `Seat ${taken.seat + 1}: ${seatName(taken)}`)));
+  const watch = h("a", { href: `#/games/${gameId}` }, "Watch the game without a seat");
   if (table.status !== "open") {
     replace(
       main,
@@ -27,6 +33,17 @@ export async function joinScreen(main, gameId, seat, invitation) {
       h("p", {}, `This game is ${table.status}: every seat is taken.`),
       who,
       h("p", {}, h("a", { class: "button", href: `#/games/${gameId}` }, held.length ? "Back to your seat" : "Watch it")),
+    );
+    return;
+  }
+  if (!code && auth === "keys") {
+    replace(
+      main,
+      h("h1", {}, `Join ${game.name}`),
+      h("p", { class: "closed" }, "This server needs an app key to seat people: the app that made this game hands out seat links (or invitation links). Open the link you were sent to play."),
+      h("p", {}, `${table.seats.length} of ${players} seats are taken:`),
+      who,
+      h("p", { class: "links" }, watch),
     );
     return;
   }
@@ -39,7 +56,9 @@ export async function joinScreen(main, gameId, seat, invitation) {
         event.preventDefault();
         try {
           saveProfile({ ...me, name: name.value.trim() });
-          const granted = await api.takeSeat(gameId, { name: name.value.trim(), player_id: me.player_id, invitation: invitation || null });
+          // A guest, with an invitation: only the game's app names a player_id.
+          const body = code ? { name: name.value.trim(), invitation: code } : { name: name.value.trim(), player_id: me.player_id };
+          const granted = await api.takeSeat(gameId, body);
           if (granted.token) holdSeats(gameId, table.game, { [String(granted.seat)]: granted.token });
           location.hash = `#/games/${gameId}`;
         } catch (error) {
@@ -57,5 +76,6 @@ export async function joinScreen(main, gameId, seat, invitation) {
     who,
     held.length ? h("p", {}, `You already hold seat ${held.map((entry) => entry.seat + 1).join(" and ")} here: joining again takes one more.`) : null,
     form,
+    h("p", { class: "links" }, watch),
   );
 }

@@ -1,16 +1,17 @@
-// The lobby: who plays here, the catalog's games to start, open games to join, and the games this
-// browser holds seats in.
+// The lobby: who plays here, the catalog's games to start (on a server a browser may create games
+// on), open games to join, and the games this browser holds seats in.
 
-import { api } from "../api.js";
+import { api, serverAuth } from "../api.js";
 import { catalogGames } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { seatName, when } from "../names.js";
 import { showProblem } from "../notice.js";
 import { gamesHeld, profile, saveProfile } from "../storage.js";
+import { closedToBrowsers } from "./create.js";
 
 /** @param {HTMLElement} main */
 export async function lobbyScreen(main) {
-  const games = await catalogGames();
+  const [games, auth] = await Promise.all([catalogGames(), serverAuth()]);
   /** @type {Map<string, string>} */
   const names = new Map(games.map((game) => [game.id, game.name]));
   const open = h("section", { "aria-labelledby": "open-games" }, h("h2", { id: "open-games" }, "Open games"), h("p", {}, "Loading…"));
@@ -22,7 +23,8 @@ export async function lobbyScreen(main) {
     h(
       "section",
       { "aria-labelledby": "new-game" },
-      h("h2", { id: "new-game" }, "Start a game"),
+      h("h2", { id: "new-game" }, auth === "keys" ? "The games" : "Start a game"),
+      auth === "keys" ? closedToBrowsers() : null,
       h(
         "ul",
         { class: "tiles" },
@@ -32,7 +34,12 @@ export async function lobbyScreen(main) {
             { class: "tile" },
             h("h3", {}, game.name),
             h("p", {}, `${game.min_players}–${game.max_players} players · rules version ${game.rules_version}`),
-            h("p", { class: "links" }, h("a", { class: "button", href: `#/new/${game.id}` }, `New ${game.name} game`), h("a", { href: `#/stats/${game.id}` }, "Statistics")),
+            h(
+              "p",
+              { class: "links" },
+              auth === "keys" ? null : h("a", { class: "button", href: `#/new/${game.id}` }, `New ${game.name} game`),
+              h("a", { href: `#/stats/${game.id}` }, "Statistics"),
+            ),
           ),
         ),
       ),

@@ -9,7 +9,7 @@ import { BOARDS, tableSize } from "../games/boards.js";
 import { resultPanel } from "../games/result.js";
 import { describeEvent, seatNames } from "../names.js";
 import { showProblem } from "../notice.js";
-import { seatsHeld } from "../storage.js";
+import { invitationHeld, seatsHeld } from "../storage.js";
 
 /**
  * @param {HTMLElement} main
@@ -17,7 +17,8 @@ import { seatsHeld } from "../storage.js";
  * @param {string} at the version to show first ("" for the last)
  */
 export async function replayScreen(main, gameId, at) {
-  const token = seatsHeld(gameId)[0]?.token ?? null;
+  // A seat held here, else the invitation code of a link opened here (a private game shows to either).
+  const token = seatsHeld(gameId)[0]?.token ?? invitationHeld(gameId);
   const events = await allEvents(gameId, token);
   const last = events.at(-1)?.version ?? 1;
   const latest = await api.table(gameId, token);

@@ -1,18 +1,48 @@
 // A game's table, as a seat held in this browser sees it (or as a spectator): the board, whose turn
-// it is, every legal command as something to click, live updates, and the result at the end.
+// it is, every legal command as something to click, live updates, and the result at the end. A seat
+// link an app hands out (`#/games/{id}/seat/{seat}?token=...`) brings its token into this browser.
 
 import { api } from "../api.js";
 import { catalogGame, deckOf } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { BOARDS, tableSize } from "../games/boards.js";
 import { resultPanel } from "../games/result.js";
-import { follow } from "../live.js";
+import { follow, poll } from "../live.js";
 import { describeEvent, seatNames } from "../names.js";
 import { showProblem } from "../notice.js";
-import { holdSeats, seatsHeld } from "../storage.js";
+import { holdSeats, invitationHeld, seatsHeld } from "../storage.js";
 
 /** Events kept in the "latest events" list. */
 const RECENT = 8;
+
+/**
+ * A seat link: the token is kept in this browser for that game and seat, and taken out of the address
+ * (and so out of the history and of anything that copies the address) before the table shows as that
+ * seat.
+ * @param {HTMLElement} main
+ * @param {string} gameId
+ * @param {string} seat the seat the link was made for
+ * @param {string} token the seat's token
+ */
+export async function seatLinkScreen(main, gameId, seat, token) {
+  const address = (/** @type {string} */ at) => `${location.pathname}${location.search}#/games/${encodeURIComponent(gameId)}/seat/${at}`;
+  history.replaceState(history.state, "", address(seat));
+  const table = await api.table(gameId, token);
+  // The token says which seat it holds (a link with the wrong number still plays the token's seat).
+  const held = table.viewer.seat;
+  if (held === null) {
+    replace(
+      main,
+      h("h1", {}, "This link holds no seat"),
+      h("p", { class: "unreadable" }, "The code in this link holds no seat of this game: ask whoever sent it for your seat link."),
+      h("p", { class: "links" }, h("a", { href: `#/games/${gameId}` }, "Watch the game"), h("a", { href: "#/" }, "Back to the lobby")),
+    );
+    return;
+  }
+  holdSeats(gameId, table.game, { [String(held)]: token });
+  if (String(held) !== seat) history.replaceState(history.state, "", address(String(held)));
+  return tableScreen(main, gameId, String(held));
+}
 
 /**
  * @param {HTMLElement} main
@@ -23,8 +53,10 @@ export async function tableScreen(main, gameId, asSeat) {
   const held = seatsHeld(gameId);
   const mine = held.find((entry) => String(entry.seat) === asSeat) ?? held[0] ?? null;
   const token = mine?.token ?? null;
-  let table = await api.table(gameId, token);
-  const [game, deck, players] = await Promise.all([catalogGame(table.game), deckOf(table.game), tableSize(table, () => api.events(gameId, token, 0, 1))]);
+  // Without a seat here, the invitation code of a link opened here shows the game (private too) as a spectator.
+  const reader = token ?? invitationHeld(gameId);
+  let table = await api.table(gameId, reader);
+  const [game, deck, players] = await Promise.all([catalogGame(table.game), deckOf(table.game), tableSize(table, () => api.events(gameId, reader, 0, 1))]);
   /** @type {import("../types.js").Command[]} */
   let commands = [];
   /** @type {import("../types.js").GameEvent[]} */
@@ -90,7 +122,7 @@ export async function tableScreen(main, gameId, asSeat) {
   };
 
   const load = async () => {
-    let fresh = await api.table(gameId, token);
+    let fresh = await api.table(gameId, reader);
     if (fresh.visibility === "private" && fresh.status === "open" && token && !invitation) invitation = await api.invite(gameId, token);
     let legal = null;
     // The table and its commands are read one after the other: read again when the game moved on between.
@@ -163,20 +195,21 @@ export async function tableScreen(main, gameId, asSeat) {
     clearInterval(ticking);
     return;
   }
-  const stream = follow(
-    gameId,
-    token,
-    table.version,
-    (event) => {
-      recent.unshift(event);
-      recent.length = Math.min(recent.length, RECENT);
-      refresh();
-    },
-    (open) => {
-      connected = open;
-      draw();
-    },
-  );
+  /** @param {import("../types.js").GameEvent} event */
+  const onEvent = (event) => {
+    recent.unshift(event);
+    recent.length = Math.min(recent.length, RECENT);
+    refresh();
+  };
+  /** @param {boolean} open */
+  const onStatus = (open) => {
+    connected = open;
+    draw();
+  };
+  // An EventSource sends no Authorization header: a seat follows its stream with a ticket, anybody a
+  // public game's; a spectator of a private game (by its invitation code) reads the events in turns.
+  const stream =
+    token || table.visibility !== "private" ? follow(gameId, token, table.version, onEvent, onStatus) : poll(gameId, reader, table.version, onEvent, onStatus);
   return () => {
     clearInterval(ticking);
     stream.stop();
