@@ -189,13 +189,14 @@ games = sa.Table(
 )
 
 #: Single-use tickets that let a browser's EventSource (which cannot send headers) follow a game as a
-#: seat: kept hashed, bound to a game and a seat, spent once, valid for a minute.
+#: seat (or, NULL, as a spectator allowed to watch it): kept hashed, bound to a game, spent once, valid
+#: for a minute.
 stream_tickets = sa.Table(
     "stream_tickets",
     metadata,
     sa.Column("ticket_hash", sa.Text, primary_key=True),
     sa.Column("game_id", sa.Text, nullable=False),
-    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer),
     sa.Column("expires_at", UtcDateTime, nullable=False),
     sa.Column("used_at", UtcDateTime),
     sa.Index(None, "expires_at"),

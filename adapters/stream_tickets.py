@@ -9,6 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import for_writes
 from adapters.schema import stream_tickets
+from services.ports import TicketHolder
 
 #: Spent and expired tickets are forgotten this long after they expire.
 KEPT_AFTER_EXPIRY = timedelta(hours=1)
@@ -32,7 +33,7 @@ class SqlStreamTickets:
             .returning(stream_tickets.c.seat)
         )
 
-    async def keep(self, ticket_hash: str, game_id: str, seat: int, expires_at: datetime) -> None:
+    async def keep(self, ticket_hash: str, game_id: str, seat: int | None, expires_at: datetime) -> None:
         async with self._engine.begin() as connection:
             await connection.execute(self._forget, {"before": expires_at - KEPT_AFTER_EXPIRY})
             await connection.execute(
@@ -40,22 +41,22 @@ class SqlStreamTickets:
                 {"ticket_hash": ticket_hash, "game_id": game_id, "seat": seat, "expires_at": expires_at},
             )
 
-    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> int | None:
+    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> TicketHolder | None:
         async with self._engine.begin() as connection:
             row = (await connection.execute(self._spend, {"hash": ticket_hash, "game": game_id, "now": now})).first()
-        return None if row is None else int(row[0])
+        return None if row is None else TicketHolder(seat=row[0])
 
 
 class InMemoryStreamTickets:
     def __init__(self) -> None:
-        self._tickets: dict[str, tuple[str, int, datetime]] = {}
+        self._tickets: dict[str, tuple[str, int | None, datetime]] = {}
 
-    async def keep(self, ticket_hash: str, game_id: str, seat: int, expires_at: datetime) -> None:
+    async def keep(self, ticket_hash: str, game_id: str, seat: int | None, expires_at: datetime) -> None:
         self._tickets[ticket_hash] = (game_id, seat, expires_at)
 
-    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> int | None:
+    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> TicketHolder | None:
         kept = self._tickets.get(ticket_hash)
         if kept is None or kept[0] != game_id or kept[2] <= now:
             return None
         del self._tickets[ticket_hash]
-        return kept[1]
+        return TicketHolder(seat=kept[1])

@@ -123,15 +123,22 @@ class EventStore(Protocol):
         """The inline read model of one game."""
 
 
+class TicketHolder(msgspec.Struct, frozen=True):
+    """Whom a stream ticket was given to: a seat, or (None) a spectator allowed to watch the game."""
+
+    seat: int | None
+
+
 class StreamTickets(Protocol):
     """Where stream tickets are kept (hashed), so that any serving process can take one."""
 
-    async def keep(self, ticket_hash: str, game_id: str, seat: int, expires_at: datetime) -> None:
-        """Keep a new ticket (and forget the long expired ones)."""
+    async def keep(self, ticket_hash: str, game_id: str, seat: int | None, expires_at: datetime) -> None:
+        """Keep a new ticket, for a seat or (None) a spectator (and forget the long expired ones)."""
 
-    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> int | None:
-        """The seat of the ticket, spent at once: None when no unspent ticket of this game with this
-        hash is still valid at `now` (never seen, expired, already spent, or another game's)."""
+    async def spend(self, ticket_hash: str, game_id: str, now: datetime) -> TicketHolder | None:
+        """Whom the ticket was given to, the ticket spent at once: None when no unspent ticket of this
+        game with this hash is still valid at `now` (never seen, expired, already spent, or another
+        game's)."""
 
 
 class Deadlines(Protocol):

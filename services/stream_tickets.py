@@ -1,6 +1,7 @@
-"""Stream tickets: a browser's EventSource cannot send `Authorization`, and a seat token must never
-travel in a URL (it would land in logs and histories). A seat trades its token for a ticket, good for
-one stream of that game as that seat, within a minute (API.md, "Browsers")."""
+"""Stream tickets: a browser's EventSource cannot send `Authorization`, and a secret must never travel
+in a URL (it would land in logs and histories). A seat trades its token for a ticket, good for one
+stream of that game as that seat, within a minute (API.md, "Browsers"); so does a spectator that holds
+a credential of a private game (an invitation code, the app's key), for one stream as a spectator."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from services.access import Credential, required_seat
+from services.access import Credential
 from services.errors import ServiceError
 from services.loading import check_game_id
-from services.ports import Clock, IdSource, StreamTickets
+from services.ports import Clock, IdSource, StreamTickets, TicketHolder
 from services.secrets import hash_secret
 from services.table_cache import Tables
 
@@ -37,19 +38,22 @@ class Ticketing:
         self.ids = ids
 
     async def issue(self, game_id: str, token: Credential) -> StreamTicket:
-        """A ticket for the token's seat of this game (the token is checked as for any read)."""
+        """A ticket for whoever the credential is in this game: its seat, or a spectator (the credential
+        is checked as for any read)."""
+        if token is None:
+            raise ServiceError("unauthorized", "missing-token", "send a credential of the game as a Bearer token")
         loaded = await self.tables.current(game_id)
-        seat = required_seat(loaded.access(token), token)
+        seat = loaded.access(token).seat
         ticket = self.ids.token("ticket")
         expires_at = self.clock.now() + VALID_FOR
         await self.tickets.keep(ticket_hash(ticket), loaded.game_id, seat, expires_at)
         return StreamTicket(ticket=ticket, expires_at=expires_at)
 
-    async def seat_of(self, game_id: str, ticket: str) -> int:
-        """The ticket's seat, the ticket spent; 401 `invalid-ticket` for any ticket not good now."""
-        seat = await self.tickets.spend(ticket_hash(ticket), check_game_id(game_id), self.clock.now())
-        if seat is None:
+    async def holder_of(self, game_id: str, ticket: str) -> TicketHolder:
+        """Whom the ticket was given to, the ticket spent; 401 `invalid-ticket` for any ticket not good now."""
+        holder = await self.tickets.spend(ticket_hash(ticket), check_game_id(game_id), self.clock.now())
+        if holder is None:
             raise ServiceError(
                 "unauthorized", "invalid-ticket", "this stream ticket is unknown, spent, expired or for another game"
             )
-        return seat
+        return holder

@@ -21,7 +21,7 @@ from services.access import Credential
 from services.codec import GameCodec
 from services.errors import ServiceError
 from services.people import Names
-from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier
+from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier, TicketHolder
 from services.presenting import event_views
 from services.table_cache import Tables
 from services.views import EventView
@@ -52,18 +52,18 @@ class EventStreams:
         self.keepalive_seconds = keepalive_seconds
 
     async def follow(
-        self, game_id: str, token: Credential, after: int, seat: int | None = None
+        self, game_id: str, token: Credential, after: int, ticket: TicketHolder | None = None
     ) -> AsyncIterator[EventView | KeepAlive] | None:
         """The caller's view of the events after version `after`, live, ending after GameFinished:
-        as the token's seat, or as `seat` when a stream ticket named it, else as a spectator.
+        as the holder of the stream ticket spent for it (a seat or a spectator), else as whoever the
+        token is (services/access.py).
 
         Errors (no such game, a token of no seat, a version past the log) are raised here, before
         anything is streamed. None when the game is over and its end is at or before `after`: there
         is nothing left to follow.
         """
         loaded = await self.tables.current(game_id)
-        if seat is None:
-            seat = loaded.access(token).seat
+        seat = loaded.access(token).seat if ticket is None else ticket.seat
         if not 0 <= after <= loaded.version:
             raise ServiceError(
                 "invalid", "invalid-stream-position", f"resume from a version in 0..{loaded.version}, not {after}"

@@ -189,7 +189,12 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "createStreamTicket": Operation(
         answers=(Answer(201, (StreamTicket,), "The ticket: pass it as `?ticket=` to streamEvents, once, in 60 s"),),
-        **SEATS,
+        credentials=("seatToken", "invitationCode", "appKey"),
+        anonymous=False,
+        who=(
+            "A seat's token gets a ticket to follow the game as that seat; an invitation code of the game, or "
+            "its app's key, one to follow it as a spectator (a private game's only way for a browser)."
+        ),
     ),
     "listCatalog": Operation(answers=(Answer(200, (TypedCatalog,), "The games of the catalog"),)),
     "getCatalogGame": Operation(

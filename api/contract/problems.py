@@ -204,7 +204,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         401: (*BAD_CREDENTIAL, "invalid-ticket"),
         422: ("invalid-last-event-id", "invalid-stream-position"),
     },
-    "createStreamTicket": {**GAME_ID, **REQUIRED_TOKEN},
+    "createStreamTicket": {**GAME_ID, 401: ("missing-token", *BAD_CREDENTIAL)},
     "replayGame": {
         404: ("game-not-found", "version-out-of-range"),
         **OPTIONAL_TOKEN,

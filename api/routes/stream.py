@@ -53,7 +53,7 @@ class StreamController(Controller):
     @post(
         "/{game_id:str}/stream-tickets",
         operation_id="createStreamTicket",
-        summary="A single-use ticket to follow the game's stream as the caller's seat (for EventSource)",
+        summary="A single-use ticket to follow the game's stream as the caller sees it (for EventSource)",
         status_code=201,
     )
     async def create_stream_ticket(
@@ -78,7 +78,7 @@ class StreamController(Controller):
         ticket: Annotated[
             str | None,
             QueryParameter(
-                description="A stream ticket (createStreamTicket): follow as its seat; spent by this request",
+                description="A stream ticket (createStreamTicket): follow as its holder; spent by this request",
                 max_length=100,
             ),
         ] = None,
@@ -95,8 +95,8 @@ class StreamController(Controller):
         ] = None,
     ) -> ServerSentEvent | Response[None]:
         position = resume_point(last_event_id, after)
-        seat = None if ticket is None else await tickets.seat_of(game_id, ticket)
-        items = await streams.follow(game_id, caller, position, seat)
+        holder = None if ticket is None else await tickets.holder_of(game_id, ticket)
+        items = await streams.follow(game_id, caller, position, holder)
         if items is None:
             return Response(None, status_code=204)
         return ServerSentEvent(_messages(items))

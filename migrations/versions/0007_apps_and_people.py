@@ -2,6 +2,7 @@
 
 - `apps` and `app_keys`: every record now has an owner, an app. The built-in app owns everything
   kept before (and everything an open server makes): `games.app_id` defaults to it.
+- Webhooks registered by an app (no seat), and stream tickets of spectators (no seat).
 - `people`: a seat's person is a reference in the log; their name and the app's player_id for them
   live here, where an erasure deletes them. SeatTaken events recorded before held the name and the
   player_id themselves: this revision moves them out, once, into the built-in app's people (a player
@@ -96,8 +97,10 @@ def upgrade() -> None:
     op.add_column("games", sa.Column("imported", sa.Boolean, nullable=False, server_default=sa.false()))
     op.create_index("ix_games_app_id_imported_created_at", "games", ["app_id", "imported", "created_at"])
     op.create_index("ix_games_app_id_status", "games", ["app_id", "status"])
-    with op.batch_alter_table("webhooks") as batch:
-        batch.alter_column("seat", existing_type=sa.Integer, nullable=True)
+    # Webhooks of the app that owns the game, and stream tickets of spectators allowed to watch it.
+    for table in ("webhooks", "stream_tickets"):
+        with op.batch_alter_table(table) as batch:
+            batch.alter_column("seat", existing_type=sa.Integer, nullable=True)
 
     # Offline (`alembic upgrade --sql`, for a new database) there is no data to move.
     if not context.is_offline_mode():

@@ -208,3 +208,19 @@ async def test_a_seat_token_in_the_url_is_no_credential(client):
         events = await stream.until_version(game["version"])
     dealt = next(event for event in events if event["type"] == "HandsDealt")
     assert dealt["data"]["hands"] == [None, None]
+
+
+async def test_an_invitee_follows_a_private_game_with_a_spectators_ticket(client):
+    game = await create(client, "sushi-go", 2, seed=12, visibility="private")
+    refused = await client.get(f"/v1/games/{game['id']}/events/stream")
+    assert refused.status_code == 404, "a private game, to a caller holding nothing of it"
+    invited = await client.post(f"/v1/games/{game['id']}/invitations", headers=bearer(game["tokens"]["0"]))
+    code = invited.json()["code"]
+    answer = await client.post(f"/v1/games/{game['id']}/stream-tickets", headers=bearer(code))
+    assert answer.status_code == 201, answer.text
+    async with open_stream(client, game["id"], query=f"?ticket={answer.json()['ticket']}") as stream:
+        events = await stream.until_version(game["version"])
+    dealt = next(event for event in events if event["type"] == "HandsDealt")
+    assert dealt["data"]["hands"] == [None, None], "a spectator's view: no hand"
+    nobody = await client.post(f"/v1/games/{game['id']}/stream-tickets")
+    assert (nobody.status_code, nobody.json()["code"]) == (401, "missing-token")

@@ -1,21 +1,18 @@
-// Live updates: the game's event stream as Server-Sent Events. An EventSource cannot send the seat's
-// token, and a token never goes in a URL, so a seat follows its own view with a single-use stream
-// ticket (POST /stream-tickets). A ticket is spent by the request that opens the stream, so every
-// reconnection asks for a fresh one and resumes after the last version received (`after`). A private
-// game watched with an invitation code has no stream a browser can open (tickets are for seats): its
-// events are read every few seconds instead (`poll`).
+// Live updates: the game's event stream as Server-Sent Events. An EventSource cannot send a credential,
+// and a credential never goes in a URL, so a seat (or a spectator holding a private game's invitation
+// code) follows the game with a single-use stream ticket (POST /stream-tickets). A ticket is spent by
+// the request that opens the stream, so every reconnection asks for a fresh one and resumes after the
+// last version received (`after`).
 
 import { api } from "./api.js";
 
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 8000;
-/** How often a game without a stream for this browser is read again. */
-const POLL_MS = 2000;
 
 /**
  * Follow a game's events from `after` on until `stop()` or its GameFinished.
  * @param {string} gameId
- * @param {string | null} token the seat's token, or null to follow as a spectator
+ * @param {string | null} token the seat's token or an invitation code, or null to follow a public game as a spectator
  * @param {number} after the last version already known
  * @param {(event: import("./types.js").GameEvent) => void} onEvent
  * @param {(connected: boolean) => void} [onStatus]
@@ -76,59 +73,5 @@ export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
   }
 
   open();
-  return { stop };
-}
-
-/**
- * Follow a game's events from `after` on, as `credential` sees them (an invitation code: a spectator),
- * by reading them every POLL_MS until `stop()` or its GameFinished.
- * @param {string} gameId
- * @param {string | null} credential
- * @param {number} after the last version already known
- * @param {(event: import("./types.js").GameEvent) => void} onEvent
- * @param {(connected: boolean) => void} [onStatus] told when reading starts or stops working
- */
-export function poll(gameId, credential, after, onEvent, onStatus = () => {}) {
-  let last = after;
-  let stopped = false;
-  /** @type {boolean | null} */
-  let connected = null;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-
-  /** @param {boolean} now */
-  function status(now) {
-    if (now === connected) return;
-    connected = now;
-    onStatus(now);
-  }
-
-  async function read() {
-    if (stopped) return;
-    try {
-      const page = await api.events(gameId, credential, last);
-      if (stopped) return;
-      status(true);
-      for (const event of page.events) {
-        if (event.version <= last) continue;
-        last = event.version;
-        onEvent(event);
-        if (event.type === "GameFinished") {
-          stop();
-          return;
-        }
-      }
-    } catch {
-      status(false);
-    }
-    if (!stopped) timer = setTimeout(read, POLL_MS);
-  }
-
-  function stop() {
-    stopped = true;
-    clearTimeout(timer);
-  }
-
-  read();
   return { stop };
 }

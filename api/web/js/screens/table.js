@@ -7,7 +7,7 @@ import { catalogGame, deckOf } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { BOARDS, tableSize } from "../games/boards.js";
 import { resultPanel } from "../games/result.js";
-import { follow, poll } from "../live.js";
+import { follow } from "../live.js";
 import { describeEvent, seatNames } from "../names.js";
 import { showProblem } from "../notice.js";
 import { holdSeats, invitationHeld, seatsHeld } from "../storage.js";
@@ -206,10 +206,9 @@ export async function tableScreen(main, gameId, asSeat) {
     connected = open;
     draw();
   };
-  // An EventSource sends no Authorization header: a seat follows its stream with a ticket, anybody a
-  // public game's; a spectator of a private game (by its invitation code) reads the events in turns.
-  const stream =
-    token || table.visibility !== "private" ? follow(gameId, token, table.version, onEvent, onStatus) : poll(gameId, reader, table.version, onEvent, onStatus);
+  // An EventSource sends no Authorization header: a seat (or a private game's invitee) follows the
+  // stream with a ticket, anybody a public game's without one.
+  const stream = follow(gameId, reader, table.version, onEvent, onStatus);
   return () => {
     clearInterval(ticking);
     stream.stop();
