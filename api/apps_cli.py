@@ -69,7 +69,8 @@ def _quotas(args: argparse.Namespace, base: Quotas) -> Quotas:
             continue
         if value.lower() == "none":
             given[field.name] = None
-        elif value.isdigit():
+        elif value.isascii() and value.isdigit():
+            # ASCII digits alone: str.isdigit() also takes digits int() refuses (superscripts).
             given[field.name] = int(value)
         else:
             raise SettingsError(f"--{field.name.replace('_', '-')} takes a number or none, not {value!r}")
