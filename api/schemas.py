@@ -39,6 +39,9 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     players: Players
     options: dict[str, Any] = {}
     seed: Seed | None = None
+    #: With `seed`, a deal the caller chose: the game deals exactly as the game of that seed and salt
+    #: (whose end revealed them) did, and counts in no statistics and no rating.
+    salt: Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{32}$", description="16 bytes, as hex")] | None = None
     seats: list[SeatRequest] = []
     #: `private`: not listed, and its free seats are taken only with an invitation.
     visibility: Literal["public", "private"] = "public"
@@ -49,6 +52,7 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
             players=self.players,
             options=self.options,
             seed=self.seed,
+            salt=None if self.salt is None else bytes.fromhex(self.salt),
             seats=tuple(seat.as_new_seat() for seat in self.seats),
             visibility=self.visibility,
             caller=caller,

@@ -1,4 +1,5 @@
-"""The only source of randomness the domain knows: a generator seeded by the game's seed and version.
+"""The only source of randomness the domain knows: a generator seeded by the game's chance key (its seed,
+or its seed and salt: `domain.lobby.chance_key`) and version.
 
 It is built on first use, because most decisions draw nothing. `random.Random` seeded with a string
 hashes it with SHA-512, so the stream is the same on every platform; replay never draws at all.
@@ -16,7 +17,7 @@ T = TypeVar("T")
 class Chance:
     __slots__ = ("_parts", "_rng")
 
-    def __init__(self, seed: int, *context: int | str) -> None:
+    def __init__(self, seed: int | str, *context: int | str) -> None:
         # The key string is built on first use too: a Chance is made for every command.
         self._parts = (seed, *context)
         self._rng: random.Random | None = None

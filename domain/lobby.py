@@ -24,6 +24,9 @@ from domain.engine import AnyGame, Bot, C, Decided, E, Game, NotNow, Result, Rul
 Status = Literal["open", "active", "finished", "abandoned"]
 #: A private game is not listed, and its seats are taken only with an invitation.
 Visibility = Literal["public", "private"]
+#: What a game's chance is seeded with (see `chance_key`): its seed alone (logs recorded before the
+#: salt fed chance), or its seed and its secret salt together.
+ChanceFrom = Literal["seed", "seed+salt"]
 _replace = msgspec.structs.replace
 
 #: The bot that plays for a seat whose time ran out, or whose person resigned.
@@ -51,6 +54,12 @@ class GameCreated(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_
     visibility: Visibility = "public"
     #: The finished game this one is the rematch of.
     rematch_of: str | None = None
+    #: What chance is seeded with: the seed and the salt together since they both feed it (a log
+    #: recorded before says nothing: the seed alone).
+    chance_from: ChanceFrom = "seed"
+    #: Its creator chose the deal (the seed and the salt): such a game reproduces a known deal
+    #: (tests, puzzles, a published tournament deal) and counts in no statistics and no rating.
+    chosen_deal: bool = False
 
 
 class SeatTaken(msgspec.Struct, frozen=True, tag=True, tag_field="type", omit_defaults=True):
@@ -194,6 +203,8 @@ class Table(msgspec.Struct, Generic[S], frozen=True):
     rematch_of: str | None = None
     #: The turn clock (None: no clock).
     clock: ClockOptions | None = None
+    chance_from: ChanceFrom = "seed"
+    chosen_deal: bool = False
 
 
 class Decision(msgspec.Struct, Generic[S], frozen=True):
@@ -214,9 +225,30 @@ def commit_to_seed(seed: int, salt: bytes) -> str:
     """A commitment that hides the seed until it is revealed (API.md, "Fair shuffles").
 
     The salt, fresh for each game, is what keeps a small chosen seed from being found by trying
-    seeds; it never feeds chance, so a chosen seed deals the same whatever the salt.
+    seeds against the commitment.
     """
     return hashlib.sha256(salt + str(seed).encode("ascii")).hexdigest()
+
+
+def chance_key(table: Table[Any]) -> int | str:
+    """What the game's chance is seeded with. Since the salt feeds it (`seed+salt`), the seed and the
+    secret salt together: nobody can deal a chosen seed's games offline and find the deal before the
+    salt is revealed at the end, while seed and salt together reproduce the game exactly. Logs
+    recorded before keep the seed alone, which dealt them."""
+    if table.chance_from == "seed":
+        return table.seed
+    return hashlib.sha256(b"kaiten-chance:" + bytes.fromhex(table.salt) + str(table.seed).encode("ascii")).hexdigest()
+
+
+def rules_chance(table: Table[Any], version: int) -> Chance:
+    """The rules' chance for what is decided after `version` events (shuffles, draws, deals)."""
+    return Chance(chance_key(table), version)
+
+
+def seat_chance(table: Table[Any], version: int, seat: int) -> Chance:
+    """A bot's own chance for its decision after `version` events: not the rules' stream, so a bot
+    learns nothing about hidden cards from its own randomness."""
+    return Chance(chance_key(table), version, "bot", seat)
 
 
 def parse_options(game: AnyGame, options: Mapping[str, Any] | None, players: int) -> Any:
@@ -254,7 +286,9 @@ def create_game(
     salt: bytes,
     visibility: Visibility = "public",
     rematch_of: str | None = None,
+    chosen_deal: bool = False,
 ) -> list[Any]:
+    """The new table's GameCreated: chance seeded by the seed and the salt together."""
     if not game.min_players <= players <= game.max_players:
         raise RuleViolation(
             "invalid-player-count",
@@ -274,6 +308,8 @@ def create_game(
             rules_version=game.rules_version,
             visibility=visibility,
             rematch_of=rematch_of,
+            chance_from="seed+salt",
+            chosen_deal=chosen_deal,
         )
     ]
 
@@ -301,6 +337,8 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
             rules_version=event.rules_version,
             visibility=event.visibility,
             rematch_of=event.rematch_of,
+            chance_from=event.chance_from,
+            chosen_deal=event.chosen_deal,
         )
     if isinstance(event, SeatTaken):
         seat = Seat(
@@ -558,15 +596,15 @@ def run_bots(
     game: Game[S, C, E, Any],
     table: Table[S],
     version: int,
-    bot_chance: Callable[[int, int], Chance] | None = None,
+    choosing: Callable[[int, int], Chance] | None = None,
     max_decisions: int = MAX_BOT_DECISIONS,
     ask: Callable[[Game[S, C, E, Any], Table[S], int, Chance], C] = bot_command,
 ) -> Decision[S]:
     """Let bot seats play while the game awaits one of them; `version` is the log's length so far.
 
-    By default each bot draws from its own (seed, version, seat) stream, which is not the one the
-    rules draw shuffles from, so a bot learns nothing about hidden cards from its own randomness;
-    `bot_chance(version, seat)` may give another (the simulator keeps one generator per game).
+    By default each bot draws from its own stream (`seat_chance`), which is not the one the rules draw
+    shuffles from, so a bot learns nothing about hidden cards from its own randomness;
+    `choosing(version, seat)` may give another (the simulator keeps one generator per game).
     `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
     each bot's decisions).
     """
@@ -584,9 +622,9 @@ def run_bots(
         else:
             break
         at = version + len(events)
-        chance = Chance(table.seed, at, "bot", seat) if bot_chance is None else bot_chance(at, seat)
+        chance = seat_chance(table, at, seat) if choosing is None else choosing(at, seat)
         command = ask(game, table, seat, chance)
-        decision = _played(game, table, state, seat, command, Chance(table.seed, at))
+        decision = _played(game, table, state, seat, command, rules_chance(table, at))
         events.extend(decision.events)
         table = decision.table
     else:

@@ -28,6 +28,8 @@ class CreateGame(msgspec.Struct, frozen=True):
     seats: tuple[NewSeat, ...] = ()
     #: `private`: not listed, and a seat is taken only with an invitation.
     visibility: str = "public"
+    #: With the seed, a deal the creator chose (the salt is secret otherwise, and drawn by the server).
+    salt: bytes | None = None
     #: Who asks: the game belongs to the caller's app (services/access.py).
     caller: Credential = None
 

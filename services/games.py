@@ -25,7 +25,6 @@ import msgspec
 
 from domain import lobby
 from domain.catalog import get_game
-from domain.chance import Chance
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
 from services.access import AppCaller, Credential, holds_invitation, required_seat, writes_as_owner, writing_app
@@ -106,6 +105,8 @@ class Woken:
 
 
 MAX_ATTEMPTS = 8
+#: A game's salt: what keeps its seed, and so its deal, secret until the end.
+SALT_BYTES = 16
 MAX_EVENTS_PAGE = 1000
 
 
@@ -176,11 +177,15 @@ class Games:
             raise RuleViolation("too-many-seats", f"{len(seatings)} seats for a game of {players} players")
         if command.visibility not in ("public", "private"):
             raise RuleViolation("invalid-visibility", "a game's visibility is public or private")
+        if command.salt is not None and (command.seed is None or len(command.salt) != SALT_BYTES):
+            raise RuleViolation("invalid-salt", f"a chosen deal names its seed and a salt of {SALT_BYTES} bytes")
         codec = codec_for(game.id)
         game_id = game_id or self.ids.game_id()
         seed = self.ids.seed() if command.seed is None else command.seed
+        salt = self.ids.salt() if command.salt is None else command.salt
         visibility: lobby.Visibility = "private" if command.visibility == "private" else "public"
-        events = lobby.create_game(game, players, command.options, seed, self.ids.salt(), visibility, rematch_of)
+        chosen = command.salt is not None
+        events = lobby.create_game(game, players, command.options, seed, salt, visibility, rematch_of, chosen)
         table = lobby.replay(game, events)
         new_events = [self._new_event(codec, events[0], {"seat": None, "app": app_id})]
         tokens: dict[str, str] = {}
@@ -268,7 +273,7 @@ class Games:
             if loaded.table.seats[seat].resigned:
                 raise ServiceError("conflict", "seat-resigned", f"seat {seat} resigned; a bot plays it now")
             command = loaded.codec.decode_command(body)
-            chance = Chance(loaded.table.seed, loaded.version)
+            chance = lobby.rules_chance(loaded.table, loaded.version)
             decision = lobby.act(loaded.game, loaded.table, seat, command, chance)
             metadata = {"seat": seat, "command_id": self.ids.command_id(), "request_hash": request_hash}
             return self._outcome(loaded, seat, decision, metadata)
@@ -415,7 +420,12 @@ class Games:
                 continue
             at = loaded.version + len(events)
             decision = lobby.time_out(
-                loaded.game, table, seat, rfc3339(now), Chance(table.seed, at), Chance(table.seed, at, "bot", seat)
+                loaded.game,
+                table,
+                seat,
+                rfc3339(now),
+                lobby.rules_chance(table, at),
+                lobby.seat_chance(table, at, seat),
             )
             events.extend(self._new_events(codec, decision.events, {"seat": seat, "timed_out": True}))
             table = decision.table
@@ -604,7 +614,7 @@ class Games:
         decision = lobby.take_seat(
             codec.game,
             table,
-            Chance(table.seed, version),
+            lobby.rules_chance(table, version),
             person=seating.person,
             guest=seating.guest,
             bot=seating.bot,

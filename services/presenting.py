@@ -59,6 +59,7 @@ def table_view(
         updated_at=updated_at,
         visibility=table.visibility,
         rematch_of=table.rematch_of,
+        chosen_deal=True if table.chosen_deal else UNSET,
     )
     return view
 

@@ -42,10 +42,15 @@ class FinishedGame(msgspec.Struct, frozen=True):
     #: The app that owns the game, and whether anybody may see it (a public game).
     app_id: str = BUILTIN_APP
     public: bool = True
+    #: Its creator chose the deal: the game counts nowhere.
+    chosen_deal: bool = False
 
     @property
     def namespaces(self) -> list[Namespace]:
-        """Where the game counts: in its app's own records, and in what anybody sees when public."""
+        """Where the game counts: in its app's own records, and in what anybody sees when public; a
+        chosen deal, whose cards were known before it was played, nowhere."""
+        if self.chosen_deal:
+            return []
         own = Namespace(app_id=self.app_id, scope="all")
         return [own, Namespace(app_id=self.app_id, scope="public")] if self.public else [own]
 
@@ -188,10 +193,10 @@ def finished_game(game: AnyGame, log: Sequence[Any], app_id: str = BUILTIN_APP) 
     picks: Counter[str] = Counter()
     result: Result | None = None
     resigned: set[int] = set()
-    public = True
+    public, chosen_deal = True, False
     for event in log:
         if isinstance(event, GameCreated):
-            public = event.visibility == "public"
+            public, chosen_deal = event.visibility == "public", event.chosen_deal
         elif isinstance(event, SeatTaken):
             player = rated_player(event)
             if player is not None:
@@ -212,6 +217,7 @@ def finished_game(game: AnyGame, log: Sequence[Any], app_id: str = BUILTIN_APP) 
         resigned=frozenset(resigned),
         app_id=app_id,
         public=public,
+        chosen_deal=chosen_deal,
     )
 
 

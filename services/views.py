@@ -118,6 +118,9 @@ class TableView(msgspec.Struct, frozen=True, kw_only=True):
     #: Only for a game with a clock: when each awaited seat's time runs out, by seat number (as a
     #: string); then the server moves for it (`options.clock.on_timeout`).
     awaiting_until: dict[str, datetime] | UnsetType = UNSET
+    #: Only for a game whose creator chose the deal (its seed and salt): it counts in no statistics
+    #: and no rating.
+    chosen_deal: bool | UnsetType = UNSET
 
 
 class CreatedGame(TableView, frozen=True):

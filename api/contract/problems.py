@@ -44,6 +44,7 @@ EVERY_OPERATION: dict[int, tuple[str, ...]] = {
 }
 
 LOBBY_CODES = (
+    "invalid-salt",
     "invalid-player-count",
     "invalid-options",
     "too-many-seats",

@@ -21,7 +21,8 @@ async def observe(client, game: dict, seat: int | None) -> tuple[dict, list[tupl
 
 
 async def test_a_hidden_pick_is_invisible_to_other_seats_and_spectators_until_the_reveal(client):
-    games = [await create(client, "sushi-go", 3, seed=2024) for _ in range(2)]
+    # One deal, chosen: the same seed and salt.
+    games = [await create(client, "sushi-go", 3, seed=2024, salt="5a" * 16) for _ in range(2)]
     table = (await client.get(f"/v1/games/{games[0]['id']}", headers=bearer(games[0]["tokens"]["0"]))).json()
     hand = [card["id"] for card in table["state"]["hand"]]
     for game, card in zip(games, (hand[0], hand[-1]), strict=True):
