@@ -1,8 +1,8 @@
 """`kaiten apps create|list|rotate|revoke|quotas`: the apps that integrate this server, and their keys.
 
 A new key is printed once, alone on standard output (so that `KEY=$(kaiten apps create shop)` keeps
-it); everything else goes to standard error. The admin API (api/routes/admin.py) does the same over
-HTTP.
+it), and `list` prints the apps there; what the other commands say of an app goes to standard error.
+The admin API (api/routes/admin.py) does the same over HTTP.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import asyncio
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import msgspec
 
@@ -107,13 +107,14 @@ def _issued(issued: IssuedKey | None) -> int:
     return 0
 
 
-def _describe(app: AppView) -> None:
-    quotas = ", ".join(f"{name}={value}" for name, value in msgspec.to_builtins(app.quotas).items()) or "no quotas"
+def _describe(app: AppView, out: TextIO = sys.stderr) -> None:
+    limits = msgspec.to_builtins(app.quotas).items()
+    quotas = ", ".join(f"{name}={value}" for name, value in limits if value is not None) or "no quotas"
     working = [key for key in app.keys if key.revoked_at is None]
-    print(f"{app.name}  id {app.id}  created {app.created_at:%Y-%m-%d %H:%M}  {quotas}", file=sys.stderr)
+    print(f"{app.name}  id {app.id}  created {app.created_at:%Y-%m-%d %H:%M}  {quotas}", file=out)
     for key in working:
         until = "" if key.expires_at is None else f", works until {key.expires_at:%Y-%m-%d %H:%M:%S} UTC"
-        print(f"  key {key.id} created {key.created_at:%Y-%m-%d %H:%M}{until}", file=sys.stderr)
+        print(f"  key {key.id} created {key.created_at:%Y-%m-%d %H:%M}{until}", file=out)
 
 
 def run_create(args: argparse.Namespace) -> int:
@@ -125,7 +126,7 @@ def run_list(args: argparse.Namespace) -> int:
     if listed is None:
         return 1
     for app in listed.apps:
-        _describe(app)
+        _describe(app, sys.stdout)
     return 0
 
 

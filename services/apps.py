@@ -27,8 +27,9 @@ KEY_PREFIX = "kaiten_app_"
 KEYS_SECONDS = 0.5
 #: Keys (and unknown key ids) a process remembers.
 KEPT_KEYS = 10_000
-#: How long a rotated key keeps working by default, so that an app can roll the new one out.
+#: How long a rotated key keeps working by default, so that an app can roll the new one out, and at most.
 DEFAULT_GRACE = timedelta(hours=24)
+MAX_GRACE = timedelta(days=30)
 BUILTIN_NAME = "built-in"
 #: Letters, digits, and . _ - between them: a name fits a command line and a URL as it is.
 _NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$")
@@ -113,8 +114,8 @@ class Apps:
 
     async def rotate(self, name: str, grace: timedelta = DEFAULT_GRACE) -> IssuedKey:
         """A new key for the app; its other keys keep working for `grace`, then never."""
-        if grace < timedelta(0):
-            raise ServiceError("invalid", "invalid-grace", "a grace period is zero or more")
+        if not timedelta(0) <= grace <= MAX_GRACE:
+            raise ServiceError("invalid", "invalid-grace", f"a grace period is 0 to {MAX_GRACE.days} days")
         app = await self._named(name)
         return await self._issue(app, retire_others_at=self.clock.now() + grace)
 

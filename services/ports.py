@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 import msgspec
 
@@ -258,15 +258,19 @@ class People(Protocol):
 # --- Apps: the services that integrate kaiten, their keys and their quotas ----------------------
 
 
+#: A quota: how many, or None for no limit.
+Limit = Annotated[int, msgspec.Meta(ge=0)] | None
+
+
 class Quotas(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What an app may do, each None for no limit."""
 
-    requests_per_minute: int | None = None
-    games_per_hour: int | None = None
+    requests_per_minute: Limit = None
+    games_per_hour: Limit = None
     #: Games not over (open or active) at one time.
-    open_games: int | None = None
-    imports_per_hour: int | None = None
-    bot_cpu_seconds_per_minute: int | None = None
+    open_games: Limit = None
+    imports_per_hour: Limit = None
+    bot_cpu_seconds_per_minute: Limit = None
 
 
 class AppRecord(msgspec.Struct, frozen=True):

@@ -12,13 +12,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.routes.admin import NewApp, Rotation
+from api.routes.admin import NewApp, QuotaChanges, Rotation
 from api.schemas import CreateGameRequest, Health, TakeSeatRequest, TypedCatalog, WebhookRequest, catalog_types
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from services.apps import AppList, AppView, IssuedKey
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
-from services.ports import Quotas
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
 from services.views import Invitation, SeatGranted, views_of
@@ -239,7 +238,9 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "listApps": Operation(answers=(Answer(200, (AppList,), "Every app, oldest first"),), **ADMIN),
     "getApp": Operation(answers=(Answer(200, (AppView,), "The app"),), **ADMIN),
-    "setAppQuotas": Operation(body=(Quotas,), answers=(Answer(200, (AppView,), "The app, with its quotas"),), **ADMIN),
+    "setAppQuotas": Operation(
+        body=(QuotaChanges,), answers=(Answer(200, (AppView,), "The app, with its quotas"),), **ADMIN
+    ),
     "rotateAppKey": Operation(
         body=(Rotation,), answers=(Answer(201, (IssuedKey,), "The app and its new key, shown only now"),), **ADMIN
     ),

@@ -14,16 +14,14 @@ import msgspec
 from litestar import Controller, get, patch, post
 from litestar.connection import ASGIConnection
 from litestar.di import NamedDependency
+from litestar.exceptions import NotFoundException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.params import JSONBody, PathParameter
 
 from api.principal import caller_of
-from services.apps import AppList, Apps, AppView, IssuedKey
+from services.apps import MAX_GRACE, AppList, Apps, AppView, IssuedKey
 from services.errors import ServiceError
 from services.ports import Quotas
-
-#: The longest grace period a rotation takes.
-MAX_GRACE = timedelta(days=30)
 
 AppName = Annotated[str, PathParameter(description="The app's name", max_length=64)]
 AppsDep = NamedDependency[Apps]
@@ -32,6 +30,23 @@ AppsDep = NamedDependency[Apps]
 class NewApp(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
     quotas: Quotas = Quotas()
+
+
+Limit = Annotated[int, msgspec.Meta(ge=0)] | None | msgspec.UnsetType
+
+
+class QuotaChanges(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The quotas to change: a number, or null for no limit; a quota left out stays as it is."""
+
+    requests_per_minute: Limit = msgspec.UNSET
+    games_per_hour: Limit = msgspec.UNSET
+    open_games: Limit = msgspec.UNSET
+    imports_per_hour: Limit = msgspec.UNSET
+    bot_cpu_seconds_per_minute: Limit = msgspec.UNSET
+
+    def applied_to(self, quotas: Quotas) -> Quotas:
+        given = {name: getattr(self, name) for name in self.__struct_fields__}
+        return msgspec.structs.replace(quotas, **{k: v for k, v in given.items() if v is not msgspec.UNSET})
 
 
 class Rotation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,7 +59,8 @@ def admin_controller(admin_key: str | None) -> type[Controller]:
 
     def guard(connection: ASGIConnection[Any, Any, Any, Any], _handler: BaseRouteHandler) -> None:
         if admin_key is None:
-            raise ServiceError("not-found", "not-found", f"no such path: {connection.url.path}")
+            # As for a path the server does not have: nothing tells that the admin API exists.
+            raise NotFoundException()
         caller = caller_of(connection.scope)
         sent = caller.credential if isinstance(caller.credential, str) else ""
         if not hmac.compare_digest(sent.encode(), admin_key.encode()):
@@ -69,9 +85,13 @@ class AdminController(Controller):
     async def get_app(self, apps: AppsDep, name: AppName) -> AppView:
         return await apps.get(name)
 
-    @patch("/{name:str}/quotas", operation_id="setAppQuotas", summary="Set the app's quotas (null: no limit)")
-    async def set_quotas(self, apps: AppsDep, name: AppName, data: JSONBody[Quotas]) -> AppView:
-        return await apps.set_quotas(name, data)
+    @patch(
+        "/{name:str}/quotas",
+        operation_id="setAppQuotas",
+        summary="Change some of the app's quotas (null: no limit; a quota left out stays as it is)",
+    )
+    async def set_quotas(self, apps: AppsDep, name: AppName, data: JSONBody[QuotaChanges]) -> AppView:
+        return await apps.set_quotas(name, data.applied_to((await apps.get(name)).quotas))
 
     @post(
         "/{name:str}/rotate",

@@ -216,12 +216,16 @@ async def test_the_admin_api_creates_lists_limits_rotates_and_revokes_apps(servi
         assert key not in listed.text
         assert await admin("GET", f"{ADMIN}/{{name}}") == app
 
-        # Quotas: the body is the app's quotas, each null for no limit.
+        # Quotas: the body names the quotas to change, each null for no limit; the others stay.
         quotas = {"games_per_hour": 300, "open_games": 2, "imports_per_hour": None}
         limited = await admin("PATCH", f"{ADMIN}/{{name}}/quotas", quotas)
         assert limited == {**app, "quotas": msgspec.to_builtins(Quotas(games_per_hour=300, open_games=2))}
         assert await admin("GET", f"{ADMIN}/{{name}}") == limited
-        for bad in ({"open_games": "many"}, {"games_per_hour": 1.5}, {"games_per_minute": 1}):
+        more = await admin("PATCH", f"{ADMIN}/{{name}}/quotas", {"requests_per_minute": 60})
+        assert more["quotas"] == {**limited["quotas"], "requests_per_minute": 60}
+        limited = await admin("PATCH", f"{ADMIN}/{{name}}/quotas", {"requests_per_minute": None})
+        bad_bodies = ({"open_games": "many"}, {"games_per_hour": 1.5}, {"games_per_minute": 1}, {"open_games": -1})
+        for bad in bad_bodies:
             answer = await admin("PATCH", f"{ADMIN}/{{name}}/quotas", bad, status=400)
             assert answer["code"] == "malformed-request", bad
         assert await admin("GET", f"{ADMIN}/{{name}}") == limited
