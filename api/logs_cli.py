@@ -50,7 +50,8 @@ async def _import(database_url: str, document: Any, app_name: str) -> bytes:
     services = bootstrap(database_url)
     try:
         app = await services.apps.get(app_name)
-        return msgspec.json.encode(await import_log(services.games, document, AppCaller(app.id)))
+        view, _ = await import_log(services.games, document, AppCaller(app.id))
+        return msgspec.json.encode(view)
     finally:
         await services.close()
 

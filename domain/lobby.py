@@ -159,6 +159,12 @@ LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (
 )
 #: Lobby events that may come at any time before the end (they change who may sit or act, not the game).
 ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
+#: The most of them one game holds: people's requests, not the rules, make them, and a log must stay
+#: bounded (an exported log imports again: services/logs.py).
+MAX_ACCESS_EVENTS = 1000
+#: More events than the longest game of the catalog makes, its lobby's aside (tests/unit/test_log_bounds.py
+#: plays random games of every game and player count against it).
+LONGEST_GAME_EVENTS = 500
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -205,6 +211,8 @@ class Table(msgspec.Struct, Generic[S], frozen=True):
     clock: ClockOptions | None = None
     chance_from: ChanceFrom = "seed"
     chosen_deal: bool = False
+    #: How many ACCESS_EVENTS the log holds.
+    access_events: int = 0
 
 
 class Decision(msgspec.Struct, Generic[S], frozen=True):
@@ -356,11 +364,14 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
     if isinstance(event, GameFinished):
         return msgspec.structs.replace(table, status="finished", result=event.result)
     if isinstance(event, InvitationIssued):
-        return msgspec.structs.replace(table, invitations={**table.invitations, event.invitation_id: event.code_hash})
+        invitations = {**table.invitations, event.invitation_id: event.code_hash}
+        return msgspec.structs.replace(table, invitations=invitations, access_events=table.access_events + 1)
     if isinstance(event, InvitationRevoked):
         kept = {key: value for key, value in table.invitations.items() if key != event.invitation_id}
-        return msgspec.structs.replace(table, invitations=kept)
-    if isinstance(event, SeatClaimed | TurnTimedOut):
+        return msgspec.structs.replace(table, invitations=kept, access_events=table.access_events + 1)
+    if isinstance(event, SeatClaimed):
+        return msgspec.structs.replace(table, access_events=table.access_events + 1)
+    if isinstance(event, TurnTimedOut):
         return table
     if isinstance(event, SeatResigned | SeatTakenOver):
         seats = list(table.seats)
@@ -405,14 +416,23 @@ def take_seat(
     bot: str | None = None,
 ) -> Decision[S]:
     """The next seat, taken by a person (their reference) or a bot; the last one starts the game."""
+    if (bot is None) == (person is None):
+        raise RuleViolation("invalid-seat", "a seat is taken by a person or by a bot")
+    return seated(
+        game, table, SeatTaken(seat=len(table.seats), bot=bot, person=person, guest=guest and bot is None), chance
+    )
+
+
+def seated(game: Game[S, C, E, Any], table: Table[S], taken: SeatTaken, chance: Chance) -> Decision[S]:
+    """The seat `taken` takes, and when it is the last one the game's start and deal."""
     game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
         raise NotNow("game-full", "every seat of this game is taken")
-    if bot is not None and bot not in game.bots:
-        raise RuleViolation("unknown-bot", f"{game.name} has no bot {bot!r}; try one of {sorted(game.bots)}")
-    if (bot is None) == (person is None):
-        raise RuleViolation("invalid-seat", "a seat is taken by a person or by a bot")
-    events: list[Any] = [SeatTaken(seat=len(table.seats), bot=bot, person=person, guest=guest and bot is None)]
+    if taken.seat != len(table.seats):
+        raise RuleViolation("invalid-seat", f"the next seat is {len(table.seats)}, not {taken.seat}")
+    if taken.bot is not None and taken.bot not in game.bots:
+        raise RuleViolation("unknown-bot", f"{game.name} has no bot {taken.bot!r}; try one of {sorted(game.bots)}")
+    events: list[Any] = [taken]
     if len(table.seats) + 1 < table.players:
         return Decision(events=tuple(events), table=_fold(game, table, events))
     events.append(GameStarted())
@@ -568,6 +588,7 @@ def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | No
 def issue_invitation(table: Table[Any], seat: int, invitation_id: str, code_hash: str) -> InvitationIssued:
     if is_over(table):
         raise NotNow("game-finished", "the game is over")
+    check_access_room(table)
     return InvitationIssued(invitation_id=invitation_id, code_hash=code_hash, seat=seat)
 
 
@@ -576,7 +597,24 @@ def revoke_invitation(table: Table[Any], seat: int, invitation_id: str) -> Invit
         raise RuleViolation("unknown-invitation", "this game has no such invitation (or it was revoked)")
     if is_over(table):
         raise NotNow("game-finished", "the game is over")
+    check_access_room(table)
     return InvitationRevoked(invitation_id=invitation_id, seat=seat)
+
+
+def claim_seat(table: Table[Any], seat: int) -> SeatClaimed:
+    """A person takes their seat of a rematch again, with a new token."""
+    if is_over(table):
+        raise NotNow("game-finished", "the rematch is over already")
+    check_access_room(table)
+    return SeatClaimed(seat=seat)
+
+
+def check_access_room(table: Table[Any]) -> None:
+    if table.access_events >= MAX_ACCESS_EVENTS:
+        raise NotNow(
+            "too-many-lobby-events",
+            f"this game holds {MAX_ACCESS_EVENTS} invitations, revocations and claimed seats: no game holds more",
+        )
 
 
 def invited(table: Table[Any], code_hash: str | None) -> bool:

@@ -57,7 +57,7 @@ from services.table_cache import (
     is_activity,
     token_hashes_of,
 )
-from services.text_rules import check_player_id
+from services.text_rules import check_player_id, clean_name
 from services.views import (
     CommandOutcome,
     CreatedGame,
@@ -336,9 +336,7 @@ class Games:
         new_token = self.ids.token()
 
         def attempt(loaded: CachedTable) -> Planned[None]:
-            if lobby.is_over(loaded.table):
-                raise ServiceError("conflict", "game-finished", "the rematch is over already")
-            claimed = lobby.SeatClaimed(seat=seat)
+            claimed = lobby.claim_seat(loaded.table, seat)
             metadata = {"seat": seat, "token_hash": hash_secret(new_token)}
             table = lobby.evolve_table(loaded.game, loaded.table, claimed)
             return Planned([self._new_event(loaded.codec, claimed, metadata)], table, lambda _stored: None)
@@ -591,10 +589,12 @@ class Games:
             return Seating(bot=request.bot)
         if not request.name:
             raise RuleViolation("invalid-seat", "a human seat needs a name")
+        name = clean_name(request.name)
         if request.player_id is None:
-            return Seating(person=guest_id or self.ids.person_id(), guest=True, guest_name=request.name)
-        person_id = await self.people.enrol(app_id, self.ids.person_id(), request.player_id, request.name)
-        self.names.learn(Person(person_id=person_id, app_id=app_id, player_id=request.player_id, name=request.name))
+            return Seating(person=guest_id or self.ids.person_id(), guest=True, guest_name=name)
+        player_id = check_player_id(request.player_id)
+        person_id = await self.people.enrol(app_id, self.ids.person_id(), player_id, name)
+        self.names.learn(Person(person_id=person_id, app_id=app_id, player_id=player_id, name=name))
         return Seating(person=person_id)
 
     async def keep_guests(self, app_id: str, seatings: Sequence[Seating]) -> None:

@@ -31,9 +31,12 @@ running game to be finished).
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -41,19 +44,28 @@ import msgspec
 from domain import lobby as tables
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit_to_seed
-from services.access import Credential, access_to, writing_app
+from domain.redecide import first_divergence
+from services.access import AppCaller, Credential, access_to, writing_app
 from services.codec import GameCodec, codec_for
 from services.commands import NewSeat
 from services.errors import ServiceError
 from services.games import Games, Seating
 from services.loading import imported_from
-from services.ports import NewEvent, Person, StoredEvent
+from services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
 from services.presenting import event_views, summary_of, table_view
+from services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
 from services.upcasting import UnknownSchemaVersion
 from services.views import LogDocument, TableView, views_of
 
 FORMAT = "kaiten-log/1"
 _encoder = msgspec.json.Encoder()
+#: The longest log kaiten exports: the longest game of the catalog, each of its moves after a turn
+#: that timed out, and every invitation and claimed seat a game may hold. Longer: refused.
+MAX_LOG_EVENTS = 2 * tables.LONGEST_GAME_EVENTS + tables.MAX_ACCESS_EVENTS
+#: The longest string a log holds (a seat's name, an id, a time...).
+MAX_TEXT = 300
+#: Imported games' ids come from what they hold: the same log imported again is the same game.
+IMPORT_NAMESPACE = uuid.UUID("0a7e4c39-2f64-4c1e-9d0b-6b8f5a3c2e71")
 
 
 class InvalidLog(ServiceError):
@@ -88,6 +100,7 @@ def check_log(document: Any) -> CheckedLog:
     export = shape == FORMAT
     if not export and isinstance(shape, str) and shape.startswith("kaiten-log/"):
         raise InvalidLog("unknown-format", f"this kaiten reads logs of format {FORMAT!r}")
+    _check_text(document)
     checked = check_events(document.get("events"), finished=True)
     created = checked.events[0]
     # An export says its game and rules version again; any other object's other fields are ignored.
@@ -110,6 +123,10 @@ def check_events(events: Any, finished: bool) -> CheckedLog:
     running game's log passes when `finished` is False."""
     if not isinstance(events, list) or not events or not all(isinstance(event, Mapping) for event in events):
         raise InvalidLog("invalid-log", "`events` must be a non-empty list of event objects")
+    if len(events) > MAX_LOG_EVENTS:
+        raise InvalidLog(
+            "too-many-events", f"no game of the catalog makes a log of more than {MAX_LOG_EVENTS} events", None
+        )
     for expected, event in enumerate(events, start=1):
         if event.get("version") != expected:
             raise InvalidLog(
@@ -126,18 +143,71 @@ def check_events(events: Any, finished: bool) -> CheckedLog:
         raise InvalidLog("log-not-finished", "the log does not end with GameFinished or GameAbandoned", len(events))
     finish = decoded[end]
     created = decoded[0]
-    revealed = commit_to_seed(finish.seed, bytes.fromhex(finish.salt))
-    if revealed != created.seed_commitment or (created.seed, created.salt) != (finish.seed, finish.salt):
+    if (created.seed, created.salt) != (finish.seed, finish.salt) or not _is_hex(finish.salt):
         raise InvalidLog("seed-mismatch", "the revealed seed and salt do not give GameCreated's commitment", end + 1)
-    if isinstance(finish, GameAbandoned):
-        return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
-    # GameFinished changes nothing but the status and the result: the state is the one the rules reached.
-    recomputed = tables.table_result(game, table) if table.state is not None else None
-    if recomputed != finish.result:
+    if commit_to_seed(finish.seed, bytes.fromhex(finish.salt)) != created.seed_commitment:
+        raise InvalidLog("seed-mismatch", "the revealed seed and salt do not give GameCreated's commitment", end + 1)
+    # Decided again before anything reads the state: a forged event may have folded into one that no
+    # rule could reach (a card that does not exist), which the rules' own reading was never meant for.
+    return _decided_again(CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None), end)
+
+
+def _decided_again(checked: CheckedLog, end: int) -> CheckedLog:
+    """The log, if deciding it again from its seed and salt and its choices gives it event for event
+    (`end`: where it ends)."""
+    divergence = first_divergence(checked.game, checked.events)
+    if divergence is None:
+        return checked
+    if divergence.version == end + 1 and isinstance(checked.events[end], GameFinished):
+        # Everything before the end is what the rules write: only the result recorded is not.
         raise InvalidLog(
             "result-mismatch", "the recorded result is not the one the rules work out from the log", end + 1
         )
-    return CheckedLog(game=game, codec=codec, events=decoded, table=table, original_id=None)
+    raise InvalidLog("import-not-reproducible", f"deciding the log again: {divergence.reason}", divergence.version)
+
+
+def _is_hex(text: str) -> bool:
+    try:
+        bytes.fromhex(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _check_text(document: Mapping[str, Any]) -> None:
+    """Every string of the log bounded and free of control characters: a log's strings end up in the
+    store (PostgreSQL refuses NUL) and in answers."""
+    events = document.get("events")
+    for version, event in enumerate(events if isinstance(events, list) else (), start=1):
+        if _bad_text(event):
+            raise InvalidLog(
+                "invalid-text", f"an event holds a control character or a string of over {MAX_TEXT} characters", version
+            )
+        if not isinstance(event, Mapping):
+            continue  # `check_events` refuses what is no event
+        data = event.get("data")
+        if event.get("type") == "SeatTaken" and isinstance(data, Mapping) and _bad_person(data):
+            raise InvalidLog(
+                "invalid-text", "a seat's name takes 1..100 characters and a player_id 1..200 (or none)", version
+            )
+
+
+def _bad_person(data: Mapping[str, Any]) -> bool:
+    """A seat's name or player_id that no seat could have been taken with."""
+    name, player_id = data.get("name"), data.get("player_id")
+    if isinstance(name, str) and cleaned(name, MAX_NAME) != name:
+        return True
+    return isinstance(player_id, str) and cleaned(player_id, MAX_PLAYER_ID) != player_id
+
+
+def _bad_text(value: Any) -> bool:
+    if isinstance(value, str):
+        return len(value) > MAX_TEXT or has_control_character(value)
+    if isinstance(value, Mapping):
+        return any(_bad_text(key) or _bad_text(item) for key, item in value.items())
+    if isinstance(value, list):
+        return any(_bad_text(item) for item in value)
+    return False
 
 
 def _game_of(first: Mapping[str, Any]) -> tuple[GameCodec, AnyGame]:
@@ -242,9 +312,10 @@ async def export_log(games: Games, game_id: str, caller: Credential) -> LogDocum
     return document
 
 
-async def import_log(games: Games, document: Any, caller: Credential) -> TableView:
+async def import_log(games: Games, document: Any, caller: Credential) -> tuple[TableView, bool]:
     """Check the log and store it as a new finished (or abandoned) game of the caller's app, in
-    today's shapes.
+    today's shapes; and whether this request stored it (False: the app imported this log before, and
+    this is that game: the same log is one game, whoever sends it how often).
 
     The imported game has no token hashes: nobody may act for its seats (it is over anyway). Its
     people are the app's (a seat's player_id is the app's player of that id; a seat without one a
@@ -253,9 +324,13 @@ async def import_log(games: Games, document: Any, caller: Credential) -> TableVi
     `version`, and the original `recorded_at` when the log shows it); the new rows are recorded now.
     """
     app_id = writing_app(caller, games.open_app)
+    # Off the event loop: a long log takes a moment to check, and the server answers others meanwhile.
+    checked = await asyncio.to_thread(check_log, document)
+    game_id = imported_game_id(app_id, checked)
+    if await games.store.summary(game_id) is not None:
+        return await games.view(game_id, AppCaller(app_id)), False
     if games.quotas is not None:
         await games.quotas.before_import(app_id)
-    checked = check_log(document)
     events = document["events"]
     codec = checked.codec
     seated = [await _seated(games, app_id, event) for event in checked.events]
@@ -270,11 +345,21 @@ async def import_log(games: Games, document: Any, caller: Credential) -> TableVi
         for version, ((event, _), shown) in enumerate(zip(seated, events, strict=True), start=1)
     ]
     table = tables.replay(checked.game, [event for event, _ in seated])
-    game_id = games.ids.game_id()
     now = games.clock.now()
     summary = summary_of(game_id, checked.game, table, len(rows), {}, now, now, app_id=app_id, imported=True)
-    stored = await games.store.append(game_id, 0, rows, summary)
-    return imported_view(checked.game, game_id, table, stored, await games.names.of_seats(table.seats))
+    try:
+        stored = await games.store.append(game_id, 0, rows, summary)
+    except ConcurrencyConflict:
+        # The same log, imported by another request a moment ago.
+        return await games.view(game_id, AppCaller(app_id)), False
+    return imported_view(checked.game, game_id, table, stored, await games.names.of_seats(table.seats)), True
+
+
+def imported_game_id(app_id: str, checked: CheckedLog) -> str:
+    """The id an app's import of this log gets: from what the log holds (its events, in today's
+    shapes), so that importing it again finds the same game."""
+    content = hashlib.sha256(b"\n".join(_encoder.encode(event) for event in checked.events)).hexdigest()
+    return str(uuid.uuid5(IMPORT_NAMESPACE, f"{app_id}:{content}"))
 
 
 async def _seated(games: Games, app_id: str, event: Any) -> tuple[Any, Seating | None]:
@@ -290,9 +375,18 @@ def _imported(original: str | None, shown: Mapping[str, Any], app_id: str | None
     metadata: dict[str, Any] = {"imported_from": original, "imported_version": shown["version"]}
     if app_id is not None:
         metadata["app"] = app_id
-    if isinstance(shown.get("recorded_at"), str):
-        metadata["recorded_at"] = shown["recorded_at"]
+    recorded_at = shown.get("recorded_at")
+    if isinstance(recorded_at, str) and _is_time(recorded_at):
+        metadata["recorded_at"] = recorded_at
     return metadata
+
+
+def _is_time(text: str) -> bool:
+    try:
+        msgspec.json.decode(_encoder.encode(text), type=datetime)
+    except msgspec.ValidationError:
+        return False
+    return True
 
 
 def imported_view(

@@ -220,7 +220,10 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "importLog": Operation(
         body=per_game(lambda game: views_of(game.id).log),
-        answers=(Answer(201, TABLES, "The imported game's table: a new finished game, with `imported_from`"),),
+        answers=(
+            Answer(201, TABLES, "The imported game's table: a new finished game, with `imported_from`"),
+            Answer(200, TABLES, "The game this app imported from the very same log before"),
+        ),
         **APPS,
     ),
     "createWebhook": Operation(

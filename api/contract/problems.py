@@ -44,6 +44,8 @@ EVERY_OPERATION: dict[int, tuple[str, ...]] = {
 }
 
 LOBBY_CODES = (
+    "invalid-name",
+    "invalid-player-id",
     "invalid-salt",
     "invalid-player-count",
     "invalid-options",
@@ -145,6 +147,11 @@ IMPORT_CODES = (
     "log-not-finished",
     "seed-mismatch",
     "result-mismatch",
+    "too-many-events",
+    "invalid-text",
+    "import-not-reproducible",
+    "invalid-name",
+    "invalid-player-id",
 )
 
 
@@ -164,21 +171,26 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         **APP_WRITE,
         403: ("invitation-required", "invalid-invitation"),
         409: ("game-full",),
-        422: ("unknown-bot", "invalid-seat"),
+        422: ("unknown-bot", "invalid-seat", "invalid-name", "invalid-player-id"),
         503: ("too-much-contention",),
     },
-    "createInvitation": {**GAME_ID, **REQUIRED_TOKEN, 409: ("game-finished",), 503: ("too-much-contention",)},
+    "createInvitation": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-finished", "too-many-lobby-events"),
+        503: ("too-much-contention",),
+    },
     "revokeInvitation": {
         **GAME_ID,
         **REQUIRED_TOKEN,
-        409: ("game-finished",),
+        409: ("game-finished", "too-many-lobby-events"),
         422: ("unknown-invitation",),
         503: ("too-much-contention",),
     },
     "createRematch": {
         **GAME_ID,
         **REQUIRED_TOKEN,
-        409: ("game-not-finished", "game-finished"),
+        409: ("game-not-finished", "game-finished", "too-many-lobby-events"),
         422: (*LOBBY_CODES, *PARTY_MENU_CODES),
         429: ("games-per-hour", "open-games"),
         503: ("too-much-contention",),

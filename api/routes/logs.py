@@ -44,8 +44,14 @@ class LogsController(Controller):
         "/import",
         operation_id="importLog",
         summary="Check a finished or abandoned game's log and store it as a new game that is over",
+        description=(
+            "The log is checked, then decided again: from its revealed seed and salt and each choice it "
+            "records, the rules must write exactly its events (`import-not-reproducible` names the first "
+            "version where they would not). 201: stored now; 200: the app imported this very log before, "
+            "and this is that game. An imported game counts in no statistics and no rating."
+        ),
         status_code=201,
     )
     async def import_(self, games: GamesDep, caller: Caller, data: Annotated[Any, LOG]) -> Response[TableView]:
-        view = await import_log(games, data, caller)
-        return Response(view, status_code=201, headers={"Location": f"/v1/games/{view.id}"})
+        view, created = await import_log(games, data, caller)
+        return Response(view, status_code=201 if created else 200, headers={"Location": f"/v1/games/{view.id}"})

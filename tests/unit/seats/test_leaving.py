@@ -177,7 +177,7 @@ async def test_a_game_with_a_leaver_and_a_timeout_exports_and_imports_as_it_was(
     await play_out(s, game.id, {"1": game.tokens["1"], "2": game.tokens["2"]})
     document = msgspec.to_builtins(await export_log(s.games, game.id, None))
     assert "TurnTimedOut" in {event["type"] for event in document["events"]}
-    imported = await import_log(s.games, document, None)
+    imported, _ = await import_log(s.games, document, None)
     original = await s.games.view(game.id, None)
     assert imported.result == original.result and imported.seats == original.seats
 
