@@ -300,6 +300,21 @@ projection_checkpoints = sa.Table(
     sa.Column("events", sa.BigInteger, nullable=False, server_default=sa.text("0")),
 )
 
+#: Events a projection could not apply, set aside so that it goes on with the next ones (each until
+#: `kaiten projections retry` applies it, after a fix): by projection and the event's place in the log.
+projection_quarantine = sa.Table(
+    "projection_quarantine",
+    metadata,
+    sa.Column("name", sa.Text, primary_key=True),
+    sa.Column("global_position", sa.BigInteger, primary_key=True),
+    sa.Column("stream_id", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("type", sa.Text, nullable=False),
+    #: Why it could not be applied (the exception, shortened).
+    sa.Column("error", sa.Text, nullable=False),
+    sa.Column("quarantined_at", UtcDateTime, nullable=False),
+)
+
 # Match history ("history" projection): one row per game, newest first by the time of GameCreated,
 # by the app that owns it.
 match_history = sa.Table(

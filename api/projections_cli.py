@@ -39,8 +39,12 @@ def add_command(commands: Any) -> None:
     rebuild_parser.add_argument("--batch-size", type=int, default=5000, help="events per transaction")
     rebuild_parser.set_defaults(run=run_rebuild)
 
-    status = actions.add_parser("status", help="how far each projection is behind the log")
+    status = actions.add_parser("status", help="how far each projection is behind the log, and what it set aside")
     status.set_defaults(run=run_status)
+
+    retry = actions.add_parser("retry", help="apply the events a projection set aside again (after a fix)")
+    retry.add_argument("name", nargs="?", choices=names, help="the projection (default: all)")
+    retry.set_defaults(run=run_retry)
 
 
 @asynccontextmanager
@@ -126,5 +130,22 @@ def run_status(args: argparse.Namespace) -> int:
 async def _status() -> None:
     async with _engine() as engine:
         for projection in build_projections(engine.dialect.name):
-            lag = await ProjectionRunner(engine, projection).lag()
-            print(f"{projection.name:<10} behind by {lag.events:,} events, oldest {lag.seconds:.1f} s old")
+            runner = ProjectionRunner(engine, projection)
+            lag, aside = await runner.lag(), await runner.quarantined()
+            print(
+                f"{projection.name:<10} behind by {lag.events:,} events, oldest {lag.seconds:.1f} s old; "
+                f"{aside:,} set aside (kaiten projections retry)"
+            )
+
+
+def run_retry(args: argparse.Namespace) -> int:
+    upgrade_sync(Settings.from_env().database_url)
+    asyncio.run(_retry([args.name] if args.name else None))
+    return 0
+
+
+async def _retry(names: list[str] | None) -> None:
+    async with _engine() as engine:
+        for projection in build_projections(engine.dialect.name, names):
+            applied, kept = await ProjectionRunner(engine, projection).retry()
+            print(f"{projection.name:<10} applied {applied:,} events set aside; {kept:,} still set aside")

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import for_writes
+from adapters.projections import quarantine
 from adapters.projections.checkpoints import Checkpoints
 from adapters.projections.runner import Projection, ProjectionRunner
 from adapters.schema import events
@@ -38,6 +39,7 @@ async def rebuild(
         await checkpoints.claim(connection, projection.name, wait=True)
         for table in projection.tables:
             await connection.execute(table.delete())
+        await quarantine.forget(connection, projection.name)
         await checkpoints.reset(connection, projection.name)
         length = (await connection.execute(sa.select(sa.func.count()).select_from(events))).scalar_one()
     applied = 0

@@ -3,6 +3,8 @@
 Each batch is one transaction: claim the checkpoint row, read the next events, apply them, move the
 checkpoint past them, commit. A crash anywhere rolls the whole batch back, checkpoint included, so
 after a restart the same events are applied again, once: nothing is lost and nothing counted twice.
+An event the projection cannot apply is set aside (adapters/projections/quarantine.py) and the batch
+goes on without it: no event stops the read side.
 
 Between batches the runner waits for a notice that streams grew (when it has a Notifier) or for the
 poll interval to pass, whichever comes first. On PostgreSQL a notice can come before its events are
@@ -27,6 +29,7 @@ from prometheus_client import Gauge
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from adapters.database import for_writes
+from adapters.projections import quarantine
 from adapters.projections.checkpoints import Checkpoints
 from adapters.projections.log import START, GlobalLog, Lag, LogEvent
 from services.ports import Notifier
@@ -42,6 +45,9 @@ SETTLE_SECONDS = 0.05
 
 #: The first wait before reading again when a notice's events were held back; it doubles each time.
 HELD_BACK_SECONDS = 0.05
+
+#: The longest wait between looks while noticed events are still held back.
+MAX_HELD_BACK_SECONDS = 1.0
 
 #: How often the lag gauges are refreshed (each refresh costs two queries).
 LAG_EVERY_SECONDS = 1.0
@@ -107,9 +113,49 @@ class ProjectionRunner:
             handles = self.projection.handles
             wanted = events if handles is None else [event for event in events if event.data is not None]
             if wanted:
-                await self.projection.apply(connection, wanted)
+                await self._apply(connection, wanted)
             await self._checkpoints.advance(connection, self.name, events[-1].position, len(events))
         return Batch(events=len(events), total=checkpoint.events + len(events))
+
+    async def _apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
+        """The batch applied; when it cannot be, each event that can (adapters/projections/quarantine.py)."""
+        try:
+            async with connection.begin_nested():
+                await self.projection.apply(connection, events)
+        except Exception as error:
+            if not quarantine.is_the_events_fault(error):
+                raise
+            for event in events:
+                await self.apply_or_set_aside(connection, event)
+
+    async def apply_or_set_aside(self, connection: AsyncConnection, event: LogEvent) -> bool:
+        """One event applied in a savepoint; set aside when it cannot be (whether it was applied)."""
+        try:
+            async with connection.begin_nested():
+                await self.projection.apply(connection, [event])
+        except Exception as error:
+            if not quarantine.is_the_events_fault(error):
+                raise
+            await quarantine.keep(connection, self.name, event, error)
+            return False
+        return True
+
+    async def retry(self) -> tuple[int, int]:
+        """Apply the quarantined events again, in log order: (applied now, still set aside)."""
+        await self.ensure_checkpoint()
+        async with self._writer.begin() as connection:
+            # Held against the runners of other processes, so that no batch goes between.
+            await self._checkpoints.claim(connection, self.name, wait=True)
+            kept = await quarantine.listed(connection, self.name)
+            await quarantine.release(connection, self.name, [item.global_position for item in kept])
+            applied = 0
+            for event in await quarantine.events_of(connection, kept):
+                applied += await self.apply_or_set_aside(connection, event)
+            return applied, len(kept) - applied
+
+    async def quarantined(self) -> int:
+        async with self._engine.connect() as connection:
+            return await quarantine.count(connection, self.name)
 
     async def catch_up(self) -> int:
         """Apply batches until the log has nothing more to read now; the number of events read."""
@@ -154,11 +200,12 @@ class ProjectionRunner:
                     delay = min(MAX_BACKOFF_SECONDS, self.poll_seconds * 2**failures)
                 else:
                     failures = 0
-                    if read or not noticed:
+                    if read or not noticed or not (await self.lag()).events:
                         noticed, held_back, delay = False, HELD_BACK_SECONDS, self.poll_seconds
                     else:
-                        delay, held_back = held_back, min(self.poll_seconds, held_back * 2)
-                        noticed = held_back < self.poll_seconds
+                        # Another session's open transaction holds the noticed events back; how long
+                        # is not ours to know, so look again often until they can be read.
+                        delay, held_back = held_back, min(MAX_HELD_BACK_SECONDS, held_back * 2)
                     await asyncio.sleep(SETTLE_SECONDS)
                 # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
                 # that comes as the wait ends, and the runner would then never stop.

@@ -56,8 +56,8 @@ async def test_rebuild_shows_its_progress_and_status_then_shows_no_lag(fresh_eng
     stdout, stderr = await asyncio.wait_for(status.communicate(), WAIT_SECONDS)
     assert status.returncode == 0, stderr.decode()
     assert stdout.decode().split("\n")[:2] == [
-        "history    behind by 0 events, oldest 0.0 s old",
-        "statistics behind by 0 events, oldest 0.0 s old",
+        "history    behind by 0 events, oldest 0.0 s old; 0 set aside (kaiten projections retry)",
+        "statistics behind by 0 events, oldest 0.0 s old; 0 set aside (kaiten projections retry)",
     ]
 
 
