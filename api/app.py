@@ -35,6 +35,8 @@ from api.shutdown import streams_end_on_exit_signal
 from services.ports import BUILTIN_APP
 
 API_VERSION = "1.0.0"
+#: The largest body a route reads, an imported log's aside (413 request-too-large beyond).
+MAX_BODY_BYTES = 1_000_000
 
 API_DESCRIPTION = """\
 Event-sourced game engine for the Sushi Go family of card games.
@@ -157,6 +159,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         lifespan=[lifespan],
         middleware=middleware,
         request_class=KaitenRequest,
+        # Every body but an imported log's (api/routes/logs.py) is a few kilobytes at most.
+        request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(configured.cors_origins) if configured.cors_origins else None,
         openapi_config=OpenAPIConfig(
             title="kaiten",

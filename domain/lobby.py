@@ -162,7 +162,7 @@ ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
 #: The most of them one game holds: people's requests, not the rules, make them, and a log must stay
 #: bounded (an exported log imports again: services/logs.py).
 MAX_ACCESS_EVENTS = 1000
-#: More events than the longest game of the catalog makes, its lobby's aside (tests/unit/test_log_bounds.py
+#: More events than the longest game of the catalog makes, its lobby's aside (tests/unit/test_every_game.py
 #: plays random games of every game and player count against it).
 LONGEST_GAME_EVENTS = 500
 

@@ -64,6 +64,13 @@ _encoder = msgspec.json.Encoder()
 MAX_LOG_EVENTS = 2 * tables.LONGEST_GAME_EVENTS + tables.MAX_ACCESS_EVENTS
 #: The longest string a log holds (a seat's name, an id, a time...).
 MAX_TEXT = 300
+#: The largest `data` of an event the catalog writes, with room to spare (tests/unit/test_every_game.py
+#: plays every game at every player count against it), and of an event as a log shows it: its data,
+#: the envelope, and a seat's name and player_id of four-byte characters.
+MAX_EVENT_DATA_BYTES = 2048
+MAX_EVENT_BYTES = MAX_EVENT_DATA_BYTES + 2048
+#: The largest log document import reads: whatever kaiten exports (MAX_LOG_EVENTS events at most).
+MAX_LOG_BYTES = MAX_LOG_EVENTS * MAX_EVENT_BYTES
 #: Imported games' ids come from what they hold: the same log imported again is the same game.
 IMPORT_NAMESPACE = uuid.UUID("0a7e4c39-2f64-4c1e-9d0b-6b8f5a3c2e71")
 

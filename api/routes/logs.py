@@ -10,7 +10,7 @@ from litestar.params import Body
 from api.contract.problems import Problem
 from api.errors import problem
 from api.routes.params import Caller, GameId, GamesDep
-from services.logs import InvalidLog, export_log, import_log
+from services.logs import MAX_LOG_BYTES, InvalidLog, export_log, import_log
 from services.views import LogDocument, TableView
 
 LOG = Body(
@@ -51,6 +51,8 @@ class LogsController(Controller):
             "and this is that game. An imported game counts in no statistics and no rating."
         ),
         status_code=201,
+        # Larger than any other body: the longest log kaiten exports, and no more (413 beyond).
+        request_max_body_size=MAX_LOG_BYTES,
     )
     async def import_(self, games: GamesDep, caller: Caller, data: Annotated[Any, LOG]) -> Response[TableView]:
         view, created = await import_log(games, data, caller)

@@ -6,6 +6,7 @@ import asyncio
 import copy
 import json
 import random
+import threading
 import uuid
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ import pytest
 
 from api.bootstrap import bootstrap
 from api.cli import main
+from services import logs
 from services.commands import CreateGame, NewSeat
+from services.logs import MAX_EVENT_BYTES, MAX_LOG_BYTES, MAX_LOG_EVENTS
 from services.ports import NewEvent
 from tests.e2e.play import all_events, play_randomly
 
@@ -101,6 +104,89 @@ async def test_a_tampered_log_is_refused_with_its_code_and_first_failing_version
     for body in ([], {"events": "none"}, {"format": "kaiten-log/2", "events": []}):
         response = await client.post("/v1/games/import", json=body)
         assert response.status_code == 422 and response.json()["version"] is None
+
+
+async def test_a_log_longer_than_any_game_is_refused_by_its_length(client):
+    """The issue's reproduction: 100,000 SeatClaimed events (7 MB) were read, folded and stored."""
+    document = golden(GOLDEN_FILES[0])
+    claimed = {"version": 0, "type": "SeatClaimed", "schema_version": 1, "data": {"seat": 0}}
+    document["events"] += [{**claimed, "version": version} for version in range(len(document["events"]) + 1, 100_001)]
+    response = await client.post("/v1/games/import", json=document)
+    assert response.status_code == 422
+    assert (response.json()["code"], response.json()["version"]) == ("too-many-events", None)
+
+
+async def test_a_body_larger_than_the_longest_log_is_a_413_before_it_is_read(client):
+    body = b'{"events": ["' + b"x" * MAX_LOG_BYTES + b'"]}'
+    response = await client.post("/v1/games/import", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 413
+    assert response.headers["content-type"].startswith("application/problem+json")
+    assert response.json()["code"] == "request-too-large"
+    # Other bodies are small: a game's creation refuses what import would read.
+    response = await client.post("/v1/games", content=body[:2_000_000], headers={"Content-Type": "application/json"})
+    assert (response.status_code, response.json()["code"]) == (413, "request-too-large")
+
+
+async def test_the_event_loop_runs_others_while_a_log_is_checked(services, monkeypatch):
+    """The issue's reproduction: /health stalled for seconds while a long log was read. Checking is
+    work for a thread; this check waits until the loop has run another coroutine, which it could
+    not do if the check held the loop."""
+    loop_ran = threading.Event()
+    check = logs.check_log
+
+    def waiting_check(document: Any) -> Any:
+        assert loop_ran.wait(10), "the event loop ran nothing else while a log was being checked"
+        return check(document)
+
+    async def other_work() -> None:
+        loop_ran.set()
+
+    monkeypatch.setattr(logs, "check_log", waiting_check)
+    importing = asyncio.create_task(logs.import_log(services.games, golden(GOLDEN_FILES[1]), None))
+    await asyncio.sleep(0.05)
+    await other_work()
+    view, _ = await importing
+    assert view.status == "finished"
+
+
+async def test_what_kaiten_exports_it_imports_longest_names_and_largest_table_alike(client):
+    """Eight seats whose names and player ids are as long as allowed, in four-byte characters."""
+    seats = [{"name": "\U0001d11e" * 99 + str(seat), "player_id": "\U0001d11e" * 199 + str(seat)} for seat in range(8)]
+    body = {"game": "sushi-go-party", "players": 8, "seats": seats}
+    created = (await client.post("/v1/games", json=body)).json()
+    finished = await play_randomly(client, created, random.Random(5))
+    response = await client.get(f"/v1/games/{finished['id']}/export")
+    exported = response.json()
+    assert max(len(msgspec.json.encode(event)) for event in exported["events"]) <= MAX_EVENT_BYTES
+    assert len(exported["events"]) <= MAX_LOG_EVENTS
+    imported = await client.post("/v1/games/import", json=exported)
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["result"] == finished["result"]
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "code"),
+    [
+        ("recorded_at", "2026-01-01T00:00:00\u0000Z", "invalid-text"),
+        ("name", "Ann\u0000", "invalid-text"),
+        ("player_id", "ann\u0000", "invalid-text"),
+        ("salt", "zz", "seed-mismatch"),
+    ],
+)
+async def test_odd_strings_in_a_log_are_refused_not_a_server_error(client, where, value, code):
+    """The issue's reproductions: each answered 500 (PostgreSQL's jsonb refuses NUL; "zz" is no hex)."""
+    document = golden("../0.1.0-4363b1c/sushi-go-4p-humans.json")
+    events = document["events"]
+    if where == "recorded_at":
+        events[3]["recorded_at"] = value
+    elif where == "salt":
+        events[0]["data"]["salt"] = events[-1]["data"]["salt"] = value
+    else:
+        seated = next(event for event in events if event["type"] == "SeatTaken" and event["data"].get("name"))
+        seated["data"][where] = value
+    response = await client.post("/v1/games/import", json=document)
+    assert response.status_code == 422, response.text
+    assert response.json()["code"] == code
 
 
 # --- the command line -----------------------------------------------------------------------------

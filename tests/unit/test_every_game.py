@@ -16,6 +16,7 @@ from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
 from domain.engine import Game, reads_view
+from services.logs import MAX_EVENT_DATA_BYTES
 
 SEEDS = range(3 if os.environ.get("CI") else 6)
 #: A generous bound on decisions per game (a game that runs past it does not terminate).
@@ -84,6 +85,9 @@ def test_bot_games_end_replay_and_encode(game_id: str, players: int, seed: int) 
     decode = event_decoder(game).decode
     for event in log:
         assert decode(msgspec.json.encode(event)) == event
+    # The bounds an imported log is held to: anything kaiten exports, it imports (services/logs.py).
+    assert len(log) <= lobby.LONGEST_GAME_EVENTS
+    assert max(len(msgspec.json.encode(event)) for event in log) <= MAX_EVENT_DATA_BYTES
 
     assert isinstance(game.catalog(), game.details_type)
     for live in tables[:: max(1, len(tables) // 10)]:
