@@ -31,11 +31,25 @@ KEPT_ANSWER_CHARS = 500
 NOT_SENT = "not sent: "
 
 
-def is_private(address: str) -> bool:
+#: IPv6 prefixes that carry an IPv4 address in their last 32 bits (NAT64): where they lead is where
+#: that address does.
+NAT64 = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("64:ff9b:1::/48"))
+
+
+def is_public(address: str) -> bool:
+    """Whether the address is one of the public internet's (`is_global`, unicast), and so is every
+    IPv4 address it carries (IPv4-mapped, 6to4, Teredo, NAT64): shared address space (100.64.0.0/10,
+    where cloud metadata services live), private, loopback, link-local and reserved ones are not."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast or ip.is_reserved
+    if isinstance(ip, ipaddress.IPv6Address):
+        carried = [ip.ipv4_mapped, ip.sixtofour, *(ip.teredo or ())]
+        if any(ip in network for network in NAT64):
+            carried.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+        if ip.ipv4_mapped is not None:
+            return is_public(str(ip.ipv4_mapped))
+        if not all(is_public(str(inner)) for inner in carried if inner is not None):
+            return False
+    return ip.is_global and not ip.is_multicast
 
 
 #: A host and port to the addresses they resolve to, in the resolver's order.
@@ -64,8 +78,8 @@ class Destinations:
         addresses = await self._resolver(host, port)
         if not addresses:
             return f"the host {host} does not resolve"
-        if not self._allow_private and any(is_private(address) for address in addresses):
-            return f"the host {host} resolves to a loopback, link-local or private address"
+        if not self._allow_private and not all(is_public(address) for address in addresses):
+            return f"the host {host} resolves to an address that is not the public internet's"
         return addresses
 
 
@@ -120,11 +134,11 @@ class HttpWebhookSender:
         )
 
     async def refusal(self, url: str) -> str | None:
-        parts = urlsplit(url)
         try:
+            parts = urlsplit(url)
             host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError:
-            host = None
+        except ValueError:  # `http://[::1/`, a port out of range...
+            return "a webhook's URL is http:// or https:// with a host"
         if parts.scheme not in ("http", "https") or not host:
             return "a webhook's URL is http:// or https:// with a host"
         addresses = await self._destinations.addresses(host, port)

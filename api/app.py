@@ -12,6 +12,7 @@ from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
 from litestar.types import Middleware
 
 from api.bootstrap import Services, bootstrap
+from api.caching import PrivateAnswers
 from api.contract.docs import assets_router, render_plugins
 from api.cors import cors_config
 from api.dependencies import PROVIDERS
@@ -71,9 +72,16 @@ free seats are taken with an invitation code (`createInvitation`, by any seated 
 `createRematch` turns a finished game into a new one with the same game, options and seats.
 
 **Webhooks.** A seat registers a URL (`createWebhook`) and kaiten POSTs `turn` and `finished`
-moments to it, signed (`X-Kaiten-Signature: sha256=<HMAC-SHA256 of the body>`), at least once, in
-version order, from an outbox written with the events. `KAITEN_WEBHOOK_ALLOW_PRIVATE=1` lets URLs
-point at private networks (tests); `KAITEN_WEBHOOK_RETRY_SECONDS` sets the first retry's scale.
+moments to it, signed (`Kaiten-Signature: t=<unix seconds>,v1=<HMAC-SHA256 of "<t>.<delivery id>.<body>">`;
+a receiver refuses a time more than 300 s from its clock and deduplicates on `X-Kaiten-Delivery`), at
+least once, in version order, from an outbox written with the events. URLs whose host resolves to
+anything but the public internet are refused, when registered and on every connection;
+`KAITEN_WEBHOOK_ALLOW_PRIVATE=1` lifts that (tests); `KAITEN_WEBHOOK_RETRY_SECONDS` sets the first
+retry's scale.
+
+**Caches.** Answers under `/v1` are `Cache-Control: private` and `Vary: Authorization, Origin`; a
+game's reads carry an entity tag made of their version and a digest of the answer, so no cache
+hands one viewer's answer to another.
 
 **Operators.** `KAITEN_RATE_LIMIT` (e.g. `600/minute`; unset: no limit) limits the requests of each
 principal: an app (with its own `requests_per_minute` quota when set), a seat whose token is sent, else
@@ -159,6 +167,8 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         lifespan=[lifespan],
         middleware=middleware,
         request_class=KaitenRequest,
+        # The serving process's logging is kaiten's (api/logging_setup.py): JSON lines, not Litestar's format.
+        logging_config=None,
         # Every body but an imported log's (api/routes/logs.py) is a few kilobytes at most.
         request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(configured.cors_origins) if configured.cors_origins else None,
@@ -170,6 +180,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             render_plugins=render_plugins(),
         ),
     )
-    # Around the router, not a route's middleware: requests that match no route are logged too.
-    app.asgi_handler = RequestLog(app.asgi_handler)
+    # Around the router (and CORS), not a route's middleware: requests that match no route are logged
+    # too, and every answer says how caches may keep it.
+    app.asgi_handler = RequestLog(PrivateAnswers(app.asgi_handler))
     return app

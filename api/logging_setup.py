@@ -1,10 +1,18 @@
-"""The serving process logs JSON lines on stderr, at the level KAITEN_LOG_LEVEL names."""
+"""Every process of `kaiten serve` logs JSON lines on stderr, at the level KAITEN_LOG_LEVEL names:
+its own lines, the start-up lines, and the HTTP server's (granian's or uvicorn's), whose loggers
+are given the same handler. Litestar is told to leave logging alone (api/app.py), or it puts its
+own plain-text format in place of this one."""
 
 from __future__ import annotations
 
 import json
 import logging
+import logging.config
 from datetime import UTC, datetime
+from typing import Any
+
+#: The HTTP servers' own loggers: they go through kaiten's handler, and say only what goes wrong.
+SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "_granian", "granian.access")
 
 
 class JsonLines(logging.Formatter):
@@ -15,15 +23,24 @@ class JsonLines(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             **getattr(record, "request", {}),
+            **getattr(record, "fields", {}),
         }
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
         return json.dumps(line, default=str)
 
 
+def logging_config(level: str) -> dict[str, Any]:
+    """A `logging.config.dictConfig` document: the one handler on stderr, for kaiten and the servers."""
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": JsonLines}},
+        "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+        "root": {"handlers": ["stderr"], "level": level},
+        "loggers": {name: {"handlers": [], "level": "WARNING", "propagate": True} for name in SERVER_LOGGERS},
+    }
+
+
 def configure_logging(level: str) -> None:
-    handler = logging.StreamHandler()
-    handler.setFormatter(JsonLines())
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level)
+    logging.config.dictConfig(logging_config(level))

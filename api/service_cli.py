@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import socket
 import sys
@@ -15,11 +16,14 @@ from typing import Any, TypeVar
 import msgspec
 
 from adapters.migrate import upgrade_sync
+from api.logging_setup import configure_logging, logging_config
 from api.parent_death import WORKER_OF
 from api.settings import Settings
 from services.errors import ServiceError
 
 T = TypeVar("T")
+
+log = logging.getLogger("kaiten.serve")
 
 OPENAPI_PATH = Path("openapi/openapi.json")
 ASGI_APP = "api.asgi:app"
@@ -63,36 +67,46 @@ def add_commands(commands: Any) -> None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    settings = Settings.from_env()
+    # From the first line on, as the workers will log: one JSON object per line on stderr.
+    configure_logging(settings.log_level)
+    address = f"{args.host}:{args.port}"
     taken = _listening_refused(args.host, args.port)
     if taken is not None:
-        print(
-            f"kaiten: cannot listen on {args.host}:{args.port}: {taken.strerror or taken} "
-            "(is another server running there? stop it, or choose another --port)",
-            file=sys.stderr,
+        log.error(
+            "cannot listen on %s: %s (is another server running there? stop it, or choose another --port)",
+            address,
+            taken.strerror or taken,
+            extra={"fields": {"address": address}},
         )
         return 1
-    settings = Settings.from_env()
     upgrade_sync(settings.database_url)
-    print(
-        f"kaiten: serving {_safe_url(settings.database_url)} on http://{args.host}:{args.port} "
-        f"with {args.server} ({args.workers} worker{'s' if args.workers > 1 else ''})",
-        file=sys.stderr,
+    database = _safe_url(settings.database_url)
+    workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
+    log.info(
+        "serving %s on http://%s with %s (%s)",
+        database,
+        address,
+        args.server,
+        workers,
+        extra={"fields": {"database": database, "address": address, "server": args.server, "workers": args.workers}},
     )
-    print(auth_line(settings, "DATABASE_URL" in os.environ), file=sys.stderr)
+    level, message = auth_line(settings, "DATABASE_URL" in os.environ)
+    log.log(level, message, extra={"fields": {"auth": "open" if settings.open else "keys"}})
     if args.server == "granian":
-        _serve_with_granian(args.host, args.port, args.workers)
+        _serve_with_granian(args.host, args.port, args.workers, settings.log_level)
     else:
-        _serve_with_uvicorn(args.host, args.port, args.workers)
+        _serve_with_uvicorn(args.host, args.port, args.workers, settings.log_level)
     return 0
 
 
-def auth_line(settings: Settings, database_set: bool) -> str:
+def auth_line(settings: Settings, database_set: bool) -> tuple[int, str]:
     """What start-up says of keys, in one line: open servers say so, loudly where a database was set."""
     if not settings.open:
-        return "kaiten: app keys required (create one with `kaiten apps create NAME`)"
+        return logging.INFO, "app keys required (create one with `kaiten apps create NAME`)"
     if database_set:
-        return "kaiten: WARNING: KAITEN_AUTH=open: callers without an app key write as the built-in app"
-    return "kaiten: open: no app key needed, everything belongs to the built-in app (set DATABASE_URL for keys)"
+        return logging.WARNING, "KAITEN_AUTH=open: callers without an app key write as the built-in app"
+    return logging.INFO, "open: no app key needed, everything belongs to the built-in app (set DATABASE_URL for keys)"
 
 
 def _listening_refused(host: str, port: int) -> OSError | None:
@@ -114,7 +128,7 @@ def _listening_refused(host: str, port: int) -> OSError | None:
     return None
 
 
-def _serve_with_uvicorn(host: str, port: int, workers: int) -> None:
+def _serve_with_uvicorn(host: str, port: int, workers: int, level: str) -> None:
     import uvicorn
 
     uvicorn.run(
@@ -123,13 +137,14 @@ def _serve_with_uvicorn(host: str, port: int, workers: int) -> None:
         port=port,
         workers=workers,
         log_level="warning",
+        log_config=logging_config(level),
         # kaiten writes its own request log (api/request_log.py), one JSON line per request.
         access_log=False,
         timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
 
 
-def _serve_with_granian(host: str, port: int, workers: int) -> None:
+def _serve_with_granian(host: str, port: int, workers: int, level: str) -> None:
     from granian import Granian
     from granian.constants import Interfaces
     from granian.log import LogLevels
@@ -144,6 +159,7 @@ def _serve_with_granian(host: str, port: int, workers: int) -> None:
         workers=workers,
         websockets=False,
         log_level=LogLevels.warning,
+        log_dictconfig=logging_config(level),
         # kaiten writes its own request log (api/request_log.py), one JSON line per request.
         log_access=False,
         workers_kill_timeout=GRACEFUL_SHUTDOWN_SECONDS,

@@ -234,7 +234,7 @@ def _game_of(first: Mapping[str, Any]) -> tuple[GameCodec, AnyGame]:
 def _decode(codec: GameCodec, known: set[str], event: Mapping[str, Any]) -> Any:
     version = event.get("version")
     kind = event.get("type")
-    if kind not in known:
+    if not isinstance(kind, str) or kind not in known:
         raise InvalidLog("unknown-event-type", f"{kind!r} is no event of this game's rules version", version)
     shape = event.get("schema_version", 1)
     data = event.get("data")

@@ -15,6 +15,10 @@ from domain.engine import AnyGame, Bot
 #: every record kept before apps existed (migration 0007).
 BUILTIN_APP = "00000000-0000-4000-8000-000000000000"
 
+#: The highest version a stream can reach: stores keep versions as 32-bit integers, so a version
+#: named by a caller (a page's `after`, an entity tag) beyond it names none.
+MAX_VERSION = 2**31 - 1
+
 
 class ConcurrencyConflict(Exception):
     """Another writer appended to the stream first: the expected version is stale."""

@@ -21,7 +21,7 @@ from datetime import timedelta
 import backoff
 
 from services.ports import Clock, DeliveryAttempt, DueDelivery, Notifier, WebhookSender, WebhookStore
-from services.webhooks import signature
+from services.webhooks import body_signature, signature
 
 log = logging.getLogger("kaiten.webhooks")
 
@@ -99,14 +99,16 @@ class DeliveryWorker:
 
     async def _attempt(self, delivery: DueDelivery) -> None:
         number = delivery.attempts + 1
+        sent_at = self.clock.now()
+        delivery_id = str(delivery.delivery_id)
         headers = {
             "Content-Type": "application/json",
             "User-Agent": "kaiten-webhooks",
-            "X-Kaiten-Signature": signature(delivery.secret, delivery.body),
-            "X-Kaiten-Delivery": str(delivery.delivery_id),
+            "Kaiten-Signature": signature(delivery.secret, int(sent_at.timestamp()), delivery_id, delivery.body),
+            "X-Kaiten-Signature": body_signature(delivery.secret, delivery.body),
+            "X-Kaiten-Delivery": delivery_id,
             "X-Kaiten-Attempt": str(number),
         }
-        sent_at = self.clock.now()
         result = await self.sender.send(delivery.url, delivery.body, headers)
         attempt = DeliveryAttempt(
             attempt=number,

@@ -38,7 +38,7 @@ MAX_DELIVERIES_PAGE = 500
 
 
 class WebhookPayload(msgspec.Struct, frozen=True):
-    """What kaiten POSTs to a webhook (signed: `X-Kaiten-Signature: sha256=<hex HMAC of the body>`)."""
+    """What kaiten POSTs to a webhook (signed: `Kaiten-Signature`, see `signature`)."""
 
     game_id: str
     #: The game's version right after the moment.
@@ -70,8 +70,23 @@ class Deliveries(msgspec.Struct, frozen=True):
 _encoder = msgspec.json.Encoder()
 
 
-def signature(secret: str, body: bytes) -> str:
-    """The `X-Kaiten-Signature` header of a body: a receiver recomputes it with the shared secret."""
+#: How far a delivery's signed time may be from a receiver's clock for the receiver to take it
+#: (docs/webhook_receiver.py): each attempt is signed as it is sent, so a genuine one is seconds old,
+#: and a request recorded and sent again later is refused once this has passed.
+SIGNATURE_TOLERANCE_SECONDS = 300
+
+
+def signature(secret: str, timestamp: int, delivery_id: str, body: bytes) -> str:
+    """The `Kaiten-Signature` header of one attempt: `t=<unix seconds>,v1=<hex HMAC-SHA256 of
+    "<t>.<delivery id>.<body>" with the shared secret>`. The time and the delivery id are signed with
+    the body, so that a receiver can refuse an old request replayed, and trust the id it deduplicates on."""
+    message = f"{timestamp}.{delivery_id}.".encode() + body
+    return f"t={timestamp},v1={hmac.new(secret.encode(), message, hashlib.sha256).hexdigest()}"
+
+
+def body_signature(secret: str, body: bytes) -> str:
+    """The `X-Kaiten-Signature` header of API 1.0 (the body alone), kept for the receivers written
+    against it; it signs neither a time nor the delivery id, so a receiver should move to `signature`."""
     return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
 
 

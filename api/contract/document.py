@@ -47,7 +47,14 @@ STATUS_TEXT = {
     429: "Too many requests from this client",
     503: "Unavailable for now; retry later",
 }
-ETAG = {"description": 'The version the answer shows, as an entity tag: `"42"`', "schema": {"type": "string"}}
+ETAG = {
+    "description": (
+        'The version the answer shows and a digest of the answer itself, as an entity tag: `"42-<16 hex>"`. '
+        "Answers that differ (another seat's view) have different tags; the version before the dash is what "
+        "`If-Match` compares, and `If-None-Match` with the tag answers 304."
+    ),
+    "schema": {"type": "string", "pattern": '^"[0-9]{1,10}-[0-9a-f]{16}"$'},
+}
 HEADERS_BY_STATUS: dict[int, dict[str, Any]] = {
     401: {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}},
     429: {"Retry-After": {"description": "Seconds until the client may send again", "schema": {"type": "integer"}}},

@@ -48,7 +48,7 @@ class Operation:
     anonymous: bool = True
     #: Who may call it and what each credential gets, for people (added to its description).
     who: str = ""
-    #: Answers carry `ETag: "<version>"` and `If-None-Match` with that tag answers 304.
+    #: Answers carry `ETag: "<version>-<digest>"` and `If-None-Match` with that tag answers 304.
     conditional: bool = False
 
 

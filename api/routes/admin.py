@@ -32,7 +32,8 @@ class NewApp(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     quotas: Quotas = Quotas()
 
 
-Limit = Annotated[int, msgspec.Meta(ge=0)] | None | msgspec.UnsetType
+#: Quotas are kept as 32-bit integers; a larger one is as good as none (null).
+Limit = Annotated[int, msgspec.Meta(ge=0, le=2**31 - 1)] | None | msgspec.UnsetType
 
 
 class QuotaChanges(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

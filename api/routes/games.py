@@ -7,7 +7,7 @@ from typing import Annotated
 from litestar import Controller, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
-from api.conditional import IfNoneMatch, MinVersion, conditional, seen_version
+from api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
 from api.request_body import KaitenRequest
 from api.routes.allow import options_allowing
 from api.routes.history import (
@@ -21,23 +21,17 @@ from api.routes.history import (
 )
 from api.routes.params import Caller, GameId, GamesDep, SeatCaller
 from api.schemas import CreateGameRequest, TakeSeatRequest
+from domain.catalog import GAMES
 from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
 from services.games import MAX_EVENTS_PAGE
 from services.history_views import MatchPage
+from services.ports import MAX_VERSION
 from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
 
 MAX_KEY_LENGTH = 200
-
-
-def parse_if_match(value: str | None) -> int | None:
-    """`If-Match: "42"` (an entity tag naming a version); weak tags and bare numbers are accepted too."""
-    if value is None:
-        return None
-    tag = value.strip().removeprefix("W/").strip('"')
-    if not tag.isdigit():
-        raise ServiceError("invalid", "invalid-if-match", 'If-Match must name a version, like "42"')
-    return int(tag)
+#: The highest seat number of any game of the catalog.
+MAX_SEAT = max(game.max_players for game in GAMES.values()) - 1
 
 
 def check_idempotency_key(value: str | None) -> str | None:
@@ -50,7 +44,13 @@ def check_idempotency_key(value: str | None) -> str | None:
 
 IdempotencyKey = Annotated[
     str | None,
-    HeaderParameter(name="Idempotency-Key", required=False, description="a retry returns the first answer"),
+    HeaderParameter(
+        name="Idempotency-Key",
+        required=False,
+        description="a retry returns the first answer",
+        # Stated in the schema, checked by `check_idempotency_key` (whose refusal has its own code).
+        schema_extra={"minLength": 1, "maxLength": MAX_KEY_LENGTH},
+    ),
 ]
 
 
@@ -135,7 +135,13 @@ class GamesController(Controller):
         request: KaitenRequest,
         if_match: Annotated[
             str | None,
-            HeaderParameter(name="If-Match", required=False, description='"<version>": 409 if moved on'),
+            HeaderParameter(
+                name="If-Match",
+                required=False,
+                description='"<version>" (or an answer\'s ETag): 409 if the game moved on',
+                # Stated in the schema, checked by `parse_if_match` (whose refusal has its own code).
+                schema_extra={"pattern": '^(W/)?"?[0-9]{1,10}(-[0-9a-f]{16})?"?$', "maxLength": 40},
+            ),
         ] = None,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
@@ -175,7 +181,7 @@ class GamesController(Controller):
         games: GamesDep,
         game_id: GameId,
         caller: Caller,
-        after: Annotated[int, QueryParameter(ge=0, description="versions after this one")] = 0,
+        after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
@@ -198,9 +204,10 @@ class GamesController(Controller):
         games: GamesDep,
         game_id: GameId,
         caller: Caller,
-        at: Annotated[int, QueryParameter(ge=1)],
+        at: Annotated[int, QueryParameter(ge=1, le=MAX_VERSION)],
         as_seat: Annotated[
-            int | None, QueryParameter(ge=0, description="the seat to see the table as (a game that is over)")
+            int | None,
+            QueryParameter(ge=0, le=MAX_SEAT, description="the seat to see the table as (a game that is over)"),
         ] = None,
     ) -> TableView:
         return await games.replay(game_id, caller, at, as_seat)

@@ -79,7 +79,15 @@ PlayerFilter = Annotated[
     QueryParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17")),
 ]
 PageLimit = Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)]
-Cursor = Annotated[str | None, QueryParameter(description="The last page's `next_cursor`", max_length=200)]
+Cursor = Annotated[
+    str | None,
+    QueryParameter(
+        description="The last page's `next_cursor`",
+        max_length=200,
+        # Stated in the schema, checked by `decode_cursor` (whose refusal has its own code).
+        schema_extra={"pattern": "^[A-Za-z0-9_-]+$"},
+    ),
+]
 PlayerId = Annotated[
     str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17"))
 ]

@@ -12,8 +12,10 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from api.conditional import version_number
 from api.routes.params import Caller, GameId, SeatCaller
 from services.errors import ServiceError
+from services.ports import MAX_VERSION
 from services.stream_tickets import StreamTicket, Ticketing
 from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
 from services.views import EventView
@@ -33,9 +35,10 @@ that answers 204, which tells an EventSource to stop reconnecting. Resume with `
 def resume_point(last_event_id: str | None, after: int) -> int:
     if last_event_id is None:
         return after
-    if not last_event_id.strip().isdigit():
+    version = version_number(last_event_id)
+    if version is None:
         raise ServiceError("invalid", "invalid-last-event-id", "Last-Event-ID must be an event's version, like 42")
-    return int(last_event_id)
+    return version
 
 
 async def _messages(items: AsyncIterator[EventView | KeepAlive]) -> AsyncIterator[ServerSentEventMessage]:
@@ -82,7 +85,9 @@ class StreamController(Controller):
                 max_length=100,
             ),
         ] = None,
-        after: Annotated[int, QueryParameter(ge=0, description="stream the versions after this one")] = 0,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=MAX_VERSION, description="stream the versions after this one")
+        ] = 0,
         last_event_id: Annotated[
             str | None,
             HeaderParameter(
@@ -90,7 +95,7 @@ class StreamController(Controller):
                 required=False,
                 description="resume after this version",
                 # Stated in the schema, checked by `resume_point` (whose refusal has its own code).
-                schema_extra={"pattern": "^[0-9]+$"},
+                schema_extra={"pattern": "^[0-9]{1,10}$", "maxLength": 10},
             ),
         ] = None,
     ) -> ServerSentEvent | Response[None]:

@@ -11,17 +11,21 @@ from litestar.params import JSONBody, PathParameter, QueryParameter
 from api.routes.allow import options_allowing
 from api.routes.params import GameId, SeatCaller
 from api.schemas import WebhookRequest
+from services.ports import MAX_VERSION
 from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
 WEBHOOK_DESCRIPTION = """\
 kaiten POSTs `{"game_id", "version", "event", "seats"}` to the URL when one of the chosen moments
 comes: `turn` (`seats`: the seats whose turn has just come) or `finished` (`seats`: the winners;
 none for an abandoned game).
-Each request carries `X-Kaiten-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>`,
-`X-Kaiten-Delivery` (the same id on every attempt of one delivery) and `X-Kaiten-Attempt`.
+Each request carries `Kaiten-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256, with the secret, of
+"<t>.<X-Kaiten-Delivery>.<body>">` (signed as it is sent: refuse a `t` more than 300 s from your clock),
+`X-Kaiten-Delivery` (the same id on every attempt of one delivery: deduplicate on it), `X-Kaiten-Attempt`,
+and API 1.0's `X-Kaiten-Signature: sha256=<hex HMAC-SHA256 of the body>`, which signs no time: move off it.
 Deliveries come at least once, in version order, each until a 2xx answer (5 s timeout), retried
-with exponential backoff and jitter for 24 hours. The URL is http(s) and its host must not resolve
-to a loopback, link-local or private address (unless the server sets KAITEN_WEBHOOK_ALLOW_PRIVATE=1).
+with exponential backoff and jitter for 24 hours. The URL is http(s) and its host must resolve to
+public internet addresses only, checked again on every connection (unless the server sets
+KAITEN_WEBHOOK_ALLOW_PRIVATE=1).
 """
 
 WebhookId = Annotated[str, PathParameter(description="The webhook's UUID")]
@@ -65,7 +69,9 @@ class WebhooksController(Controller):
         game_id: GameId,
         webhook_id: WebhookId,
         seat_caller: SeatCaller,
-        after: Annotated[int, QueryParameter(ge=0, description="deliveries of versions after this one")] = 0,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=MAX_VERSION, description="deliveries of versions after this one")
+        ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
     ) -> Deliveries:
         return await webhooks.deliveries(game_id, seat_caller, webhook_id, after, limit)

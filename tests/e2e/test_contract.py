@@ -20,17 +20,23 @@ async def test_game_reads_carry_an_entity_tag_and_answer_304_when_unchanged(clie
     first = await client.get(url, headers=seat)
     assert first.status_code == 200
     tag = first.headers["etag"]
-    assert tag == f'"{game["version"]}"' and first.headers["vary"] == "Authorization"
+    assert tag.startswith(f'"{game["version"]}-') and first.headers["vary"] == "Authorization, Origin"
+    assert first.headers["cache-control"] == "private"
 
     unchanged = await client.get(url, headers={**seat, "If-None-Match": tag})
     assert unchanged.status_code == 304 and unchanged.content == b"" and unchanged.headers["etag"] == tag
     assert (await client.get(url, headers={**seat, "If-None-Match": f'W/{tag}, "1"'})).status_code == 304
+    # Another viewer's answer differs, and so does its tag: the first seat's tag revalidates nothing.
+    other = await client.get(url, headers={**bearer(game["tokens"]["1"]), "If-None-Match": tag})
+    assert other.status_code == 200 and other.headers["etag"] != tag
+    # A bare version names no answer (it did once: a cache could revalidate any viewer's copy with it).
+    assert (await client.get(url, headers={**seat, "If-None-Match": f'"{game["version"]}"'})).status_code == 200
 
     legal = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=seat)).json()
     sent = await client.post(f"/v1/games/{game['id']}/commands", json=legal["commands"][0], headers=seat)
     assert sent.status_code == 200
     moved = await client.get(url, headers={**seat, "If-None-Match": tag})
-    assert moved.status_code == 200 and moved.headers["etag"] == f'"{sent.json()["version"]}"'
+    assert moved.status_code == 200 and moved.headers["etag"].startswith(f'"{sent.json()["version"]}-')
 
 
 async def test_the_catalog_lists_each_games_bots_with_a_description(client):

@@ -7,7 +7,10 @@ the first checks. The stream route only ever gets a finished game (a running one
 
 from __future__ import annotations
 
+import copy
+import json
 import logging
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -22,6 +25,12 @@ from api.app import create_app
 from api.bootstrap import bootstrap_with_store
 from tests.e2e.play import bearer, create
 
+#: Two logs recorded by kaiten 0.1.0 (tests/golden), whose mutations the import route gets.
+GOLDEN_LOGS = [
+    json.loads((Path(__file__).resolve().parents[1] / "golden" / name).read_text(encoding="utf-8"))
+    for name in ("0.1.0-4363b1c/sushi-go-2p-bots.json", "0.1.0/spin-some-2p-humans.json")
+]
+
 #: Sorted: the app lists some routes in an order of its own, which pytest-xdist's workers must agree on.
 ROUTES = sorted(
     (route.path, method)
@@ -31,10 +40,30 @@ ROUTES = sorted(
     if method not in ("OPTIONS", "HEAD")
 )
 STREAM_ROUTE = "/v1/games/{game_id:str}/events/stream"
-QUERY_KEYS = ["after", "limit", "at", "game", "status", "player_id", "cursor"]
-HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40)
+QUERY_KEYS = ["after", "limit", "at", "min_version", "game", "status", "player_id", "cursor", "ticket"]
+#: Numbers past what a stream holds, and past what Python reads (4,300 digits), bare and as tags.
+HUGE = ["2147483648", "9" * 4301, "-1", "0x10"]
+HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40) | st.sampled_from(
+    [*HUGE, *(f'"{number}"' for number in HUGE), f'W/"{HUGE[1]}"', f'"1-{"0" * 16}", "{HUGE[1]}"', "*"]
+)
 #: Values that broke servers before: NUL (PostgreSQL refuses it), huge numbers, paths, bidi, quotes.
-NASTY = ["\x00", "a\x00b", "9" * 5000, "-1", "0", "%", "../..", "\u202e", "null", "' OR 1=1 --", "\U0001f363"]
+NASTY = [
+    "\x00",
+    "a\x00b",
+    "9" * 5000,
+    "2147483648",
+    "\u0661\u0662",
+    "\u00b2",
+    "http://[::1/",
+    "-1",
+    "0",
+    "%",
+    "../..",
+    "\u202e",
+    "null",
+    "' OR 1=1 --",
+    "\U0001f363",
+]
 ANY_TEXT = st.text(max_size=40) | st.sampled_from(NASTY)
 
 json_values = st.recursive(
@@ -56,9 +85,36 @@ shaped = st.fixed_dictionaries(
         "name": ANY_TEXT,
         "bot": ANY_TEXT,
         "end_of_game": json_values,
+        "url": st.sampled_from(["http://[::1/", "http://100.100.100.200/x", "http://h:99999/"]) | ANY_TEXT,
+        "events": st.lists(st.sampled_from(["turn", "finished"]) | ANY_TEXT, max_size=2),
+        "secret": ANY_TEXT,
+        "salt": st.sampled_from(["zz", "0" * 32]) | ANY_TEXT,
     },
 )
-bodies = st.none() | st.binary(max_size=200) | json_values.map(msgspec.json.encode) | shaped.map(msgspec.json.encode)
+
+
+@st.composite
+def logs(draw: st.DrawFn) -> bytes:
+    """A real log of kaiten 0.1.0 with a few of its values replaced by random ones: past the first
+    checks of an import, into the folding and the deciding again."""
+    document = copy.deepcopy(draw(st.sampled_from(GOLDEN_LOGS)))
+    events = document["events"]
+    for _ in range(draw(st.integers(1, 3))):
+        event = events[draw(st.integers(0, len(events) - 1))]
+        data = event.get("data")
+        where = data if isinstance(data, dict) and data and draw(st.booleans()) else event
+        key = draw(st.sampled_from(sorted(where)))
+        where[key] = draw(json_values)
+    return msgspec.json.encode(document)
+
+
+bodies = (
+    st.none()
+    | st.binary(max_size=200)
+    | json_values.map(msgspec.json.encode)
+    | shaped.map(msgspec.json.encode)
+    | logs()
+)
 
 
 @st.composite
@@ -76,6 +132,7 @@ def requests(draw: st.DrawFn, path: str, method: str, games: dict[str, Any]) -> 
                 "Authorization": st.sampled_from([bearer(games["token"])["Authorization"], "Bearer nope"])
                 | HEADER_TEXT,
                 "If-Match": HEADER_TEXT,
+                "If-None-Match": HEADER_TEXT,
                 "Idempotency-Key": HEADER_TEXT,
                 "Last-Event-ID": HEADER_TEXT,
                 "Content-Type": st.sampled_from(["application/json", "text/plain"]),

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 
 import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.bootstrap import bootstrap
-from api.logging_setup import JsonLines, configure_logging
+from api.logging_setup import JsonLines
 from api.settings import RateLimit, Settings, SettingsError
 from tests.e2e.play import bearer, create
 
@@ -139,14 +141,12 @@ async def test_a_request_id_is_kept_when_sent_and_made_when_not(client, caplog):
     assert lines[-1]["status"] == 404 and lines[-1]["route"] is None and lines[-1]["seat"] is None
 
 
-def test_configured_logging_writes_json_lines_at_the_level_asked(capsys):
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    try:
-        configure_logging("WARNING")
-        logging.getLogger("kaiten.test").info("hidden")
-        logging.getLogger("kaiten.test").warning("shown %s", 1)
-        (line,) = capsys.readouterr().err.strip().splitlines()
-        assert json.loads(line)["message"] == "shown 1" and json.loads(line)["level"] == "WARNING"
-    finally:
-        root.handlers[:], root.level = saved[0], saved[1]
+def test_configured_logging_writes_json_lines_at_the_level_asked() -> None:
+    # In a process of its own: configuring logging replaces every handler, the test runner's too.
+    script = (
+        "import logging; from api.logging_setup import configure_logging; configure_logging('WARNING'); "
+        "logging.getLogger('kaiten.test').info('hidden'); logging.getLogger('kaiten.test').warning('shown %s', 1)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True)
+    (line,) = done.stderr.strip().splitlines()
+    assert json.loads(line)["message"] == "shown 1" and json.loads(line)["level"] == "WARNING"

@@ -7,6 +7,7 @@ README says); the game quotas are counted in the database, so every process coun
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import uuid
@@ -26,6 +27,8 @@ from services.ports import Quotas
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import bearer
 from tests.e2e.servers import ServerProcess
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
@@ -112,7 +115,10 @@ async def test_imports_per_hour_are_counted_apart_from_games(closed_client: Clie
     game = await create_as(closed_client, app, "sushi-go", BOTS)
     exported = (await closed_client.get(f"/v1/games/{game['id']}/export", headers=app)).json()
     assert (await closed_client.post("/v1/games/import", json=exported, headers=app)).status_code == 201
-    refused_for(await closed_client.post("/v1/games/import", json=exported, headers=app), "imports-per-hour")
+    # The same log again is the same game, and no new import: it counts against nothing.
+    assert (await closed_client.post("/v1/games/import", json=exported, headers=app)).status_code == 200
+    another = json.loads((GOLDEN / "0.1.0-4363b1c" / "sushi-go-2p-bots.json").read_text(encoding="utf-8"))
+    refused_for(await closed_client.post("/v1/games/import", json=another, headers=app), "imports-per-hour")
     refused_for(await post_game(closed_client, app, BOTS), "games-per-hour")
 
 

@@ -244,3 +244,30 @@ async def test_options_lists_every_method_of_a_path_two_handlers_share(client, g
     response = await client.options("/v1/games" + path.format(id=game["id"]))
     assert response.status_code == 204
     assert set(response.headers["allow"].replace(" ", "").split(",")) == {*methods, "OPTIONS"}
+
+
+#: Python refuses to read an int of more than 4,300 digits (sys.get_int_max_str_digits).
+HUGE = "9" * 4301
+
+
+@pytest.mark.parametrize("tag", [f'"{HUGE}"', HUGE, f'W/"{HUGE}"', f'"1", "{HUGE}"'])
+async def test_a_version_of_more_digits_than_python_reads_is_no_server_error(client, game, tag):
+    """The issue's reproductions: each of these headers answered 500."""
+    seat = bearer(game["tokens"]["0"])
+    for path in (f"/v1/games/{game['id']}", f"/v1/games/{game['id']}/legal-commands"):
+        response = await client.get(path, headers={**seat, "If-None-Match": tag})
+        assert response.status_code == 200, response.text
+    hand = await hand_of(client, game, 0)
+    response = await client.post(
+        f"/v1/games/{game['id']}/commands",
+        json={"type": "pick", "cards": hand[:1]},
+        headers={**seat, "If-Match": tag},
+    )
+    assert_problem(response, 422, "invalid-if-match")
+    assert await version_of(client, game) == game["version"]
+
+
+async def test_a_last_event_id_of_more_digits_than_python_reads_is_refused(client):
+    finished = await create(client, "sushi-go", 2, seats=[{"bot": "random"}] * 2, seed=5)
+    response = await client.get(f"/v1/games/{finished['id']}/events/stream", headers={"Last-Event-ID": HUGE})
+    assert_problem(response, 422, "invalid-last-event-id")

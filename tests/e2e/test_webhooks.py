@@ -3,18 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import random
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
 from api.bootstrap import Services, bootstrap
 from api.settings import WebhookOptions
+from services.webhooks import body_signature, signature
 from tests.e2e.play import bearer, create, play_randomly
-from tests.e2e.webhook_receiver import SECRET, Receiver, person_against_a_bot, pick, register
+from tests.e2e.servers import free_port
+from tests.e2e.webhook_receiver import (
+    RECEIVER_EXAMPLE_PATH,
+    SECRET,
+    WAIT_SECONDS,
+    Receiver,
+    person_against_a_bot,
+    pick,
+    register,
+)
 
 
 @pytest.fixture
@@ -151,6 +167,8 @@ async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
     [
         ({"url": "ftp://127.0.0.1/x", "events": ["turn"], "secret": SECRET}, 422, "webhook-url-refused"),
         ({"url": "not a url", "events": ["turn"], "secret": SECRET}, 422, "webhook-url-refused"),
+        # The issue's reproduction: no host could be read from it, and that was a 500.
+        ({"url": "http://[::1/", "events": ["turn"], "secret": SECRET}, 422, "webhook-url-refused"),
         ({"url": "http://127.0.0.1/x", "events": ["moved"], "secret": SECRET}, 400, "malformed-request"),
         ({"url": "http://127.0.0.1/x", "events": [], "secret": SECRET}, 400, "malformed-request"),
         ({"url": "http://127.0.0.1/x", "events": ["turn"], "secret": "short"}, 400, "malformed-request"),
@@ -167,6 +185,56 @@ async def test_bad_webhooks_are_refused_with_a_code(
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
+
+
+async def test_the_readmes_receiver_example_takes_every_delivery_and_refuses_what_kaiten_did_not_send(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+) -> None:
+    """docs/webhook_receiver.py, run as it is, behind a real webhook: it takes each delivery once and
+    answers 401 to a forged, replayed or tampered request."""
+    port = free_port()
+    example = subprocess.Popen(
+        [sys.executable, str(RECEIVER_EXAMPLE_PATH), str(port)],
+        env={**os.environ, "KAITEN_WEBHOOK_SECRET": SECRET},
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert example.stdout is not None and example.stdout.readline().startswith("listening")
+        url = f"http://127.0.0.1:{port}/hook"
+        game = await person_against_a_bot(hooked)
+        hook = await register(hooked, game, url)
+        await play_randomly(hooked, game, random.Random(4))
+        listed = f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries?limit=500"
+        async with asyncio.timeout(WAIT_SECONDS):
+            while True:
+                deliveries = (await hooked.get(listed, headers=bearer(game["tokens"]["0"]))).json()["deliveries"]
+                if deliveries and {delivery["status"] for delivery in deliveries} == {"delivered"}:
+                    break
+                await asyncio.sleep(0.1)
+        assert {attempt["status_code"] for delivery in deliveries for attempt in delivery["attempts"]} == {204}
+
+        body = b'{"game_id":"g","version":1,"event":"turn","seats":[0]}'
+        now = int(time.time())
+        sent = [
+            ("900001", signature(SECRET, now, "900001", body), body, 204),
+            ("900001", signature(SECRET, now, "900001", body), body, 204),  # again: taken once, answered 2xx
+            ("900002", signature(SECRET, now - 301, "900002", body), body, 401),  # replayed after the tolerance
+            ("900003", signature(SECRET, now, "900002", body), body, 401),  # another delivery's signature
+            ("900004", signature(SECRET, now, "900004", body), body.replace(b"turn", b"finished"), 401),
+            ("900005", signature("another-secret-entirely", now, "900005", body), body, 401),
+            ("900006", body_signature(SECRET, body), body, 401),  # API 1.0's header: signs no time
+        ]
+        async with httpx.AsyncClient() as client:
+            for delivery, header, content, status in sent:
+                headers = {"Kaiten-Signature": header, "X-Kaiten-Delivery": delivery}
+                assert (await client.post(url, content=content, headers=headers)).status_code == status, delivery
+    finally:
+        example.terminate()
+        output, _ = example.communicate(timeout=10)
+    taken = [json.loads(line) for line in output.splitlines()]
+    assert [item["delivery"] for item in taken] == [*(str(d["delivery_id"]) for d in deliveries), "900001"]
+    assert [item["version"] for item in taken[:-1]] == [delivery["version"] for delivery in deliveries]
 
 
 @pytest.mark.postgres
@@ -192,3 +260,19 @@ async def test_two_workers_share_the_deliveries_without_sending_one_twice(
     assert len([item for item in receiver.received if item.payload["game_id"] in mine]) == 12
     for game in games:
         assert [payload["version"] for payload in payloads if payload["game_id"] == game["id"]] == versions[game["id"]]
+
+
+async def test_a_deliveries_page_after_a_version_no_stream_reaches_is_refused(
+    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    receiver: Receiver,
+) -> None:
+    """The issue's reproduction: `after=2147483648` overflowed PostgreSQL's integer, a 500."""
+    game = await person_against_a_bot(hooked)
+    hook = await register(hooked, game, receiver.url)
+    listed = f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries"
+    seat = bearer(game["tokens"]["0"])
+    assert (await hooked.get(f"{listed}?after=2147483647", headers=seat)).json() == {"deliveries": []}
+    for after in ("2147483648", "9" * 4301):
+        response = await hooked.get(f"{listed}?after={after}", headers=seat)
+        assert response.status_code == 400, response.text
+        assert response.json()["code"] == "malformed-request"

@@ -6,9 +6,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import importlib.util
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from litestar.testing import AsyncTestClient
@@ -17,6 +20,19 @@ from tests.e2e.play import bearer, create
 from tests.e2e.servers import free_port
 
 SECRET = "a-shared-secret-of-some-length"
+#: The receiver example the README points to, whose `verify` every test delivery must pass.
+RECEIVER_EXAMPLE_PATH = Path(__file__).resolve().parents[2] / "docs" / "webhook_receiver.py"
+
+
+def _load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("webhook_receiver_example", RECEIVER_EXAMPLE_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+RECEIVER_EXAMPLE = _load_example()
 #: How long a test waits for deliveries before it says what it got.
 WAIT_SECONDS = 30
 
@@ -32,8 +48,11 @@ class Received:
         return decoded
 
     def signed_with(self, secret: str) -> bool:
-        expected = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
-        return hmac.compare_digest(self.headers.get("x-kaiten-signature", ""), expected)
+        """Signed as docs/webhook_receiver.py checks it (and as API 1.0's receivers did, the body alone)."""
+        header, delivery = self.headers.get("kaiten-signature", ""), self.headers.get("x-kaiten-delivery", "")
+        legacy = "sha256=" + hmac.new(secret.encode(), self.body, hashlib.sha256).hexdigest()
+        verified: bool = RECEIVER_EXAMPLE.verify(secret, header, delivery, self.body)
+        return verified and hmac.compare_digest(self.headers.get("x-kaiten-signature", ""), legacy)
 
 
 @dataclass

@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from adapters.webhook_http import HttpWebhookSender, is_private
+from adapters.webhook_http import HttpWebhookSender, is_public
 from api.settings import SettingsError, WebhookOptions
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.games import Games
 from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
-from services.webhooks import signature
-from tests.e2e.webhook_receiver import Receiver
+from services.webhooks import SIGNATURE_TOLERANCE_SECONDS, body_signature, signature
+from tests.e2e.webhook_receiver import RECEIVER_EXAMPLE, Receiver
 from tests.unit.seats.fixtures import FakeClock
 
 Payload = dict[str, object]
@@ -80,10 +80,40 @@ async def test_an_abandoned_game_ends_too_with_no_winners() -> None:
     }
 
 
-def test_the_signature_is_the_hex_hmac_sha256_of_the_body() -> None:
+def test_the_signature_is_the_hex_hmac_sha256_of_time_delivery_and_body() -> None:
     body = b'{"game_id":"g","version":3,"event":"turn","seats":[0]}'
-    expected = hmac.new(b"secret", body, hashlib.sha256).hexdigest()
-    assert signature("secret", body) == f"sha256={expected}"
+    expected = hmac.new(b"secret", b"1700000000.42." + body, hashlib.sha256).hexdigest()
+    assert signature("secret", 1_700_000_000, "42", body) == f"t=1700000000,v1={expected}"
+    # API 1.0's header, kept for the receivers written against it.
+    assert body_signature("secret", body) == "sha256=" + hmac.new(b"secret", body, hashlib.sha256).hexdigest()
+
+
+verify = RECEIVER_EXAMPLE.verify
+secrets_ = st.text(min_size=16, max_size=40)
+times = st.integers(min_value=1_000_000_000, max_value=4_000_000_000)
+
+
+@given(secrets_, times, st.integers(min_value=1, max_value=2**40).map(str), st.binary(max_size=200))
+def test_the_receiver_example_takes_what_kaiten_signed_within_the_tolerance(
+    secret: str, sent: int, delivery: str, body: bytes
+) -> None:
+    header = signature(secret, sent, delivery, body)
+    tolerance = SIGNATURE_TOLERANCE_SECONDS
+    assert tolerance == RECEIVER_EXAMPLE.TOLERANCE_SECONDS, "the example says what kaiten documents"
+    assert verify(secret, header, delivery, body, now=sent + tolerance)
+    assert verify(secret, header, delivery, body, now=sent - tolerance)
+    assert not verify(secret, header, delivery, body, now=sent + tolerance + 1), "replayed later"
+    assert not verify(secret, header, str(int(delivery) + 1), body, now=sent), "another delivery's id"
+    assert not verify(secret, header, delivery, body + b" ", now=sent), "another body"
+    assert not verify(secret + "x", header, delivery, body, now=sent), "another secret"
+    shifted = header.replace(f"t={sent}", f"t={sent + 1}")
+    assert not verify(secret, shifted, delivery, body, now=sent), "another time"
+    assert not verify(secret, body_signature(secret, body), delivery, body, now=sent), "the body alone"
+
+
+@pytest.mark.parametrize("header", ["", "t=,v1=", "v1=00", f"t={'9' * 5000},v1=00", "t=-5,v1=00", "t=\u0661,v1=00"])
+def test_the_receiver_example_refuses_headers_that_are_no_signature(header: str) -> None:
+    assert not verify("a-long-enough-secret", header, "1", b"{}", now=0)
 
 
 @given(st.integers(min_value=1, max_value=60))
@@ -98,28 +128,45 @@ def test_jitter_spreads_the_retries() -> None:
 
 @pytest.mark.parametrize(
     "address",
-    ["127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "::1", "fe80::1", "fd00::1", "0.0.0.0"],
+    [
+        *("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "0.0.0.0"),
+        # Shared address space (the issue's 100.100.100.200 is a cloud's metadata service), benchmarking,
+        # IETF protocol assignments, documentation, multicast, broadcast.
+        *("100.64.0.1", "100.100.100.200", "198.18.0.1", "192.0.0.170", "192.0.2.1", "224.0.0.1", "255.255.255.255"),
+        *("::1", "fe80::1", "fd00::1", "::", "ff0e::1", "2001:db8::1"),
+        # IPv6 addresses that lead to a private IPv4 one: 6to4 (2002::/16), NAT64, Teredo.
+        *("2002:a00:1::1", "2002:6464:64c8::1", "64:ff9b::a00:1", "64:ff9b:1::a00:1"),
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    ],
 )
-def test_loopback_link_local_and_private_addresses_are_private(address: str) -> None:
-    assert is_private(address)
-    assert is_private(f"::ffff:{address}") if ":" not in address else True
+def test_every_address_that_is_not_the_public_internets_is_refused(address: str) -> None:
+    assert not is_public(address)
+    if ":" not in address:
+        assert not is_public(f"::ffff:{address}"), "IPv4-mapped"
 
 
-@pytest.mark.parametrize("address", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "1.1.1.1"])
-def test_public_addresses_are_not(address: str) -> None:
-    assert not is_private(address)
+@pytest.mark.parametrize(
+    "address", ["93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946", "1.1.1.1", "2002:808:808::1", "64:ff9b::808:808"]
+)
+def test_public_addresses_are_taken(address: str) -> None:
+    assert is_public(address)
 
 
 @pytest.mark.parametrize(
     "url",
-    ["http://127.0.0.1:8000/hook", "http://localhost/hook", "https://[::1]/x", "http://169.254.169.254/latest"],
+    [
+        *("http://127.0.0.1:8000/hook", "http://localhost/hook", "https://[::1]/x", "http://169.254.169.254/latest"),
+        *("http://100.100.100.200/latest/meta-data", "http://[2002:a00:1::1]/x"),
+    ],
 )
 async def test_urls_into_the_servers_own_network_are_refused(url: str) -> None:
     refusal = await HttpWebhookSender().refusal(url)
-    assert refusal is not None and "private" in refusal
+    assert refusal is not None and "not the public internet's" in refusal
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/x", "file:///etc/passwd", "http:///nohost", "hook"])
+@pytest.mark.parametrize(
+    "url", ["ftp://example.com/x", "file:///etc/passwd", "http:///nohost", "hook", "http://[::1/", "http://h:99999/"]
+)
 async def test_only_http_urls_with_a_host_are_taken(url: str) -> None:
     for sender in (HttpWebhookSender(), HttpWebhookSender(allow_private=True)):
         assert await sender.refusal(url) == "a webhook's URL is http:// or https:// with a host"
