@@ -1,8 +1,13 @@
 """The four games as OpenSpiel Python games, registered on import:
 
 `kaiten_sushi_go`, `kaiten_sushi_go_party`, `kaiten_spin_some_for_dim_sum`, `kaiten_dim_sum_derby`,
-each with the parameters `players`, `seed` (the family of chance outcomes), `chance_outcomes` and
-`options` (the game's creation options as JSON, e.g. `{"menu": "sushi-go"}`).
+each with the parameters `players`, `seed` (the family of chance outcomes), `chance_outcomes`,
+`chance_nodes` and `options` (the game's creation options as JSON, e.g. `{"menu": "sushi-go"}`).
+- **Options in a game string**: OpenSpiel's parser splits a game string on `,` and `=` and counts
+  brackets, so `options` is JSON with `%`, `,`, `=`, `(` and `)` percent-escaped as in URLs
+  (`encode_options`; the value is always percent-decoded before it is read as JSON, so JSON without
+  `%` may also be given as it is). The game keeps it in that form, so that `str(game)`,
+  `serialize_game_and_state` and pickles load the same game again.
 
 - **Dynamics**: Sushi Go! and Sushi Go Party! are simultaneous-move games (every seat's hidden pick
   is one joint action); Party's bonus actions and menu selection are sequential nodes inside them.
@@ -12,12 +17,20 @@ each with the parameters `players`, `seed` (the family of chance outcomes), `cha
   pick one after another as kaiten's service takes them, each pick hidden from the others until the
   turn is revealed, so the game is the same and its information sets are too.
 - **Actions** are the fixed action spaces of the PettingZoo environments (`games/`).
-- **Chance is sampled explicitly.** The real outcome spaces (every deal of 108 cards, every order of
-  six baskets) are far too large to enumerate, so each step of the rules that draws chance (the
-  setup, a new round's deal, a menu's draw, a cart refilled...) is one chance node with
-  `chance_outcomes` (default 64) equally likely outcomes; outcome `k` is kaiten's `Chance(seed, move,
-  k)`, from which the domain draws exactly as in the service. A search samples these nodes like any
-  other; the adapter learns that a command draws by deciding it with a `Chance` that refuses to draw.
+- **Chance is explicit, and as wide as a 64-bit seed.** The real outcome spaces (every deal of 108
+  cards, every order of six baskets) are far too large to list at one node, so each step of the rules
+  that draws chance (the setup, a new round's deal, a menu's draw, a cart refilled...) is
+  `chance_nodes` (default 8) chance nodes in a row, each with `chance_outcomes` (default 256) equally
+  likely outcomes. Read as the digits of one number, the outcomes are a key among
+  `chance_outcomes ** chance_nodes` (2**64), and the step draws from kaiten's `Chance(seed, move,
+  key)`, exactly as the domain draws in the service. Knowing the `seed` tells nothing: no seat can
+  try 2**64 keys against what it sees (with a single node of 64 outcomes, it could: every deal of a
+  seed would be one of 64). A smaller space (`chance_nodes=1`) is a coarser sample of the same
+  deals, for searches that enumerate chance. The adapter learns that a command draws by deciding it
+  with a `Chance` that refuses to draw.
+- **An illegal action** (an action not legal for the seat, a chance outcome out of range) raises
+  `ValueError` before anything changes: the state, its history and its serialization stay as they
+  were.
 - **Information state**: the string is the seat's own log, every event as `Game.redact` shows it to
   that seat (perfect recall: its hands, its picks, everything revealed); the tensor is the seat's view
   encoded as in PettingZoo. **Observation**: the view as JSON, and the same tensor. An observer
@@ -31,14 +44,17 @@ each with the parameters `players`, `seed` (the family of chance outcomes), `cha
   see from then on: what they saw in the world just drawn has no history to replay (IS-MCTS wants
   `allow_inconsistent_action_sets=True`). Party cannot resample a seat while a bonus action waits for
   another (its sampler would have to invent that seat's prompt); IS-MCTS resamples the seat to play.
-- Serialization is OpenSpiel's: a state is its action history, replayed (chance outcomes included).
+- Serialization is OpenSpiel's for Python games: the history, and the state's attributes pickled (the
+  game by its game string). Replaying the history (chance outcomes included) gives the same state.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Sequence
+import urllib.parse
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -56,7 +72,7 @@ from domain.spin_some import sampler as spin_some_sampler
 from domain.sushi_go import sampler as sushi_go_sampler
 from domain.sushi_go_party import sampler as sushi_go_party_sampler
 
-DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "chance_outcomes": 64, "options": "{}"}
+DEFAULT_PARAMETERS: dict[str, Any] = {"seed": 0, "chance_outcomes": 256, "chance_nodes": 8, "options": "{}"}
 #: The simultaneous games' parameters too: whether the picks are taken one seat after another.
 TURN_BASED_PARAMETERS: dict[str, Any] = {**DEFAULT_PARAMETERS, "turn_based": False}
 #: What kaiten's `mcts` determinizes with; resampling deals with it too.
@@ -67,6 +83,22 @@ SAMPLERS: dict[str, Determinizer] = {
     "dim-sum-derby": dim_sum_derby_sampler,
 }
 _encode = msgspec.json.Encoder().encode
+#: What OpenSpiel's game-string parser splits a value on, and `%` itself, percent-escaped.
+_ESCAPE = str.maketrans({"%": "%25", ",": "%2C", "=": "%3D", "(": "%28", ")": "%29"})
+
+
+def encode_options(options: Mapping[str, Any]) -> str:
+    """The `options` parameter for these options: compact JSON, `%`, `,`, `=`, `(` and `)`
+    percent-escaped (as in URLs) so that it survives a game string."""
+    return json.dumps(dict(options), separators=(",", ":")).translate(_ESCAPE)
+
+
+def decode_options(parameter: str) -> dict[str, Any]:
+    """The options an `options` parameter encodes (`encode_options`; plain JSON without `%` too)."""
+    options = json.loads(urllib.parse.unquote(parameter))
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a JSON object, not {parameter!r}")
+    return options
 
 
 def short_name(game_id: str) -> str:
@@ -98,13 +130,16 @@ class _Progress:
     attributes, and this copies in time linear in the logs only (the game and its state are shared:
     they are immutable)."""
 
-    __slots__ = ("game", "logs", "match", "moves", "pending")
+    __slots__ = ("digits", "game", "logs", "match", "moves", "pending")
 
     def __init__(self, game: KaitenGame) -> None:
         self.game = game
         self.match: Match | None = None
         #: Commands waiting for a chance outcome; the first one draws.
         self.pending: list[tuple[int, Any]] = []
+        #: The chance outcomes of the draw under way (it draws once it has `chance_nodes`).
+        self.digits: tuple[int, ...] = ()
+        #: Moves applied (chance outcomes and decisions; a joint action is one): part of each draw's key.
         self.moves = 0
         #: Each seat's redacted events as JSON, then the spectator's.
         self.logs: list[list[bytes]] = [[] for _ in range(game.players + 1)]
@@ -114,6 +149,7 @@ class _Progress:
         other.game = self.game
         other.match = None if self.match is None else self.match.copy()
         other.pending = list(self.pending)
+        other.digits = self.digits
         other.moves = self.moves
         other.logs = [list(log) for log in self.logs]
         return other
@@ -137,7 +173,14 @@ class KaitenGame(pyspiel.Game):
         self.players = players
         self.seed = int(params["seed"])
         self.chance_count = int(params["chance_outcomes"])
-        self.options = parse_options(spec.game, json.loads(params["options"]), players)
+        self.chance_nodes = int(params["chance_nodes"])
+        if self.chance_count < 1 or self.chance_nodes < 1:
+            raise ValueError("chance_outcomes and chance_nodes must be at least 1")
+        self._chance_outcomes = [(outcome, 1.0 / self.chance_count) for outcome in range(self.chance_count)]
+        options = decode_options(params["options"])
+        self.options = parse_options(spec.game, options, players)
+        # As a game string can hold it: `str(game)` loads this game again.
+        params["options"] = encode_options(options)
         self.turn_based = bool(params.get("turn_based", False))
         #: Whether all the seats awaited at a pick move as one simultaneous node.
         self.simultaneous = spec.simultaneous and not self.turn_based
@@ -152,6 +195,14 @@ class KaitenGame(pyspiel.Game):
             max_game_length=spec.max_moves(players) * (players if self.turn_based else 1),
         )
         super().__init__(self.turn_based_type if self.turn_based else self.game_type, info, params)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.spec.max_moves(self.players) * self.chance_nodes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pyspiel pickles a game by its game string but rebuilds only the C++ part: a Python game
+        # would come back without its attributes (a serialized state holds its game). Loaded again.
+        return (load_game, (str(self),))
 
     def new_initial_state(self) -> KaitenState:
         return KaitenState(self)
@@ -213,31 +264,50 @@ class KaitenState(pyspiel.State):
         return sorted(match.legal(player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        probability = 1.0 / self._game.chance_count
-        return [(outcome, probability) for outcome in range(self._game.chance_count)]
+        return list(self._game._chance_outcomes)
 
     def _apply_action(self, action: int) -> None:
+        # Everything is checked before anything changes: a refused action leaves the state as it was.
         progress = self._progress
+        match = progress.match
+        if match is not None and not progress.pending:
+            if match.result() is not None:
+                raise ValueError("the game is over: no action is legal")
+            seat = match.awaiting()[0]
+            command = match.command(seat, action)
+            progress.moves += 1
+            self._run([(seat, command)])
+            return
+        game = self._game
+        if not 0 <= action < game.chance_count:
+            raise ValueError(f"chance outcome {action} is not one of 0 to {game.chance_count - 1}")
         progress.moves += 1
-        if progress.match is None:
-            match, events = Match.start(self._spec, self._game.players, self._game.options, self._chance(action))
+        progress.digits += (action,)
+        if len(progress.digits) < game.chance_nodes:
+            return
+        key = 0
+        for digit in progress.digits:
+            key = key * game.chance_count + digit
+        progress.digits = ()
+        chance = Chance(game.seed, progress.moves, key)
+        if match is None:
+            match, events = Match.start(self._spec, game.players, game.options, chance)
             progress.match = match
             self._record(events)
-        elif progress.pending:
+        else:
             (seat, command), *rest = progress.pending
             progress.pending = []
-            self._record(progress.match.play(seat, command, self._chance(action)))
+            self._record(match.play(seat, command, chance))
             self._run(rest)
-        else:
-            seat = progress.match.awaiting()[0]
-            self._run([(seat, progress.match.command(seat, action))])
 
     def _apply_actions(self, actions: Sequence[int]) -> None:
         match = self._progress.match
         assert match is not None
+        # Every pick is read off the same state: simultaneous picks do not see each other. All are
+        # checked before any is played.
+        commands = [(seat, match.command(seat, actions[seat])) for seat in match.awaiting()]
         self._progress.moves += 1
-        # Every pick is read off the same state: simultaneous picks do not see each other.
-        self._run([(seat, match.command(seat, actions[seat])) for seat in match.awaiting()])
+        self._run(commands)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -282,9 +352,6 @@ class KaitenState(pyspiel.State):
         return "setting the table" if match is None else self._spec.render(match.state)
 
     # --- playing ---------------------------------------------------------------------------------
-
-    def _chance(self, outcome: int) -> Chance:
-        return Chance(self._game.seed, self._progress.moves, outcome)
 
     def _run(self, commands: list[tuple[int, Any]]) -> None:
         """Play the commands in order until one draws chance; it and the rest wait for the outcome."""
@@ -342,6 +409,14 @@ class KaitenObserver:
         if match is None:
             return ""
         return _encode(match.view(seat)).decode()
+
+
+@lru_cache(maxsize=64)
+def load_game(game_string: str) -> KaitenGame:
+    """The game of a game string (what an unpickled state or game is loaded with; games are immutable,
+    so the states of one game share it)."""
+    game: KaitenGame = pyspiel.load_game(game_string)
+    return game
 
 
 def _pick_in_secret(match: Match, seats: Sequence[int], chance: Chance) -> None:

@@ -64,11 +64,17 @@ class OpenSpielPeers:
         return ("openspiel:ismcts", "openspiel:ismcts@<ms>ms", "openspiel:ismcts@<n>sims")
 
 
+#: The search's own model of chance: each draw one node of 64 outcomes, a coarse sample of the deals
+#: that costs a rollout one chance node a draw rather than eight (the search draws from a state it
+#: dealt itself, with a seed of its own: it learns nothing of the real game's chance from it).
+SEARCH_CHANCE = {"chance_outcomes": 64, "chance_nodes": 1}
+
+
 @cache
 def search_game(game_id: str, players: int) -> KaitenGame:
     """The game the search plays: sequential (the drafting games' turn-based form)."""
     cls = GAME_CLASSES[game_id]
-    return cls({"players": players, **({"turn_based": True} if cls.spec.simultaneous else {})})
+    return cls({"players": players, **SEARCH_CHANCE, **({"turn_based": True} if cls.spec.simultaneous else {})})
 
 
 class IsmctsPeer:

@@ -1,20 +1,30 @@
 """PettingZoo environments for every game: `env(game, players)` (AEC) and, for the games whose picks are
-simultaneous (Sushi Go!, Sushi Go Party!), `parallel_env(game, players)`.
+simultaneous (Sushi Go!, Sushi Go Party!), `parallel_env(game, players)`. Both take the game's
+creation `options`, `render_mode`, and what an illegal action does (`illegal_action`,
+`illegal_reward`).
 
 - Agents are `player_0` .. `player_{n-1}` (seat i).
 - Each observation is `{"observation": float32 vector, "action_mask": int8 vector}`: the seat's own
   view encoded as described in the game's module under `games/`, and a 1 for each legal action.
   A seat the game does not await has an all-zero mask.
-- Actions are `Discrete(n)` over the game's fixed action space (`games/<game>.py`); an action that is
-  not legal now raises ValueError.
+- Actions are `Discrete(n)` over the game's fixed action space (`games/<game>.py`).
+- **An illegal action** (one the mask does not allow, or no action for a seat that must act) raises
+  `ValueError` and plays nothing (`illegal_action="raise"`, the default). With
+  `illegal_action="penalty"` it ends the game instead, as PettingZoo's classic environments do: every
+  agent is terminated, the agent that acted illegally gets `illegal_reward` (default: minus the game's
+  utility bound, below any score difference the game can end with) and an info
+  `{"illegal_action": action}`, the others 0; nothing is played. That lets tests and learners that
+  sample without the mask (PettingZoo's `parallel_seed_test`) run.
 - **Rewards** come once, when the game ends: each seat's final total minus the mean of the other
   seats' totals (so they sum to zero); 0 before.
 - Turn order (AEC): the lowest awaited seat acts next. Simultaneous picks are sent one seat at a time;
   a pick is hidden from the others until every seat has picked, exactly as in the service.
 - Parallel: each `step` plays the commands of every awaited seat (all seats at a pick; one seat at a
   Party bonus action) and ignores the actions of the other agents.
-- `reset(seed=s)` deals with kaiten's `Chance(s, version)`, so a seed reproduces a game, here and in
-  the service's rules; `reset()` draws a fresh seed.
+- `reset(seed=s)` draws from kaiten's `Chance(s, version)`, `version` the number of the game's events
+  so far (from its setup), so a seed reproduces a game of this environment; `reset()` draws a fresh
+  seed. It is not the deal of a service game created with seed `s`: the service draws from its chance
+  key (the seed hashed with the game's secret salt) and counts the lobby's events in the version.
 - `render()` returns (render_mode "ansi") or prints ("human") the whole table as text.
 """
 
@@ -22,7 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from gymnasium import spaces
@@ -37,12 +47,22 @@ from domain.lobby import parse_options
 #: No observed number (counts, scores, sizes) comes near this.
 OBSERVATION_BOUND = 1000.0
 Observation = dict[str, np.ndarray[Any, Any]]
+#: What an illegal action does: raise ValueError, or end the game with a penalty for the agent.
+IllegalAction = Literal["raise", "penalty"]
 
 
 class _Table:
     """What both APIs share: the game, its spaces, the match in progress, observations and render."""
 
-    def __init__(self, game: str, players: int, options: Mapping[str, Any] | None, render_mode: str | None) -> None:
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None,
+        render_mode: str | None,
+        illegal_action: IllegalAction,
+        illegal_reward: float | None,
+    ) -> None:
         spec = get_spec(game)
         if not spec.game.min_players <= players <= spec.game.max_players:
             raise ValueError(
@@ -50,7 +70,11 @@ class _Table:
             )
         if render_mode not in (None, "human", "ansi"):
             raise ValueError(f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}")
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalty', not {illegal_action!r}")
         self.spec: GameSpec = spec
+        self.illegal_action = illegal_action
+        self.illegal_reward = -spec.utility_bound if illegal_reward is None else float(illegal_reward)
         self.players = players
         self.game_options = parse_options(spec.game, options, players)
         self.render_mode = render_mode
@@ -86,6 +110,19 @@ class _Table:
         assert self.match is not None
         self.match.play(seat, command, Chance(self.game_seed, self.match.version))
 
+    def _command(self, seat: int, action: int | None) -> Any:
+        """The command behind the seat's action; None for an illegal action under penalties (ValueError
+        otherwise)."""
+        assert self.match is not None, "reset() the environment first"
+        try:
+            if action is None:
+                raise ValueError(f"{self.possible_agents[seat]} must act: None is no action")
+            return self.match.command(seat, int(action))
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+            return None
+
     def _observe(self, agent: str) -> Observation:
         match = self.match
         assert match is not None, "reset() the environment first"
@@ -116,9 +153,15 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
     metadata = {"render_modes": ["human", "ansi"], "name": "kaiten_v0", "is_parallelizable": False}
 
     def __init__(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        illegal_action: IllegalAction = "raise",
+        illegal_reward: float | None = None,
     ) -> None:
-        _Table.__init__(self, game, players, options, render_mode)
+        _Table.__init__(self, game, players, options, render_mode, illegal_action, illegal_reward)
         AECEnv.__init__(self)
         self.metadata = {**self.metadata, "name": f"kaiten_{game.replace('-', '_')}_v0"}
 
@@ -141,10 +184,19 @@ class KaitenAECEnv(_Table, AECEnv[str, Observation, int | None]):
             self._was_dead_step(action)
             return
         match = self.match
-        assert match is not None and action is not None
+        assert match is not None
         seat = self.seat_of[agent]
-        match.play(seat, match.command(seat, int(action)), Chance(self.game_seed, match.version))
+        command = self._command(seat, action)
         self._cumulative_rewards[agent] = 0.0
+        if command is None:
+            # The game ends: the agent that acted illegally pays, nothing is played.
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewards[agent] = self.illegal_reward
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.infos[agent] = {**self.infos[agent], "illegal_action": action}
+            self._accumulate_rewards()
+            return
+        match.play(seat, command, Chance(self.game_seed, match.version))
         if match.result() is None:
             # Rewards are all zero until the end, as reset() left them: nothing to set or add.
             self.agent_selection = self.possible_agents[match.awaiting()[0]]
@@ -162,9 +214,15 @@ class KaitenParallelEnv(_Table, ParallelEnv[str, Observation, int]):
     metadata = {"render_modes": ["human", "ansi"], "name": "kaiten_parallel_v0"}
 
     def __init__(
-        self, game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+        self,
+        game: str,
+        players: int,
+        options: Mapping[str, Any] | None = None,
+        render_mode: str | None = None,
+        illegal_action: IllegalAction = "raise",
+        illegal_reward: float | None = None,
     ) -> None:
-        _Table.__init__(self, game, players, options, render_mode)
+        _Table.__init__(self, game, players, options, render_mode, illegal_action, illegal_reward)
         if not self.spec.simultaneous:
             raise ValueError(f"{self.spec.game.name} has no simultaneous picks: use the AEC env()")
         self.metadata = {**self.metadata, "name": f"kaiten_{game.replace('-', '_')}_parallel_v0"}
@@ -188,17 +246,29 @@ class KaitenParallelEnv(_Table, ParallelEnv[str, Observation, int]):
     ]:
         match = self.match
         assert match is not None, "reset() the environment first"
-        # Every awaited seat's command is read off the same state: picks do not see each other.
-        commands = [(seat, match.command(seat, int(actions[self.possible_agents[seat]]))) for seat in match.awaiting()]
-        for seat, command in commands:
-            self._play(seat, command)
+        # Every awaited seat's command is read off the same state: picks do not see each other. All
+        # are checked before any is played.
         agents = self.agents
-        over = match.result() is not None
-        rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))
+        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
+        commands = []
+        for seat in match.awaiting():
+            agent = self.possible_agents[seat]
+            command = self._command(seat, actions.get(agent))
+            if command is None:
+                infos[agent] = {"illegal_action": actions.get(agent)}
+            commands.append((seat, command))
+        if any(command is None for _, command in commands):
+            # The game ends: the agents that acted illegally pay, nothing is played.
+            over = True
+            rewards = {agent: self.illegal_reward if infos[agent] else 0.0 for agent in agents}
+        else:
+            for seat, command in commands:
+                self._play(seat, command)
+            over = match.result() is not None
+            rewards = dict(zip(self.possible_agents, match.score_differences(), strict=True))
         observations = {agent: self._observe(agent) for agent in agents}
         terminations = dict.fromkeys(agents, over)
         truncations = dict.fromkeys(agents, False)
-        infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
         if over:
             self.agents = []
         if self.render_mode == "human":
@@ -207,14 +277,24 @@ class KaitenParallelEnv(_Table, ParallelEnv[str, Observation, int]):
 
 
 def env(
-    game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+    game: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    illegal_action: IllegalAction = "raise",
+    illegal_reward: float | None = None,
 ) -> KaitenAECEnv:
     """The AEC environment of a game (`sushi-go`, `sushi-go-party`, `spin-some-for-dim-sum`, `dim-sum-derby`)."""
-    return KaitenAECEnv(game, players, options, render_mode)
+    return KaitenAECEnv(game, players, options, render_mode, illegal_action, illegal_reward)
 
 
 def parallel_env(
-    game: str, players: int, options: Mapping[str, Any] | None = None, render_mode: str | None = None
+    game: str,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    illegal_action: IllegalAction = "raise",
+    illegal_reward: float | None = None,
 ) -> KaitenParallelEnv:
     """The Parallel environment of a game with simultaneous picks (`sushi-go`, `sushi-go-party`)."""
-    return KaitenParallelEnv(game, players, options, render_mode)
+    return KaitenParallelEnv(game, players, options, render_mode, illegal_action, illegal_reward)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import pickle
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +13,10 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from adapters.environments.match import Match
 from adapters.environments.openspiel_game import GAME_CLASSES, KaitenState, short_name
+from domain.chance import Chance
+from domain.lobby import parse_options
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
 
 #: Few simulations and short rollouts: the point is a whole game played by the search, quickly.
@@ -21,6 +26,14 @@ ROLLOUT_LENGTH = 30
 
 def load(game: str, players: int, **params: Any) -> Any:
     return pyspiel.load_game(short_name(game), {"players": players, **params})
+
+
+def deal(loaded: Any, outcomes: Iterator[int]) -> Any:
+    """The state at the first decision, the setup's chance nodes given these outcomes."""
+    state = loaded.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(next(outcomes))
+    return state
 
 
 def test_every_game_is_registered() -> None:
@@ -39,9 +52,7 @@ def test_dynamics_follow_the_rules(game: str, players: int) -> None:
     dynamics = loaded.get_type().dynamics
     expected = pyspiel.GameType.Dynamics.SIMULTANEOUS if game in SIMULTANEOUS else pyspiel.GameType.Dynamics.SEQUENTIAL
     assert dynamics == expected
-    state = loaded.new_initial_state()
-    assert state.is_chance_node()
-    state.apply_action(0)
+    state = deal(loaded, iter(range(100)))
     assert state.is_simultaneous_node() == (game in SIMULTANEOUS)
 
 
@@ -92,12 +103,17 @@ def test_openspiels_search_plays_a_whole_game(game: str, search: str) -> None:
 
 
 def play_until_decision(state: KaitenState, moves: int, random_state: np.random.RandomState) -> KaitenState:
-    for _ in range(moves):
+    """The state after `moves` random decisions (chance outcomes at random too), at a decision."""
+    while moves or state.is_chance_node():
         if state.is_chance_node():
             state.apply_action(int(random_state.randint(len(state.chance_outcomes()))))
-        state.apply_action(int(random_state.choice(state.legal_actions())))
-    while state.is_chance_node():
-        state.apply_action(0)
+            continue
+        if state.is_simultaneous_node():
+            players = range(state.num_players())
+            state.apply_actions([int(random_state.choice(state.legal_actions(seat))) for seat in players])
+        else:
+            state.apply_action(int(random_state.choice(state.legal_actions())))
+        moves -= 1
     return state
 
 
@@ -196,8 +212,7 @@ def test_other_seats_see_the_public_log_in_a_resampled_state() -> None:
 
 
 def test_information_states_are_what_each_seat_saw() -> None:
-    state = load("sushi-go", 2).new_initial_state()
-    state.apply_action(5)
+    state = deal(load("sushi-go", 2), iter(range(5, 100)))
     own, other = state.information_state_string(0), state.information_state_string(1)
     # Each seat sees its own hand and not the other's.
     assert own != other
@@ -206,15 +221,21 @@ def test_information_states_are_what_each_seat_saw() -> None:
     assert len(state.observation_tensor(1)) == load("sushi-go", 2).observation_tensor_size()
 
 
-def test_a_chance_outcome_and_a_seed_reproduce_a_game() -> None:
-    def dealt(seed: int, outcome: int) -> str:
-        state = load("sushi-go", 3, seed=seed).new_initial_state()
-        state.apply_action(outcome)
-        return str(state)
+def test_chance_outcomes_and_a_seed_reproduce_a_game() -> None:
+    def dealt(seed: int, outcome: int, **params: Any) -> str:
+        return str(deal(load("sushi-go", 3, seed=seed, **params), iter([outcome] * 8)))
 
     assert dealt(0, 3) == dealt(0, 3)
     assert dealt(0, 3) != dealt(0, 4)
     assert dealt(0, 3) != dealt(1, 3)
+    # The eight outcomes are the digits of the key of kaiten's `Chance(seed, move, key)`; one node of
+    # a few outcomes is a coarser sample of the same draws (outcome k: key k).
+    spec = GAME_CLASSES["sushi-go"].spec
+    options = spec.game.options_type()
+    key = sum(3 * 256**digit for digit in range(8))
+    assert dealt(0, 3) == spec.render(Match.start(spec, 3, options, Chance(0, 8, key))[0].state)
+    coarse = {"chance_outcomes": 64, "chance_nodes": 1}
+    assert dealt(5, 3, **coarse) == spec.render(Match.start(spec, 3, options, Chance(5, 1, 3))[0].state)
 
 
 def test_serialized_states_come_back_equal() -> None:
@@ -223,3 +244,150 @@ def test_serialized_states_come_back_equal() -> None:
     again = loaded.deserialize_state(state.serialize())
     assert str(again) == str(state)
     assert again.information_state_string(1) == state.information_state_string(1)
+
+
+# --- game parameters round-trip through the game string ------------------------------------------
+
+#: Options with several keys and a custom menu: their JSON has the commas, and a menu the brackets,
+#: that OpenSpiel's game-string parser splits on.
+PARTY_OPTIONS = [
+    {"menu": "master-menu", "pass_both_ways": True},
+    {
+        "menu": {
+            "roll": "temaki",
+            "appetizers": ["tempura", "sashimi", "miso-soup"],
+            "specials": ["wasabi", "tea"],
+            "dessert": "fruit",
+        },
+        "pass_both_ways": True,
+    },
+]
+
+
+@pytest.mark.parametrize("options", PARTY_OPTIONS)
+def test_options_round_trip_through_the_game_string(options: dict[str, Any]) -> None:
+    loaded = load("sushi-go-party", 4, options=json.dumps(options), seed=3)
+    again = pyspiel.load_game(str(loaded))
+    assert str(again) == str(loaded)
+    assert again.options == loaded.options == parse_options(GAME_CLASSES["sushi-go-party"].spec.game, options, 4)
+    assert pickle.loads(pickle.dumps(loaded)).options == loaded.options
+    state = play_until_decision(loaded.new_initial_state(), 6, np.random.RandomState(2))
+    game, copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(loaded, state))
+    assert str(game) == str(loaded)
+    assert copy.history() == state.history() and str(copy) == str(state)
+    pickled = pickle.loads(pickle.dumps(state))
+    assert pickled.history() == state.history() and str(pickled) == str(state)
+    # The copies play on as the state does: their game came back whole.
+    for other in (copy, pickled):
+        assert snapshot(play_until_decision(other, 3, np.random.RandomState(5))) == snapshot(
+            play_until_decision(state.clone(), 3, np.random.RandomState(5))
+        )
+    pyspiel.random_sim_test(loaded, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_game_string_takes_options_with_the_separators_escaped() -> None:
+    from adapters.environments.openspiel_game import encode_options
+
+    loaded = pyspiel.load_game(
+        'kaiten_sushi_go_party(players=4,options={"menu":"master-menu"%2C"pass_both_ways":true})'
+    )
+    assert loaded.options.menu == "master-menu" and loaded.options.pass_both_ways
+    assert encode_options({"menu": "master-menu", "pass_both_ways": True}) in str(loaded)
+
+
+# --- an illegal action changes nothing -------------------------------------------------------------
+
+
+def snapshot(state: Any) -> tuple[Any, ...]:
+    """What a state shows: its history and move number (`serialize`'s first lines), its table, whose turn
+    it is, what each seat knows and may do."""
+    seats = range(state.num_players())
+    return (
+        state.serialize().split("\n")[:2],
+        str(state),
+        state.current_player(),
+        state.chance_outcomes() if state.is_chance_node() else None,
+        [state.legal_actions(seat) for seat in seats],
+        [state.information_state_string(seat) for seat in seats],
+        state.returns(),
+    )
+
+
+def replay(loaded: Any, history: list[int]) -> Any:
+    """A fresh state that plays the history (a simultaneous node's actions are one entry per seat)."""
+    state = loaded.new_initial_state()
+    at = 0
+    while at < len(history):
+        if state.is_simultaneous_node():
+            state.apply_actions(history[at : at + state.num_players()])
+            at += state.num_players()
+        else:
+            state.apply_action(history[at])
+            at += 1
+    return state
+
+
+def refuse_an_illegal_action(loaded: Any, state: Any) -> None:
+    """Apply an action the state refuses (a chance outcome out of range, an action not legal): the state
+    stays the one it was, which its history replays to and `serialize` brings back."""
+    before = snapshot(state)
+    with pytest.raises(ValueError, match="not"):
+        if state.is_chance_node():
+            state.apply_action(len(state.chance_outcomes()))
+        elif state.is_simultaneous_node():
+            joint = [state.legal_actions(seat)[0] for seat in range(state.num_players())]
+            last = set(state.legal_actions(len(joint) - 1))
+            joint[-1] = next(action for action in range(loaded.num_distinct_actions()) if action not in last)
+            state.apply_actions(joint)
+        else:
+            legal = set(state.legal_actions())
+            state.apply_action(next(action for action in range(loaded.num_distinct_actions()) if action not in legal))
+    assert snapshot(state) == before
+    assert snapshot(loaded.deserialize_state(state.serialize())) == before
+    assert snapshot(replay(loaded, state.history())) == before
+
+
+@pytest.mark.parametrize(("game", "players", "turn_based"), RESAMPLING)
+def test_an_illegal_action_changes_nothing(game: str, players: int, turn_based: bool) -> None:
+    loaded = load(game, players, **({"turn_based": True} if turn_based else {}))
+    state = loaded.new_initial_state()
+    random_state = np.random.RandomState(8)
+    at = 0
+    while not state.is_terminal():
+        if at % 9 == 0:
+            refuse_an_illegal_action(loaded, state)
+        at += 1
+        if state.is_chance_node():
+            state.apply_action(int(random_state.randint(len(state.chance_outcomes()))))
+        elif state.is_simultaneous_node():
+            state.apply_actions([int(random_state.choice(state.legal_actions(seat))) for seat in range(players)])
+        else:
+            state.apply_action(int(random_state.choice(state.legal_actions())))
+    # The game played on after every refusal is the one its history replays to.
+    assert snapshot(replay(loaded, state.history())) == snapshot(state)
+
+
+# --- chance ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", sorted(GAME_CLASSES))
+def test_chance_deals_from_more_outcomes_than_anyone_can_enumerate(game: str) -> None:
+    loaded = load(game, 3)
+    random_state = np.random.RandomState(9)
+    nodes = 0
+    state = loaded.new_initial_state()
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(probability for _, probability in outcomes) == pytest.approx(1.0)
+        state.apply_action(outcomes[0][0])
+        nodes += 1
+    # The setup's key, known seed or not, is one of at least 2**64 equally likely ones ...
+    assert loaded.max_chance_outcomes() ** nodes >= 2**64
+    # ... every chance node of which counts ...
+    last = [0] * (nodes - 1)
+    assert str(deal(loaded, iter([*last, 0]))) != str(deal(loaded, iter([*last, 1])))
+    # ... and two hundred random setups are two hundred deals.
+    deals = {
+        str(deal(loaded, iter(random_state.randint(loaded.max_chance_outcomes(), size=nodes)))) for _ in range(200)
+    }
+    assert len(deals) == 200

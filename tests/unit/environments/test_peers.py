@@ -47,8 +47,10 @@ def test_a_simulation_budget_replays_the_same_games_for_a_seed() -> None:
 def test_a_time_budget_stops_the_search_with_a_legal_command() -> None:
     game = get_game("dim-sum-derby")
     played = GAME_CLASSES[game.id]({"players": 3}).new_initial_state()
-    for action in (0, 1, 2):
-        played.apply_action(action if played.is_chance_node() else played.legal_actions()[action])
+    for action in (1, 2):
+        while played.is_chance_node():
+            played.apply_action(0)
+        played.apply_action(played.legal_actions()[action])
     assert played.match is not None
     state = played.match.state
     seat = game.awaiting(state)[0]

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
 from adapters.environments.games import dim_sum_derby as derby
 from adapters.environments.games import get_spec, sushi_go
@@ -188,3 +188,88 @@ def test_party_options_reach_the_game() -> None:
     table = env("sushi-go-party", 4, options={"menu": "master-menu"})
     table.reset(seed=1)
     assert table.match is not None and table.match.state.menu.id == "master-menu"
+
+
+# --- illegal actions: raised, or a penalty that ends the game ----------------------------------------
+
+#: One case per game: 2 players (Dim Sum Derby 3).
+SMALLEST = [(game, players) for game, players in CASES if players == min(p for g, p in CASES if g == game)]
+
+
+@pytest.mark.parametrize(("game", "players"), [case for case in CASES if case[0] in SIMULTANEOUS])
+def test_parallel_seed_with_penalties(game: str, players: int) -> None:
+    # PettingZoo's parallel seed test samples actions without the mask.
+    parallel_seed_test(lambda: parallel_env(game, players, illegal_action="penalty"), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize("game", sorted(SIMULTANEOUS))
+def test_parallel_seed_without_penalties_raises(game: str) -> None:
+    with pytest.raises(ValueError, match="not legal"):
+        parallel_seed_test(lambda: parallel_env(game, 2), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize(("game", "players"), SMALLEST)
+def test_api_and_seed_with_penalties(game: str, players: int) -> None:
+    api_test(env(game, players, illegal_action="penalty"), num_cycles=CYCLES)
+    seed_test(lambda: env(game, players, illegal_action="penalty"), num_cycles=CYCLES)
+
+
+def unmasked_game(table: Any, seed: int) -> tuple[dict[str, float], dict[str, dict[str, Any]]]:
+    """An AEC game of actions sampled without the mask: each agent's rewards and last infos."""
+    table.reset(seed=seed)
+    for agent in table.possible_agents:
+        table.action_space(agent).seed(seed)
+    earned = dict.fromkeys(table.possible_agents, 0.0)
+    infos: dict[str, dict[str, Any]] = {}
+    for agent in table.agent_iter():
+        _, reward, terminated, truncated, info = table.last()
+        earned[agent] += reward
+        infos[agent] = info
+        table.step(None if terminated or truncated else table.action_space(agent).sample())
+    return earned, infos
+
+
+@pytest.mark.parametrize(("game", "players"), SMALLEST)
+def test_an_illegal_action_ends_the_game_with_a_penalty(game: str, players: int) -> None:
+    table = env(game, players, illegal_action="penalty")
+    earned, infos = unmasked_game(table, seed=3)
+    assert table.agents == []
+    offenders = [agent for agent, info in infos.items() if "illegal_action" in info]
+    assert len(offenders) == 1
+    penalty = -get_spec(game).utility_bound
+    assert earned == {agent: penalty if agent in offenders else 0.0 for agent in table.possible_agents}
+    # The game itself was not played on.
+    assert table.match is not None and table.match.result() is None
+
+
+def test_the_penalty_is_a_choice() -> None:
+    table = env("sushi-go", 2, illegal_action="penalty", illegal_reward=-1.0)
+    earned, _ = unmasked_game(table, seed=4)
+    assert sorted(earned.values()) == [-1.0, 0.0]
+    with pytest.raises(ValueError, match="illegal_action"):
+        env("sushi-go", 2, illegal_action="ignore")
+
+
+@pytest.mark.parametrize("game", sorted(SIMULTANEOUS))
+def test_parallel_illegal_actions_end_the_game_with_penalties(game: str) -> None:
+    table = parallel_env(game, 3, illegal_action="penalty", illegal_reward=-7.0)
+    observations, _ = table.reset(seed=2)
+    actions = {}
+    for agent, observation in observations.items():
+        legal = np.flatnonzero(observation["action_mask"])
+        actions[agent] = int(legal[0])
+    illegal = np.flatnonzero(observations["player_1"]["action_mask"] == 0)
+    actions["player_1"] = int(illegal[0])
+    before = table.match.state
+    _, rewards, terminations, truncations, infos = table.step(actions)
+    assert rewards == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
+    assert all(terminations.values()) and not any(truncations.values())
+    assert infos["player_1"] == {"illegal_action": actions["player_1"]} and infos["player_0"] == {}
+    assert table.agents == [] and table.match.state is before
+    # By default the step is refused, and nothing is played.
+    table = parallel_env(game, 3)
+    table.reset(seed=2)
+    before = table.match.state
+    with pytest.raises(ValueError, match="not legal"):
+        table.step(actions)
+    assert table.match.state is before
