@@ -18,6 +18,7 @@ PLAYING = ("open", "active")
 class SqlDeadlines:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = for_writes(engine)
+        self._reader = engine
         due = (
             sa.select(deadlines.c.game_id)
             .where(deadlines.c.due_at <= sa.bindparam("now"))
@@ -65,6 +66,11 @@ class SqlDeadlines:
         async with self._engine.begin() as connection:
             return len((await connection.execute(self._adopt, {"now": now})).all())
 
+    async def owed(self, now: datetime) -> int:
+        count = sa.select(sa.func.count()).select_from(deadlines).where(deadlines.c.due_at <= now)
+        async with self._reader.connect() as connection:
+            return int((await connection.execute(count)).scalar_one())
+
 
 class InMemoryDeadlines:
     """The deadline rows the in-memory store keeps with its summaries."""
@@ -87,6 +93,9 @@ class InMemoryDeadlines:
             del self._rows[game_id]
         else:
             self._rows[game_id] = (version, wake_at)
+
+    async def owed(self, now: datetime) -> int:
+        return sum(1 for _, due_at in self._rows.values() if due_at <= now)
 
     async def adopt(self, now: datetime) -> int:
         adopted = 0

@@ -125,8 +125,10 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
                 run_scheduler=True,
                 abandon_after=configured.abandon_after,
                 scheduler_interval=configured.scheduler_interval,
+                scheduler_lease=configured.scheduler_lease,
                 cached_tables=configured.table_cache,
                 open_app=BUILTIN_APP if configured.open else None,
+                bot_workers=configured.bot_workers,
             )
             if services is None
             else services

@@ -10,6 +10,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
+from adapters.bot_workers import ProcessThinker
 from adapters.database import create_engine
 from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
@@ -26,11 +27,13 @@ from adapters.webhook_http import HttpWebhookSender
 from adapters.webhook_store import SqlWebhookStore
 from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
 from services.apps import Apps
+from services.bot_moves import BotLoad, ThreadThinker
 from services.games import Games
 from services.history import HistoryQueries
 from services.ports import (
     BUILTIN_APP,
     AppStore,
+    BotThinker,
     Clock,
     Deadlines,
     EventStore,
@@ -42,7 +45,7 @@ from services.ports import (
     StreamTickets,
 )
 from services.quotas import QuotaCheck
-from services.scheduler import Scheduler
+from services.scheduler import DEFAULT_LEASE, Scheduler
 from services.stream_tickets import Ticketing
 from services.streaming import EventStreams
 from services.table_cache import DEFAULT_CACHED_TABLES
@@ -104,6 +107,7 @@ class Services:
 
     async def close(self) -> None:
         await self.stop()
+        await self.games.bots.close()
         for engine in self._engines():
             await engine.dispose()
 
@@ -123,8 +127,10 @@ def bootstrap(
     ids: IdSource | None = None,
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
+    scheduler_lease: timedelta = DEFAULT_LEASE,
     cached_tables: int = DEFAULT_CACHED_TABLES,
     open_app: str | None = BUILTIN_APP,
+    bot_workers: int | None = None,
 ) -> Services:
     """Services over that database; `open_app` is the app callers without a key write as (None: every
     write needs an app key; services/access.py). `run_projections` makes `start` run the catch-up projections and
@@ -132,6 +138,7 @@ def bootstrap(
     serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
     history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
     the replica. `cached_tables` bounds the games whose tables this process keeps in memory.
+    Bots think in `bot_workers` processes (a serving process), or in a thread when None (tests).
     The clock and the source of ids are the system's unless others are given (tests)."""
     engine = create_engine(database_url)
     read_engine = None if read_database_url is None else create_engine(read_database_url)
@@ -166,7 +173,9 @@ def bootstrap(
         deadlines=SqlDeadlines(engine),
         abandon_after=abandon_after,
         scheduler_interval=scheduler_interval,
+        scheduler_lease=scheduler_lease,
         cached_tables=cached_tables,
+        bots=None if bot_workers is None else ProcessThinker(bot_workers),
     )
     return replace(
         services,
@@ -234,12 +243,22 @@ def _services(
     deadlines: Deadlines | None = None,
     abandon_after: timedelta | None = None,
     scheduler_interval: timedelta = timedelta(seconds=1),
+    scheduler_lease: timedelta = DEFAULT_LEASE,
     cached_tables: int = DEFAULT_CACHED_TABLES,
+    bots: BotThinker | None = None,
 ) -> Services:
     clock = clock or SystemClock()
     ids = ids or SecureIds()
     apps = Apps(app_store, ids, clock)
     quotas = None if counts is None else QuotaCheck(apps, counts, clock)
+    bots = bots or ThreadThinker()
+
+    async def bot_cpu_quota(app_id: str) -> int | None:
+        return (await apps.quotas_of(app_id)).bot_cpu_seconds_per_minute
+
+    async def owed() -> int:
+        return 0 if deadlines is None else await deadlines.owed(clock.now())
+
     games = Games(
         store,
         clock,
@@ -250,10 +269,19 @@ def _services(
         quotas=quotas,
         replica=replica,
         cached_tables=cached_tables,
+        bots=bots,
+        bot_load=BotLoad(bots.workers, clock.now, owed, bot_cpu_quota),
     )
+    scheduler = (
+        None
+        if deadlines is None
+        else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds(), scheduler_lease)
+    )
+    if scheduler is not None:
+        games.on_bots_owed = scheduler.nudge
     return Services(
         games=games,
-        scheduler=None if deadlines is None else Scheduler(deadlines, games, clock, scheduler_interval.total_seconds()),
+        scheduler=scheduler,
         streams=EventStreams(games.tables, notifier, games.names),
         tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,

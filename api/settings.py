@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
 
+from services.scheduler import DEFAULT_LEASE
 from services.table_cache import DEFAULT_CACHED_TABLES
 from services.webhook_delivery import KEEP_FOR
 
@@ -111,6 +112,10 @@ class WebhookOptions:
 DEFAULT_WEBHOOKS = WebhookOptions()
 
 
+#: More bot processes than this is a typing error, not a machine.
+MAX_BOT_WORKERS = 256
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE_URL
@@ -128,11 +133,16 @@ class Settings:
     abandon_after: timedelta | None = None
     #: How often each serving process looks for due deadlines.
     scheduler_interval: timedelta = timedelta(seconds=1)
+    #: How long a process that claimed a due game (a clock, a bot's move) has to act on it before
+    #: another process may claim it: longer than a bot's longest decision (`KAITEN_SCHEDULER_LEASE`).
+    scheduler_lease: timedelta = DEFAULT_LEASE
     #: Callers without an app key write as the built-in app (the embedded default); else every write
     #: needs an app key (`KAITEN_AUTH`).
     open: bool = True
     #: The key of the admin API (`KAITEN_ADMIN_KEY`; None: no admin API).
     admin_key: str | None = None
+    #: The processes in which each serving process's bots think (`KAITEN_BOT_WORKERS`; one per core).
+    bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -148,6 +158,10 @@ class Settings:
         read_database_url = os.environ.get("KAITEN_READ_DATABASE_URL")
         abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
         interval = os.environ.get("KAITEN_SCHEDULER_INTERVAL")
+        lease = os.environ.get("KAITEN_SCHEDULER_LEASE")
+        bot_workers = os.environ.get("KAITEN_BOT_WORKERS") or str(os.cpu_count() or 1)
+        if not (bot_workers.strip().isdigit() and 1 <= int(bot_workers) <= MAX_BOT_WORKERS):
+            raise SettingsError(f"KAITEN_BOT_WORKERS must be a number of processes, 1 to {MAX_BOT_WORKERS}")
         return cls(
             open=parse_auth(os.environ.get("KAITEN_AUTH"), database_set="DATABASE_URL" in os.environ),
             admin_key=parse_admin_key(os.environ.get("KAITEN_ADMIN_KEY")),
@@ -157,9 +171,11 @@ class Settings:
             scheduler_interval=(
                 parse_duration("KAITEN_SCHEDULER_INTERVAL", interval) if interval else timedelta(seconds=1)
             ),
+            scheduler_lease=parse_duration("KAITEN_SCHEDULER_LEASE", lease) if lease else DEFAULT_LEASE,
             rate_limit=parse_rate_limit(rate_limit) if rate_limit else None,
             log_level=log_level,
             cors_origins=tuple(origin.strip() for origin in cors.split(",") if origin.strip()),
             table_cache=int(table_cache),
             webhooks=WebhookOptions.from_env(),
+            bot_workers=int(bot_workers),
         )

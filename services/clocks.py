@@ -95,10 +95,13 @@ def deadlines(game: AnyGame, table: Table[Any], clocks: Clocks | None) -> dict[i
 def wake_at(
     game: AnyGame, table: Table[Any], clocks: Clocks | None, last_move: datetime, abandon_after: timedelta | None
 ) -> datetime | None:
-    """When the scheduler must next look at the game: its first deadline, or when it is abandoned for
-    want of a move. None for a game that is over or has nothing to wait for."""
+    """When the scheduler must next look at the game: at once when a bot seat is owed a move
+    (services/bot_moves.py), else its first deadline, or when it is abandoned for want of a move. None
+    for a game that is over or has nothing to wait for."""
     if lobby.is_over(table):
         return None
+    if lobby.next_bot_seat(game, table) is not None:
+        return last_move
     times = list(deadlines(game, table, clocks).values())
     if abandon_after is not None:
         times.append(last_move + abandon_after)

@@ -14,6 +14,7 @@ replica when its copy is fresh enough for the caller (services/replica_reads.py)
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -28,6 +29,7 @@ from domain.catalog import get_game
 from domain.engine import AnyGame, RuleViolation
 from domain.lobby import Decision, Table
 from services.access import AppCaller, Credential, holds_invitation, required_seat, writes_as_owner, writing_app
+from services.bot_moves import BotLoad, ThreadThinker, owed_seats
 from services.clocks import Clocks, deadlines, fold_clocked, wake_at
 from services.codec import GameCodec, codec_for
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
@@ -35,6 +37,7 @@ from services.errors import ServiceError
 from services.people import Names
 from services.ports import (
     BUILTIN_APP,
+    BotThinker,
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
@@ -114,10 +117,9 @@ MAX_EVENTS_PAGE = 1000
 #: SeatTaken shows a person).
 COMMANDS_SEAT_NOBODY: Mapping[str, Person] = {}
 
-#: The metadata of a bot's move, and of one the scheduler's append makes (after a timeout): the
-#: latter is nobody's doing, so it does not put off abandonment (services/table_cache.py `is_activity`).
+#: The metadata of a bot's move: nobody's doing, so it does not put off abandonment
+#: (services/table_cache.py `is_activity`).
 BOT_MOVE: Mapping[str, Any] = {"bot": True}
-WOKEN_BOT_MOVE: Mapping[str, Any] = {"bot": True, "woken": True}
 
 
 class Games:
@@ -133,8 +135,15 @@ class Games:
         quotas: QuotaCheck | None = None,
         replica: EventStore | None = None,
         cached_tables: int = DEFAULT_CACHED_TABLES,
+        bots: BotThinker | None = None,
+        bot_load: BotLoad | None = None,
     ) -> None:
         self.store = store
+        #: Where bots think, and what their thinking costs (services/bot_moves.py).
+        self.bots: BotThinker = bots or ThreadThinker()
+        self.bot_load = bot_load or BotLoad(self.bots.workers, clock.now)
+        #: Told of each game that an append leaves owing a bot's move (the scheduler, to make it soon).
+        self.on_bots_owed: Callable[[str], None] | None = None
         #: Who sits at the tables (names and player ids, kept beside the log), and the process's copy.
         self.people = people
         self.names = Names(people)
@@ -159,6 +168,8 @@ class Games:
         app_id = writing_app(command.caller, self.open_app)
         if self.quotas is not None:
             await self.quotas.before_create(app_id)
+        if any(request.bot is not None for request in command.seats):
+            await self.bot_load.before_bot_game(app_id)
         seatings = [await self.seating(app_id, request) for request in command.seats]
         return await self._create(app_id, command, seatings)
 
@@ -194,29 +205,28 @@ class Games:
             new_events.extend(seated)
             if token is not None:
                 tokens[str(len(table.seats) - 1)] = token
-        moved, bots = self._with_bots(codec, table, len(new_events))
-        new_events.extend(moved)
         await self.keep_guests(app_id, seatings)
         now = self.clock.now()
-        clocks = self._clocks_after(codec, None, None, new_events, bots.table, now)
-        wake = wake_at(game, bots.table, clocks, now, self.abandon_after)
+        clocks = self._clocks_after(codec, None, None, new_events, table, now)
+        wake = wake_at(game, table, clocks, now, self.abandon_after)
         hashes = token_hashes_of(new_events)
-        summary = summary_of(game_id, game, bots.table, len(new_events), hashes, now, now, wake_at=wake, app_id=app_id)
+        summary = summary_of(game_id, game, table, len(new_events), hashes, now, now, wake_at=wake, app_id=app_id)
         stored = await self.store.append(game_id, 0, new_events, summary)
-        clocks = self._clocks_recorded(codec, None, None, new_events, bots.table, stored, now, clocks)
-        self.tables.remember(created_table(game_id, bots.table, stored, clocks))
+        clocks = self._clocks_recorded(codec, None, None, new_events, table, stored, now, clocks)
+        self.tables.remember(created_table(game_id, table, stored, clocks))
+        self._owing(game_id, table)
         view = table_view(
             game,
             game_id,
-            bots.table,
+            table,
             None,
             len(stored),
             created_at=stored[0].recorded_at,
             updated_at=stored[-1].recorded_at,
-            public=lobby.is_over(bots.table),
-            people=await self.names.of_seats(bots.table.seats),
+            public=lobby.is_over(table),
+            people=await self.names.of_seats(table.seats),
         )
-        view = _with_deadlines(view, game, bots.table, clocks)
+        view = _with_deadlines(view, game, table, clocks)
         return _with_tokens(game.id, view, tokens)
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
@@ -246,12 +256,13 @@ class Games:
                     raise ServiceError(
                         "unauthorized", "app-key-required", "only the game's app names a player_id or seats a bot"
                     )
+            if request.bot is not None:
+                await self.bot_load.before_bot_game(loaded.app_id)
             seating = await self.seating(loaded.app_id, request, guest_id=guest_id)
             seated, table, token = self._seat(loaded.codec, loaded.table, seating, loaded.version)
-            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(seated))
             await self.keep_guests(loaded.app_id, [seating])
             granted = SeatGranted(seat=len(loaded.table.seats), token=token)
-            return Planned([*seated, *moved], bots.table, lambda _stored: granted)
+            return Planned(seated, table, lambda _stored: granted)
 
         # The same guest id on every attempt: a guest kept by a first attempt is the one who sits.
         guest_id = self.ids.command_id()
@@ -319,6 +330,8 @@ class Games:
         if await self.store.summary(rematch_id) is None:
             if self.quotas is not None:
                 await self.quotas.before_create(old.app_id)
+            if any(seat.bot is not None for seat in old.table.seats):
+                await self.bot_load.before_bot_game(old.app_id)
             command = CreateGame(
                 game=old.table.game,
                 players=old.table.players,
@@ -387,19 +400,22 @@ class Games:
 
     async def wake(self, game_id: str) -> Woken:
         """Fire what is due in the game at the clock's time: the turns whose time ran out (each
-        `TurnTimedOut` and the move made for it), or abandonment after too long without a move. The
-        append's version guard makes a deadline fire once, however many processes look at it."""
+        `TurnTimedOut` and the move made for it), abandonment after too long without a move, and the
+        moves of the bot seats the game awaits (services/bot_moves.py). The append's version guard
+        makes each fire once, however many processes look at the game."""
         now = self.clock.now()
 
-        def attempt(loaded: CachedTable) -> Planned[Woken]:
-            decision = self._due(loaded, now)
-            if decision is None:
-                wake = wake_at(loaded.game, loaded.table, loaded.clocks, loaded.active_at, self.abandon_after)
-                woken = Woken(fired=False, version=loaded.version, wake_at=wake)
-                return Planned([], loaded.table, lambda _stored: woken)
-            events, table = decision
-            moved, bots = self._with_bots(loaded.codec, table, loaded.version + len(events), WOKEN_BOT_MOVE)
-            return Planned([*events, *moved], bots.table, lambda stored: Woken(True, stored[-1].version, None))
+        async def attempt(loaded: CachedTable) -> Planned[Woken]:
+            # A timeout is appended at once; the bots it leaves owed move in an append of their own.
+            events, table = self._due(loaded, now) or ([], loaded.table)
+            paused = None if events else await self.bot_load.exhausted_until(loaded.app_id)
+            if not events and paused is None:
+                events, table = await self._bot_moves(loaded, table, loaded.version)
+            if events:
+                return Planned(events, table, lambda stored: Woken(True, stored[-1].version, None))
+            wake = paused or wake_at(loaded.game, loaded.table, loaded.clocks, loaded.active_at, self.abandon_after)
+            woken = Woken(fired=False, version=loaded.version, wake_at=wake)
+            return Planned([], loaded.table, lambda _stored: woken)
 
         # Nothing due is answered for the game as it stands: the scheduler sets its next wake by it.
         return await self._write(game_id, attempt, current=True)
@@ -409,7 +425,9 @@ class Games:
         table, codec = loaded.table, loaded.codec
         if lobby.is_over(table):
             return None
-        if self.abandon_after is not None and now - loaded.active_at >= self.abandon_after:
+        # A game that owes a bot's move waits for kaiten, not for people: it is not abandoned.
+        owes_bots = lobby.next_bot_seat(loaded.game, table) is not None
+        if self.abandon_after is not None and now - loaded.active_at >= self.abandon_after and not owes_bots:
             abandoned = lobby.abandon(loaded.game, table)
             return self._new_events(codec, abandoned.events, {"inactive": True}), abandoned.table
         events: list[NewEvent] = []
@@ -432,18 +450,16 @@ class Games:
     def _outcome(
         self, loaded: CachedTable, seat: int, decision: Decision[Any], metadata: dict[str, Any]
     ) -> Planned[CommandOutcome]:
-        """A seat's decision, the bots' moves after it, and the answer: the events as the seat sees them."""
+        """A seat's decision and the answer: its events as the seat sees them (the bots it leaves owed a
+        move make it in appends of their own, services/bot_moves.py)."""
         new_events = self._new_events(loaded.codec, decision.events, metadata)
-        moved, bots = self._with_bots(loaded.codec, decision.table, loaded.version + len(new_events))
-        new_events.extend(moved)
 
         def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-            events = (*decision.events, *bots.events)
-            views = event_views(loaded.game, bots.table, seat, stored, events, COMMANDS_SEAT_NOBODY)
+            views = event_views(loaded.game, decision.table, seat, stored, decision.events, COMMANDS_SEAT_NOBODY)
             outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
             return outcome
 
-        return Planned(new_events, bots.table, answer)
+        return Planned(new_events, decision.table, answer)
 
     # --- reads --------------------------------------------------------------------------------
 
@@ -579,6 +595,7 @@ class Games:
             )
             metadata = [event.metadata for event in planned.events]
             self.tables.remember(loaded.appended(planned.table, clocks, stored, metadata))
+            self._owing(loaded.game_id, planned.table)
             return planned.answer(stored)
         raise ServiceError("unavailable", "too-much-contention", "the game changed too often; try again")
 
@@ -628,12 +645,28 @@ class Games:
             token,
         )
 
-    def _with_bots(
-        self, codec: GameCodec, table: Table[Any], version: int, metadata: Mapping[str, Any] = BOT_MOVE
-    ) -> tuple[list[NewEvent], Decision[Any]]:
-        """The moves of the bot seats the game now awaits, until a person is awaited or the game ends."""
-        bots = lobby.run_bots(codec.game, table, version)
-        return self._new_events(codec, bots.events, dict(metadata)), bots
+    async def _bot_moves(
+        self, loaded: CachedTable, table: Table[Any], version: int
+    ) -> tuple[list[NewEvent], Table[Any]]:
+        """The moves of the bot seats the game awaits now, each bot thinking in a worker (all at once
+        in the simultaneous-pick games), and the table after them; `version`: the log's length."""
+        seats = owed_seats(table)
+        choices = await asyncio.gather(*(self.bots.choose(table.game, table, seat, version) for seat in seats))
+        events: list[Any] = []
+        for seat, choice in zip(seats, choices, strict=True):
+            self.bot_load.spend(loaded.app_id, choice.cpu_seconds)
+            if seat not in lobby.awaiting(loaded.game, table):
+                continue  # the game moved on without it (it cannot in the games of the catalog)
+            chance = lobby.rules_chance(table, version + len(events))
+            decision = lobby.act(loaded.game, table, seat, choice.command, chance)
+            events.extend(decision.events)
+            table = decision.table
+        return self._new_events(loaded.codec, events, dict(BOT_MOVE)), table
+
+    def _owing(self, game_id: str, table: Table[Any]) -> None:
+        """Tell whom it may concern that the game owes a bot's move (the append set it due at once)."""
+        if self.on_bots_owed is not None and owed_seats(table):
+            self.on_bots_owed(game_id)
 
     @staticmethod
     def _clocks_after(

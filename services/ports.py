@@ -161,6 +161,21 @@ class Deadlines(Protocol):
         games last appended to while abandonment was off (or before deadlines existed) have none, and
         their first wake works out the right one."""
 
+    async def owed(self, now: datetime) -> int:
+        """How many games are due at `now` and not claimed: the work the schedulers have yet to start
+        (a bot's move, mostly)."""
+
+
+class BotThinker(Protocol):
+    """Where bots think (services/bot_moves.py): off the event loop, at most `workers` at once."""
+
+    workers: int
+
+    async def choose(self, game_id: str, table: Any, seat: int, version: int) -> Any:
+        """The seat's bot's `BotChoice` as the game stands after `version` events."""
+
+    async def close(self) -> None: ...
+
 
 class Clock(Protocol):
     def now(self) -> datetime: ...

@@ -1,7 +1,12 @@
 """The scheduler every serving process runs: it claims the games whose deadline is due and lets the
-ordinary use case act on them (`Games.wake`), so a timeout obeys the same version guard as a person's
-command and fires once however many processes run; a deadline that fell due while none ran is due at
-the next start."""
+ordinary use case act on them (`Games.wake`), so a timeout or a bot's move obeys the same version
+guard as a person's command and fires once however many processes run; a deadline that fell due while
+none ran is due at the next start.
+
+It claims as many games as it can act on at once (its bots' workers, and as many again for the wakes
+that wait on the database), looks again whenever one of them is done or an append of this process
+leaves a bot owed a move (`nudge`), and otherwise every `interval_seconds`.
+"""
 
 from __future__ import annotations
 
@@ -19,42 +24,69 @@ from services.ports import Clock, Deadlines
 log = logging.getLogger("kaiten.scheduler")
 
 #: How long a claimed deadline stays out of other processes' reach: if the claiming process dies
-#: before it acts, another one claims the deadline again after this.
-LEASE = timedelta(seconds=30)
-#: Games claimed at once; a full batch is followed by the next at once.
+#: before it acts, another one claims the deadline again after this. Longer than any bot's decision.
+DEFAULT_LEASE = timedelta(seconds=30)
+#: Games claimed at once by `run_once`.
 BATCH = 20
 
 
 class Scheduler:
-    def __init__(self, deadlines: Deadlines, games: Games, clock: Clock, interval_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        deadlines: Deadlines,
+        games: Games,
+        clock: Clock,
+        interval_seconds: float = 1.0,
+        lease: timedelta = DEFAULT_LEASE,
+    ) -> None:
         self.deadlines = deadlines
         self.games = games
         self.clock = clock
         self.interval_seconds = interval_seconds
+        self.lease = lease
+        #: Games acted on at once: every bot worker busy, and as many wakes waiting on the database.
+        self.concurrency = 2 * games.bots.workers
         #: Games without a deadline are given one once per process, when abandonment is on.
         self._adopted = games.abandon_after is None
+        self._nudged = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def nudge(self, _game_id: str = "") -> None:
+        """Look for due games now rather than at the next interval (an append left a bot owed a move).
+        Safe from any thread: an embedding program may append from another event loop than ours."""
+        if self._loop is None:
+            self._nudged.set()
+        else:
+            self._loop.call_soon_threadsafe(self._nudged.set)
 
     async def run_once(self) -> int:
-        """Act on the games due now; how many were claimed."""
+        """Act on the games due now, one after another; how many were claimed."""
+        claimed = await self._claim(BATCH)
+        for game_id in claimed:
+            await self._wake(game_id)
+        return len(claimed)
+
+    async def _claim(self, limit: int) -> list[str]:
         if not self._adopted:
             adopted = await self.deadlines.adopt(self.clock.now())
             self._adopted = True
             if adopted:
                 log.info("%d games without a deadline are looked at for abandonment", adopted)
-        claimed = await self.deadlines.claim(self.clock.now(), LEASE, BATCH)
-        for game_id in claimed:
-            try:
-                woken = await self.games.wake(game_id)
-            except (RuleViolation, ServiceError) as error:
-                # The game cannot act now (it is contended, say): its claim runs out and it is tried again.
-                log.warning("deadline of game %s not fired: %s", game_id, error)
-                continue
-            if not woken.fired:
-                await self.deadlines.reschedule(game_id, woken.version, woken.wake_at)
-        return len(claimed)
+        return await self.deadlines.claim(self.clock.now(), self.lease, limit)
+
+    async def _wake(self, game_id: str) -> None:
+        try:
+            woken = await self.games.wake(game_id)
+        except (RuleViolation, ServiceError) as error:
+            # The game cannot act now (it is contended, say): its claim runs out and it is tried again.
+            log.warning("deadline of game %s not fired: %s", game_id, error)
+            return
+        if not woken.fired:
+            await self.deadlines.reschedule(game_id, woken.version, woken.wake_at)
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
+        self._loop = asyncio.get_running_loop()
         task = asyncio.create_task(self._run())
         try:
             yield
@@ -62,14 +94,39 @@ class Scheduler:
             task.cancel()
             with suppress(asyncio.CancelledError):
                 await task
+            self._loop = None
 
     async def _run(self) -> None:
-        while True:
-            try:
-                claimed = await self.run_once()
-            except Exception:
-                # The database may be out of reach for a while: keep going, the deadlines wait in it.
-                log.exception("the scheduler failed to fire due deadlines")
-                claimed = 0
-            if claimed < BATCH:
-                await asyncio.sleep(self.interval_seconds)
+        acting: set[asyncio.Task[None]] = set()
+        try:
+            while True:
+                self._nudged.clear()
+                free = self.concurrency - len(acting)
+                claimed: list[str] = []
+                if free > 0:
+                    try:
+                        claimed = await self._claim(free)
+                    except Exception:
+                        # The database may be out of reach for a while: keep going, the deadlines wait in it.
+                        log.exception("the scheduler failed to claim due deadlines")
+                for game_id in claimed:
+                    task = asyncio.create_task(self._acting_on(game_id))
+                    acting.add(task)
+                    task.add_done_callback(acting.discard)
+                if claimed and len(claimed) == free:
+                    continue  # more may be due: look again once one is done (the done callback nudges)
+                with suppress(TimeoutError):
+                    async with asyncio.timeout(self.interval_seconds):
+                        await self._nudged.wait()
+        finally:
+            for task in acting:
+                task.cancel()
+            await asyncio.gather(*acting, return_exceptions=True)
+
+    async def _acting_on(self, game_id: str) -> None:
+        try:
+            await self._wake(game_id)
+        except Exception:
+            log.exception("the scheduler failed to act on game %s", game_id)
+        finally:
+            self._nudged.set()

@@ -100,9 +100,9 @@ class CachedTable:
 
 
 #: The metadata keys of the events the scheduler appends: a turn that timed out (and the moves that
-#: followed it), a game abandoned. They are nobody's move, so they do not put abandonment off: a
-#: clocked game of absent people is abandoned rather than played out by its timeouts.
-SCHEDULED = ("timed_out", "woken", "inactive")
+#: followed it), a bot's move, a game abandoned. They are nobody's move, so they do not put abandonment
+#: off: a clocked game of absent people is abandoned rather than played out by its timeouts and bots.
+SCHEDULED = ("timed_out", "woken", "inactive", "bot")
 
 
 def is_activity(metadata: Mapping[str, Any]) -> bool:

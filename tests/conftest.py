@@ -37,7 +37,7 @@ POSTGRES_IMAGE = "postgres:17-alpine"
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if "postgres_url" in getattr(item, "fixturenames", ()):
+        if {"postgres_url", "own_postgres_url"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
 
 
@@ -102,6 +102,15 @@ def _new_postgres_database(server_url: str) -> Iterator[str]:
 @pytest.fixture(scope="session")
 def postgres_url(_postgres_server: str) -> Iterator[str]:
     """A fresh database for this session on the PostgreSQL server, migrated to head (async URL)."""
+    with _new_postgres_database(_postgres_server) as url:
+        _migrate(url)
+        yield url
+
+
+@pytest.fixture
+def own_postgres_url(_postgres_server: str) -> Iterator[str]:
+    """A fresh migrated database of this test's own, for what the session's must not see or leave behind
+    (games whose bots are still owed moves, which the next test's servers would make)."""
     with _new_postgres_database(_postgres_server) as url:
         _migrate(url)
         yield url

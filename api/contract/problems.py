@@ -159,12 +159,16 @@ def _all_rule_codes() -> tuple[str, ...]:
     return tuple(sorted({code for codes in RULE_CODES.values() for code in codes}))
 
 
+#: A new game with bots, refused while its app's bots spent their CPU time of the minute, or while the
+#: server owes more bot moves than its workers can soon make (services/bot_moves.py).
+BOT_LOAD = ("bot-cpu-seconds-per-minute", "bots-busy")
+
 #: Each operation's problems beyond EVERY_OPERATION, by status.
 OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "createGame": {
         **APP_WRITE,
         422: ("unknown-game", *LOBBY_CODES, *PARTY_MENU_CODES),
-        429: ("games-per-hour", "open-games"),
+        429: ("games-per-hour", "open-games", *BOT_LOAD),
     },
     "takeSeat": {
         **GAME_ID,
@@ -172,6 +176,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         403: ("invitation-required", "invalid-invitation"),
         409: ("game-full",),
         422: ("unknown-bot", "invalid-seat", "invalid-name", "invalid-player-id"),
+        429: BOT_LOAD,
         503: ("too-much-contention",),
     },
     "createInvitation": {
@@ -192,7 +197,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         **REQUIRED_TOKEN,
         409: ("game-not-finished", "game-finished", "too-many-lobby-events"),
         422: (*LOBBY_CODES, *PARTY_MENU_CODES),
-        429: ("games-per-hour", "open-games"),
+        429: ("games-per-hour", "open-games", *BOT_LOAD),
         503: ("too-much-contention",),
     },
     "getTable": {**GAME_ID, **OPTIONAL_TOKEN},

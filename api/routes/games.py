@@ -58,7 +58,17 @@ class GamesController(Controller):
     path = "/v1/games"
     tags = ["games"]
 
-    @post("/", operation_id="createGame", summary="Create a game, optionally filling seats")
+    @post(
+        "/",
+        operation_id="createGame",
+        summary="Create a game, optionally filling seats",
+        description=(
+            "Answers once the game is created: bots seated in it move afterwards, in the background, each "
+            "move an append of its own (a game of bots only is `active` in this answer and plays to its end "
+            "without anyone), seen through `getTable`, `streamEvents` and webhooks like any other move. "
+            "`awaiting` lists the seats, bots included, still to move."
+        ),
+    )
     async def create_game(
         self, games: GamesDep, caller: Caller, data: JSONBody[CreateGameRequest]
     ) -> Response[CreatedGame]:
@@ -125,6 +135,11 @@ class GamesController(Controller):
         "/{game_id:str}/commands",
         operation_id="sendCommand",
         summary="Send one command for the caller's seat",
+        description=(
+            "Answers once this command's events are appended: `version` is the log's length after them and "
+            "`events` are this command's alone. The bots it leaves awaited move afterwards, in appends of their "
+            "own (follow `streamEvents`, or read the table again; its `awaiting` lists the bots still to move)."
+        ),
         status_code=200,
     )
     async def send_command(

@@ -8,23 +8,14 @@ from typing import Any
 import httpx
 
 from tests.browser.conftest import screenshot
-from tests.browser.ui import card_ids
+from tests.browser.ui import bots_game_finished, card_ids
 
 
 def finished_bot_game(kaiten: str) -> tuple[str, int]:
-    """A Sushi Go! game of three bots: they play it to the end as it is created."""
-    created = httpx.post(
-        f"{kaiten}/v1/games",
-        json={
-            "game": "sushi-go",
-            "players": 3,
-            "seed": 11,
-            "seats": [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}],
-        },
-    ).json()
-    table = httpx.get(f"{kaiten}/v1/games/{created['id']}").json()
-    assert table["status"] == "finished"
-    return created["id"], table["version"]
+    """A Sushi Go! game of three bots, played to its end."""
+    seats = [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]
+    table = bots_game_finished(kaiten, {"game": "sushi-go", "players": 3, "seed": 11, "seats": seats})
+    return table["id"], table["version"]
 
 
 def shown_at(page: Any, version: int) -> None:

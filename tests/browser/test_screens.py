@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.browser.conftest import PHONE, screenshot
+from tests.browser.ui import bots_game_finished
 
 GAMES = ["sushi-go", "sushi-go-party", "spin-some-for-dim-sum", "dim-sum-derby"]
 
@@ -20,11 +21,9 @@ UNNAMED = """() => [...document.querySelectorAll("main input, main select, main 
 
 
 def a_finished_game(kaiten: str, game: str, players: int) -> str:
-    """A game of bots: they play it to the end as it is created."""
+    """A game of bots, played to its end."""
     seats = [{"bot": "greedy"}] * players
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": game, "players": players, "seats": seats}).json()
-    assert created["status"] == "finished"
-    return str(created["id"])
+    return str(bots_game_finished(kaiten, {"game": game, "players": players, "seats": seats})["id"])
 
 
 def check(page: Any, name: str) -> None:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import httpx
 
-#: How long one command may take, from the click to the redrawn table (bots answer in the same request).
+#: How long one command may take, from the click to the redrawn table (the bots' moves after it
+#: arrive through the event stream).
 COMMAND_MS = 10_000
+#: How long a game of bots only may take to play to its end in the background.
+BOTS_SECONDS = 60
 
 
 def game_id(page: Any) -> str:
@@ -128,3 +132,17 @@ def card_ids(page: Any, selector: str) -> list[int]:
         "cards => cards.map(card => Number(card.dataset.cardId))"
     )
     return ids
+
+
+def bots_game_finished(kaiten: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A game of bots only, created and played to its end in the background: its finished table."""
+    response = httpx.post(f"{kaiten}/v1/games", json=body)
+    assert response.status_code == 201, response.text
+    game_id = response.json()["id"]
+    deadline = time.monotonic() + BOTS_SECONDS
+    while time.monotonic() < deadline:
+        table: dict[str, Any] = httpx.get(f"{kaiten}/v1/games/{game_id}").json()
+        if table["status"] == "finished":
+            return table
+        time.sleep(0.05)
+    raise AssertionError(f"the bots of game {game_id} did not finish it within {BOTS_SECONDS}s")

@@ -12,17 +12,15 @@ from litestar.testing import AsyncTestClient
 
 from adapters.migrate import upgrade
 from api.app import create_app
-from api.bootstrap import Services, bootstrap
+from api.bootstrap import Services
 from tests.e2e.servers import ServerProcess, started
+from tests.e2e.serving import serving
 
 
 @pytest.fixture
 async def services(database_url: str) -> AsyncIterator[Services]:
-    built = bootstrap(database_url)
-    try:
+    async with serving(database_url) as built:
         yield built
-    finally:
-        await built.close()
 
 
 @pytest.fixture
@@ -30,11 +28,8 @@ async def own_services(empty_database_url: str) -> AsyncIterator[Services]:
     """Services over a database of their own (a module makes them its `services`): its projections,
     history and statistics hold that module's games only."""
     await upgrade(empty_database_url)
-    built = bootstrap(empty_database_url)
-    try:
+    async with serving(empty_database_url) as built:
         yield built
-    finally:
-        await built.close()
 
 
 @pytest.fixture
@@ -46,11 +41,8 @@ async def client(services: Services) -> AsyncIterator[AsyncTestClient]:  # type:
 @pytest.fixture
 async def closed_services(database_url: str) -> AsyncIterator[Services]:
     """Services of a server that needs app keys (PostgreSQL's default), on a fresh database each."""
-    built = bootstrap(database_url, open_app=None)
-    try:
+    async with serving(database_url, open_app=None) as built:
         yield built
-    finally:
-        await built.close()
 
 
 @pytest.fixture

@@ -20,6 +20,9 @@ START_SECONDS = 60
 STOP_SECONDS = 30
 #: Most tests play as a newcomer does, on a server that takes no keys (an app key's tests say so).
 OPEN = {"KAITEN_AUTH": "open"}
+#: A server's bots think in one worker process unless a test says otherwise: each worker imports the
+#: server's code as it starts, and the machine runs several tests' servers at once.
+ONE_BOT_WORKER = {"KAITEN_BOT_WORKERS": "1"}
 
 
 def free_port() -> int:
@@ -44,7 +47,7 @@ class ServerProcess:
         with log.open("wb") as output:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *options],
-                env={**os.environ, **environment, "DATABASE_URL": database_url},
+                env={**os.environ, **ONE_BOT_WORKER, **environment, "DATABASE_URL": database_url},
                 cwd=log.parent,
                 stdout=output,
                 stderr=subprocess.STDOUT,

@@ -22,10 +22,12 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.bootstrap import Services, bootstrap
+from api.bootstrap import Services
 from api.settings import MIN_ADMIN_KEY, Settings, SettingsError
 from services.ports import Quotas
+from tests.e2e.play import finished
 from tests.e2e.servers import ServerProcess
+from tests.e2e.serving import serving
 
 Client = AsyncTestClient
 
@@ -105,11 +107,8 @@ def requests_of(name: str) -> Iterator[tuple[str, str, str, Any]]:
 @pytest.fixture
 async def services(database_url: str) -> AsyncIterator[Services]:
     """A server's services that need app keys (KAITEN_AUTH=keys), on a fresh database."""
-    built = bootstrap(database_url, open_app=None)
-    try:
+    async with serving(database_url, open_app=None) as built:
         yield built
-    finally:
-        await built.close()
 
 
 def client_of(services: Services, admin_key: str | None) -> Client[Any]:
@@ -170,12 +169,22 @@ async def test_the_admin_api_creates_lists_limits_rotates_and_revokes_apps(servi
             assert answer.status_code == status, f"{method} {url}: {answer.text}"
             return documented(answer, method, path)
 
-        async def creates_a_game(key: str) -> bool:
+        async def create_game(key: str) -> str | None:
+            """The new game's id; None when the key is refused."""
             answer = await client.post("/v1/games", json=BOTS_GAME, headers=bearer(key))
             assert answer.status_code in (201, 401), answer.text
             if answer.status_code == 401:
                 assert answer.json()["code"] == "invalid-app-key"
-            return answer.status_code == 201
+                return None
+            game_id: str = answer.json()["id"]
+            return game_id
+
+        async def creates_a_game(key: str) -> bool:
+            game_id = await create_game(key)
+            if game_id is not None:
+                # Its bots play it to the end in the background: until then it counts as open.
+                await finished(client, game_id)
+            return game_id is not None
 
         # Create: the app and its first key, shown only now.
         before = datetime.now(UTC)
@@ -256,9 +265,14 @@ async def test_the_admin_api_creates_lists_limits_rotates_and_revokes_apps(servi
         revoked = await admin("POST", f"{ADMIN}/{{name}}/revoke")
         assert len(revoked["keys"]) == 3 and all(k["revoked_at"] is not None for k in revoked["keys"])
         assert await admin("GET", f"{ADMIN}/{{name}}") == revoked
-        async with asyncio.timeout(KEYS_SECONDS + 2):
-            while await creates_a_game(new_key):
-                await asyncio.sleep(POLL_SECONDS)
+        deadline = time.monotonic() + KEYS_SECONDS + 2
+        while (game_id := await create_game(new_key)) is not None:
+            assert time.monotonic() < deadline, "a revoked key still creates games"
+            # The game is open until its bots played it out (not the key's time): the quota allows 2.
+            playing = time.monotonic()
+            await finished(client, game_id)
+            deadline += time.monotonic() - playing
+            await asyncio.sleep(POLL_SECONDS)
         assert not await creates_a_game(default["key"])
         assert not await creates_a_game(key)
 

@@ -36,7 +36,11 @@ CLI_SECONDS = 60
 KEY_CACHE_SECONDS = 0.5
 POLL_SECONDS = 0.1
 KEY = re.compile(r"^kaiten_app_([0-9a-f]{16})_([A-Za-z0-9_-]{20,100})$")
-BOTS_GAME = {"game": "sushi-go", "players": 2, "seats": [{"bot": "random"}, {"bot": "greedy"}]}
+#: The game the test makes again and again: people's, so that it costs the server no bot's moves (a
+#: game of bots plays on in the background), and stays open.
+PEOPLE_GAME = {"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}]}
+#: More games than the test makes open at once (it makes one every POLL_SECONDS while keys rotate).
+OPEN_GAMES = "1000"
 
 
 async def kaiten_apps(url: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -139,7 +143,7 @@ async def rows(url: str, table: sa.Table) -> list[dict[str, Any]]:
 
 
 async def create_game(client: httpx.AsyncClient, server: ServerProcess, key: str) -> httpx.Response:
-    return await client.post(f"{server.url}/v1/games", json=BOTS_GAME, headers={"Authorization": f"Bearer {key}"})
+    return await client.post(f"{server.url}/v1/games", json=PEOPLE_GAME, headers={"Authorization": f"Bearer {key}"})
 
 
 def refused(response: httpx.Response, code: str = "invalid-app-key") -> bool:
@@ -150,7 +154,7 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
     database: str, server: ServerProcess
 ) -> None:
     name = unique_name("shop")
-    key, key_id, secret = issued_key(await kaiten_apps(database, "create", name, "--open-games", "5"))
+    key, key_id, secret = issued_key(await kaiten_apps(database, "create", name, "--open-games", OPEN_GAMES))
 
     again, listed = await asyncio.gather(kaiten_apps(database, "create", name), kaiten_apps(database, "list"))
     assert again.returncode == 1 and again.stdout == ""
@@ -162,7 +166,7 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
 
     async with httpx.AsyncClient(timeout=30) as client:
         await server.wait_ready(client)
-        assert (await client.post(f"{server.url}/v1/games", json=BOTS_GAME)).status_code == 401, "keys needed"
+        assert (await client.post(f"{server.url}/v1/games", json=PEOPLE_GAME)).status_code == 401, "keys needed"
         made = await create_game(client, server, key)
         assert made.status_code == 201, made.text
 

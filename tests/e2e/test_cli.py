@@ -9,16 +9,19 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
-import msgspec
 import pytest
 from sqlalchemy import text, update
 
 from adapters.schema import games
 from api.bootstrap import bootstrap
 from api.cli import main
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import CreateGame, NewSeat
+from tests.bots import bots_move
+from tests.bots import play_to_the_end as played_to_the_end
+from tests.e2e.play import finished
 from tests.e2e.servers import free_port
 
 
@@ -50,7 +53,9 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
             f"http://127.0.0.1:{port}/v1/games",
             json={"game": "sushi-go", "players": 2, "seats": [{"bot": "random"}, {"bot": "greedy"}]},
         )
-        assert created.status_code == 201 and created.json()["status"] == "finished"
+        assert created.status_code == 201, created.text
+        # The bots play their game to its end in the background of the server.
+        assert asyncio.run(finished_on(f"http://127.0.0.1:{port}", created.json()["id"]))["status"] == "finished"
         assert (tmp_path / "kaiten.sqlite3").exists()
         # A second server on the same port refuses to start rather than share its connections.
         other = tmp_path / "other"
@@ -73,17 +78,21 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         log.close()
 
 
+async def finished_on(url: str, game_id: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url) as client:
+        return await finished(client, game_id)
+
+
 async def new_game(database_url: str, game: str, seats: list[NewSeat], play_to_the_end: bool) -> str:
-    """A game with these seats; people play their first legal command until it ends, if asked."""
+    """A game with these seats, its bots' moves made; people play their first legal command until it
+    ends, if asked."""
     services = bootstrap(database_url)
     try:
         created = await services.games.create(CreateGame(game, len(seats), None, 5, seats))
-        table = await services.games.view(created.id, None)
-        while play_to_the_end and table.status == "active":
-            seat = str(table.awaiting[0])
-            legal = await services.games.legal_commands(created.id, created.tokens[seat])
-            await services.games.act(Act(created.id, created.tokens[seat], msgspec.json.encode(legal.commands[0])))
-            table = await services.games.view(created.id, None)
+        if play_to_the_end:
+            await played_to_the_end(services.games, created.id, created.tokens)
+        else:
+            await bots_move(services.games, created.id)
         return created.id
     finally:
         await services.close()

@@ -19,7 +19,7 @@ from adapters.projections.registry import build_projections
 from api.bootstrap import Services
 from services.verification import verify_game
 from tests.e2e.apps import app_headers, create_as, new_app_key
-from tests.e2e.play import all_events, bearer, play_randomly
+from tests.e2e.play import all_events, bearer, bots_owe_nothing, play_randomly, until
 from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -67,6 +67,8 @@ async def test_an_erased_player_leaves_no_trace_and_their_games_replay_as_before
     private = await create_as(closed_client, app, "sushi-go", seats, seed=3, visibility="private")
     await play_randomly(closed_client, private, random.Random(3))
     running = await create_as(closed_client, app, "sushi-go", [seats[0], {"bot": "greedy"}], seed=4)
+    # Its bot picks in the background: the projections are settled and compared once it has.
+    await until(closed_client, running["id"], bots_owe_nothing, app)
     await settle_all(closed_services.projection_runners)
     games = [*(game["id"] for game in finished), private["id"], running["id"]]
     results = {

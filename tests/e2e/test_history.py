@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter, defaultdict
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgspec
@@ -17,8 +18,9 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.migrate import upgrade
 from api.app import create_app
-from api.bootstrap import Services, bootstrap_with_store
+from api.bootstrap import Services, bootstrap, bootstrap_with_store
 from domain.catalog import GAMES
 from services.codec import codec_for
 from tests.e2e.play import all_events
@@ -32,9 +34,18 @@ TABLES = (["ann", "bob", None], ["cy", "ann", "bob"])
 
 
 @pytest.fixture
-def services(own_services: Services) -> Services:
-    """The projections read the whole log: this module's games only."""
-    return own_services
+async def services(empty_database_url: str) -> AsyncIterator[Services]:
+    """Services over a database of their own, whose projections read the whole log: this module's games
+    only. Their games' bots are moved by the tests (tests/bots.py, through `Games.wake` as a scheduler
+    does): no scheduler runs, whose wakes of the same games would contend with the tests' own."""
+    await upgrade(empty_database_url)
+    built = bootstrap(empty_database_url)
+    try:
+        # The engine's first connection, made before the client's event loop starts (tests/e2e/serving.py).
+        await built.is_ready()
+        yield built
+    finally:
+        await built.close()
 
 
 async def project(services: Services) -> None:

@@ -8,7 +8,15 @@ from typing import Any
 from litestar.testing import AsyncTestClient
 
 from api.bootstrap import Services
-from tests.e2e.play import bearer, create, play_randomly
+from tests.e2e.play import (
+    bearer,
+    bots_owe_nothing,
+    create,
+    moved_on,
+    play_randomly,
+    seats_named,
+    until,
+)
 from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -85,11 +93,7 @@ async def test_an_invitation_is_for_its_game_only(client: Client) -> None:
 async def test_private_games_are_not_listed(client: Client, services: Services) -> None:
     public = await create(client, "sushi-go", 2, seats=[{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}])
     private = await create(
-        client,
-        "sushi-go",
-        2,
-        seats=[{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}],
-        visibility="private",
+        client, "sushi-go", 2, seats=[{"name": "Alice", "player_id": "alice"}, {"bot": "greedy"}], visibility="private"
     )
     await settle_all(services.projection_runners)
     for query in ("", "?player_id=alice", "?game=sushi-go"):
@@ -128,13 +132,22 @@ async def test_a_rematch_has_the_same_seats_and_is_found_from_both_games(client:
     assert stale.status_code == 404, "a private game, to a caller holding nothing of it"
     finished = await client.get(f"/v1/games/{game['id']}", headers=bearer(game["tokens"]["0"]))
     assert finished.json()["rematch"] == rematch["id"]
-    # Both people hold their seats now and play: the bot's seat plays along in the same requests.
-    for token in (alice, rematch["tokens"]["2"]):
+    # Both people hold their seats now and play: each answer holds that person's events only, and the
+    # bot's seat plays along in moves of its own that follow.
+    played = 0
+    for seat, token in ((0, alice), (2, rematch["tokens"]["2"])):
         legal = (await client.get(f"/v1/games/{rematch['id']}/legal-commands", headers=bearer(token))).json()
         sent = await client.post(
             f"/v1/games/{rematch['id']}/commands", json=legal["commands"][0], headers=bearer(token)
         )
         assert sent.status_code == 200, sent.text
+        assert seats_named(sent.json()["events"]) == {seat}, sent.json()
+        played = sent.json()["version"]
+    seen = bearer(alice)
+    moved = await until(client, rematch["id"], lambda table: moved_on(played)(table) and bots_owe_nothing(table), seen)
+    assert moved["awaiting"] == [0, 2], "the bot picked for the next turn: the people are awaited again"
+    after = (await client.get(f"/v1/games/{rematch['id']}/events?after={played}", headers=seen)).json()["events"]
+    assert 1 in seats_named(after), "the bot's move follows the people's"
 
 
 async def test_a_game_everyone_left_offers_a_rematch_too(client: Client) -> None:
@@ -149,7 +162,7 @@ async def test_a_game_everyone_left_offers_a_rematch_too(client: Client) -> None
 
 async def test_a_private_games_log_with_its_invitations_is_exported_and_imported(client: Client) -> None:
     game = await create(
-        client, "sushi-go", 3, seats=[{"name": "Alice"}, {"bot": "greedy"}], visibility="private", seed=3
+        client, "sushi-go", 3, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=3, visibility="private"
     )
     invitation = await invite(client, game)
     bob = await client.post(f"/v1/games/{game['id']}/seats", json={"name": "Bob", "invitation": invitation["code"]})

@@ -20,7 +20,8 @@ from services import logs
 from services.commands import CreateGame, NewSeat
 from services.logs import MAX_EVENT_BYTES, MAX_LOG_BYTES, MAX_LOG_EVENTS
 from services.ports import NewEvent
-from tests.e2e.play import all_events, play_randomly
+from tests.bots import created_and_played
+from tests.e2e.play import all_events, finished, play_randomly
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "0.1.0"
 #: One golden log of each game, recorded by kaiten 0.1.0.
@@ -40,8 +41,9 @@ def golden(name: str) -> dict[str, Any]:
 async def finished_party(client: Any) -> dict[str, Any]:
     body = {"game": "sushi-go-party", "players": 3, "seed": 8, "seats": [{"bot": "random"}] * 3}
     created: dict[str, Any] = (await client.post("/v1/games", json=body)).json()
-    assert created["status"] == "finished"
-    return created
+    table = await finished(client, created["id"])
+    assert table["status"] == "finished"
+    return table
 
 
 async def test_a_running_game_is_not_exported(client):
@@ -195,7 +197,10 @@ async def test_odd_strings_in_a_log_are_refused_not_a_server_error(client, where
 async def _finished_game(database_url: str) -> str:
     services = bootstrap(database_url)
     try:
-        created = await services.games.create(CreateGame("sushi-go-party", 3, None, 8, [NewSeat(bot="random")] * 3))
+        created = await created_and_played(
+            services.games, CreateGame("sushi-go-party", 3, None, 8, [NewSeat(bot="random")] * 3)
+        )
+        assert created.status == "finished"
         return created.id
     finally:
         await services.close()

@@ -7,7 +7,17 @@ import random
 import pytest
 
 from domain.catalog import GAMES
-from tests.e2e.play import all_events, bearer, create, play_randomly
+from tests.e2e.play import (
+    all_events,
+    bearer,
+    bots_owe_nothing,
+    create,
+    finished,
+    moved_on,
+    play_randomly,
+    seats_named,
+    until,
+)
 
 #: The player counts each game's issue asks to see played through the API (every game: both ends).
 REQUESTED_COUNTS = {"sushi-go-party": (3, 5), "spin-some-for-dim-sum": (4,)}
@@ -41,20 +51,37 @@ async def test_random_legal_play_finishes_and_the_log_replays_to_the_final_table
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-async def test_bots_fill_every_seat_and_finish_the_game_in_the_creating_request(client, game):
+async def test_bots_fill_every_seat_and_finish_the_game_in_the_background(client, game):
     players = GAMES[game].min_players
     bots = [{"bot": "greedy" if seat % 2 else "random"} for seat in range(players)]
-    created = await create(client, game, players, seats=bots, seed=11)
-    assert created["status"] == "finished"
+    response = await client.post("/v1/games", json={"game": game, "players": players, "seats": bots, "seed": 11})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    # The creating request answers once the game is created; the bots play it out after.
+    assert created["status"] == "active"
     assert created["tokens"] == {}
     assert [seat["bot"] for seat in created["seats"]] == [b["bot"] for b in bots]
-    assert len(created["result"]["winners"]) >= 1
+    final = await finished(client, created["id"])
+    assert final["status"] == "finished"
+    assert len(final["result"]["winners"]) >= 1
 
 
-async def test_a_person_plays_against_bots_that_answer_in_the_same_request(client):
+async def test_a_person_plays_against_bots_that_move_after_each_answer(client):
     created = await create(client, "sushi-go", 3, seats=[{"name": "Ann"}, {"bot": "greedy"}, {"bot": "random"}])
     assert created["awaiting"] == [0]
-    final = await play_randomly(client, created, random.Random(3))
+    game_id, ann = created["id"], bearer(created["tokens"]["0"])
+    legal = (await client.get(f"/v1/games/{game_id}/legal-commands", headers=ann)).json()
+    sent = await client.post(f"/v1/games/{game_id}/commands", json=legal["commands"][0], headers=ann)
+    assert sent.status_code == 200, sent.text
+    # The answer holds Ann's events only (her pick, and the reveal it completes); the bots' picks of
+    # the next turn follow in appends of their own.
+    answer = sent.json()
+    assert seats_named(answer["events"]) == {0} and answer["events"][-1]["version"] == answer["version"]
+    moved = await until(client, game_id, lambda table: moved_on(answer["version"])(table) and bots_owe_nothing(table))
+    assert moved["awaiting"] == [0]
+    after = (await client.get(f"/v1/games/{game_id}/events?after={answer['version']}")).json()["events"]
+    assert seats_named(after) == {1, 2}
+    final = await play_randomly(client, {**moved, "tokens": created["tokens"]}, random.Random(3))
     assert final["status"] == "finished"
 
 
@@ -70,7 +97,8 @@ async def test_seats_taken_one_by_one_start_the_game_when_the_last_is_taken(clie
     second = await client.post(f"/v1/games/{game_id}/seats", json={"bot": "greedy"})
     assert second.status_code == 201 and second.json() == {"seat": 1}
 
-    table = (await client.get(f"/v1/games/{game_id}", headers=bearer(first.json()["token"]))).json()
+    # The bot picks in the background: once it has, the game awaits the person.
+    table = await until(client, game_id, bots_owe_nothing, bearer(first.json()["token"]))
     assert table["status"] == "active"
     assert table["viewer"] == {"seat": 0}
     assert table["seats"][0] == {"seat": 0, "name": "Ann", "player_id": "app-user-17", "bot": None}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.play import all_events
+from tests.e2e.play import all_events, finished
 
 MISO_MENU = {
     "roll": "maki",
@@ -46,7 +46,8 @@ def turns(events: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
 
 async def test_sushi_go_takes_six_players_dealt_eight_cards(client):
     created = await create(client, {"game": "sushi-go", "players": 6, "seed": 12, "seats": [{"bot": "greedy"}] * 6})
-    assert created["status"] == "finished" and len(created["result"]["scores"]) == 6
+    final = await finished(client, created["id"])
+    assert final["status"] == "finished" and len(final["result"]["scores"]) == 6
     events = await all_events(client, created["id"])
     assert events[0]["data"]["rules_version"] == 2
     dealt = [event["data"] for event in events if event["type"] == "HandsDealt"]
@@ -76,13 +77,13 @@ async def party_bot_game(
         "salt": "00" * 16,
         "seats": BOTS,
     }
-    created = await create(client, body)
+    created = await finished(client, (await create(client, body))["id"])
     assert created["status"] == "finished"
     return created, await slugs_by_id(client, "sushi-go-party"), await all_events(client, created["id"])
 
 
 async def test_party_one_players_two_miso_soups_do_not_clash(client):
-    _, slug, events = await party_bot_game(client, MISO_MENU, 8)
+    _, slug, events = await party_bot_game(client, MISO_MENU, 27)
     lone_pairs = 0
     for turn in turns(events):
         reveal = turn[0]["data"]
@@ -100,7 +101,7 @@ async def test_party_one_players_two_miso_soups_do_not_clash(client):
 
 
 async def test_party_takeout_box_may_flip_a_dessert(client):
-    created, slug, events = await party_bot_game(client, BOX_MENU, 3)
+    created, slug, events = await party_bot_game(client, BOX_MENU, 25)
     flipped = [
         (event["data"]["seat"], card)
         for event in events

@@ -17,14 +17,17 @@ schema covers every game's). Every such refusal is documented on its operation w
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from tests.e2e.play import finished
 from tests.e2e.servers import OPEN, ServerProcess
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
@@ -61,18 +64,25 @@ async def server(postgres_url: str, tmp_path: Path):  # type: ignore[no-untyped-
         served.kill()
 
 
+async def finished_on(url: str, game_id: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=url) as client:
+        return await finished(client, game_id)
+
+
 def test_schemathesis_finds_no_failure(server: ServerProcess, tmp_path: Path) -> None:
     created = httpx.post(
         f"{server.url}/v1/games",
         json={"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}], "seed": 3},
     ).json()
     config = tmp_path / "schemathesis.toml"
-    finished = httpx.post(
+    bots = httpx.post(
         f"{server.url}/v1/games",
         json={"game": "sushi-go", "players": 2, "seats": [{"bot": "greedy"}, {"bot": "random"}], "seed": 3},
     ).json()
-    assert finished["status"] == "finished"
-    config.write_text(CONFIG.format(game_id=created["id"], finished_id=finished["id"]))
+    # The bots play their game to its end in the background of the server.
+    over = asyncio.run(finished_on(server.url, bots["id"]))
+    assert over["status"] == "finished"
+    config.write_text(CONFIG.format(game_id=created["id"], finished_id=over["id"]))
     st = Path(sys.executable).parent / "st"
     run = subprocess.run(
         [

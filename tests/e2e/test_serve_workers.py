@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.e2e.play import bearer
+from tests.e2e.play import bearer, create, until
 from tests.e2e.servers import ServerProcess
 
 COMMANDS = 6
@@ -25,12 +25,13 @@ async def test_two_workers_serve_one_game_on_either_store(server: str, database_
             await process.wait_ready(client)
         seats = [{"name": "a"}, {"bot": "greedy"}]
         async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
-            created = await client.post("/v1/games", json={"game": "sushi-go", "players": 2, "seed": 2, "seats": seats})
-            assert created.status_code == 201, created.text
-        game = created.json()
+            game = await create(client, "sushi-go", 2, seats=seats, seed=2)
         token = bearer(game["tokens"]["0"])
         for _ in range(COMMANDS):
             # A fresh connection each time, which either worker may accept.
+            async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
+                # The seat's next pick waits for the bot's (made in the background, by either worker).
+                await until(client, game["id"], lambda table: 0 in table["awaiting"])
             async with httpx.AsyncClient(base_url=process.url, timeout=30) as client:
                 legal = await client.get(f"/v1/games/{game['id']}/legal-commands", headers=token)
                 assert legal.status_code == 200, legal.text

@@ -4,6 +4,7 @@ events, and the next process sends what is left, in order (SQLite and PostgreSQL
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -11,10 +12,17 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from adapters.schema import webhook_deliveries
+from tests.e2e.play import turn_came
 from tests.e2e.servers import ServerProcess
 from tests.e2e.webhook_receiver import Receiver, person_against_a_bot, pick, register
 
 PICKS = 4
+
+
+async def next_turn(client: httpx.AsyncClient, game: dict[str, Any]) -> int:
+    """Alice picks; the version at which her next turn came (the bot picks in the background, before
+    or after her: the hands pass at her pick or at the bot's)."""
+    return await turn_came(client, game["id"], 0, await pick(client, game))
 
 
 async def queued_versions(database_url: str, game_id: str) -> list[int]:
@@ -55,7 +63,7 @@ async def test_deliveries_survive_a_sigkill_of_the_sender(
             await first.wait_ready(client)
             game = await person_against_a_bot(client)
             await register(client, game, receiver.url)
-            versions = [await pick(client, game) for _ in range(PICKS)]
+            versions = [await next_turn(client, game) for _ in range(PICKS)]
     finally:
         first.kill()
     assert await queued_versions(database_url, game["id"]) == versions

@@ -17,11 +17,12 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from api.app import create_app
-from api.bootstrap import Services, bootstrap
+from api.bootstrap import bootstrap
 from api.settings import WebhookOptions
 from services.webhooks import body_signature, signature
-from tests.e2e.play import bearer, create, play_randomly
+from tests.e2e.play import bearer, create, play_randomly, turn_came
 from tests.e2e.servers import free_port
+from tests.e2e.serving import serving
 from tests.e2e.webhook_receiver import (
     RECEIVER_EXAMPLE_PATH,
     SECRET,
@@ -37,14 +38,17 @@ from tests.e2e.webhook_receiver import (
 async def hooked(database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
     """An app whose worker delivers (to 127.0.0.1, allowed here) and retries within tenths of a second."""
     options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
-    services: Services = bootstrap(database_url, run_deliveries=True, webhooks=options)
-    assert services.delivery_worker is not None
-    services.delivery_worker.poll_seconds = 0.05
-    try:
+    async with serving(database_url, run_deliveries=True, webhooks=options) as services:
+        assert services.delivery_worker is not None
+        services.delivery_worker.poll_seconds = 0.05
         async with AsyncTestClient(app=create_app(services)) as client:
             yield client
-    finally:
-        await services.close()
+
+
+async def next_turn(client: AsyncTestClient, game: dict[str, Any]) -> int:  # type: ignore[type-arg]
+    """Alice picks; the version at which her next turn came (the bot picks in the background, before
+    or after her: the hands pass at her pick or at the bot's)."""
+    return await turn_came(client, game["id"], 0, await pick(client, game))
 
 
 @pytest.fixture
@@ -67,12 +71,13 @@ async def test_a_whole_game_is_delivered_signed_and_in_order(
     assert all(item.signed_with(SECRET) for item in receiver.received)
     versions = [payload["version"] for payload in payloads]
     assert versions == sorted(set(versions))
-    # Every pick but the last gives Alice her next turn (the table awaited her right then), the last
-    # one ends the game.
+    # Every turn but the last gives Alice her next turn, with the bot's, when the hands pass (whichever
+    # of them picked last: the table awaited both right then); the last one ends the game.
     turns = [payload for payload in payloads if payload["event"] == "turn"]
-    assert len(turns) >= 20 and {tuple(payload["seats"]) for payload in turns} == {(0,)}
+    assert len(turns) >= 20 and {tuple(payload["seats"]) for payload in turns} == {(0, 1)}
     for turn in turns[:: len(turns) // 4]:
-        assert (await hooked.get(f"/v1/games/{game['id']}/replay?at={turn['version']}")).json()["awaiting"] == [0]
+        replayed = await hooked.get(f"/v1/games/{game['id']}/replay?at={turn['version']}")
+        assert replayed.json()["awaiting"] == [0, 1]
     assert payloads[-1] == {
         "game_id": game["id"],
         "version": finished["version"],
@@ -96,7 +101,7 @@ async def test_a_failed_delivery_is_retried_and_holds_the_later_ones_back(
     game = await person_against_a_bot(hooked)
     hook = await register(hooked, game, receiver.url, events=["turn"])
     receiver.statuses = [500, 503]
-    versions = [await pick(hooked, game) for _ in range(3)]
+    versions = [await next_turn(hooked, game) for _ in range(3)]
     payloads = await receiver.wait_for(3, game_id=game["id"])
     assert [payload["version"] for payload in payloads] == versions
     # The first delivery was tried three times; the others waited for it and came once each.
@@ -116,7 +121,7 @@ async def test_deliveries_wait_for_a_receiver_that_is_down(
     receiver = Receiver()  # not listening yet
     game = await person_against_a_bot(hooked)
     hook = await register(hooked, game, receiver.url)
-    versions = [await pick(hooked, game) for _ in range(2)]
+    versions = [await next_turn(hooked, game) for _ in range(2)]
     path = f"/v1/games/{game['id']}/webhooks/{hook['id']}/deliveries"
     async with asyncio.timeout(10):
         while not (await hooked.get(path, headers=bearer(game["tokens"]["0"]))).json()["deliveries"][0]["attempts"]:
@@ -243,15 +248,16 @@ async def test_two_workers_share_the_deliveries_without_sending_one_twice(
 ) -> None:
     """Two serving processes' workers on one PostgreSQL: each delivery is claimed by one of them."""
     options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
-    first = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
-    second = bootstrap(postgres_url, run_deliveries=True, webhooks=options)
+    first = bootstrap(postgres_url, run_deliveries=True, run_scheduler=True, webhooks=options)
+    second = bootstrap(postgres_url, run_deliveries=True, run_scheduler=True, webhooks=options)
     try:
+        await first.is_ready()  # the engine's first connection, before the client's loop uses it
         async with AsyncTestClient(app=create_app(first)) as client:
             await second.start()
             games = [await person_against_a_bot(client) for _ in range(3)]
             for game in games:
                 await register(client, game, receiver.url)
-            versions = {game["id"]: [await pick(client, game) for _ in range(4)] for game in games}
+            versions = {game["id"]: [await next_turn(client, game) for _ in range(4)] for game in games}
             payloads = [payload for game in games for payload in await receiver.wait_for(4, game_id=game["id"])]
     finally:
         await second.close()

@@ -19,6 +19,7 @@ from adapters.migrate import alembic_config, is_migrated, upgrade
 from adapters.schema import include_object, metadata
 from api.bootstrap import bootstrap
 from services.commands import Act, CreateGame, NewSeat, Resign
+from tests.bots import bots_move
 from tests.projecting import settle_all
 
 
@@ -94,9 +95,12 @@ async def test_migration_0006_folds_the_statistics_again_to_count_earlier_resign
         seats = (NewSeat(name="ann", player_id="ann"), NewSeat(name="bob", player_id="bob"), NewSeat(bot="random"))
         game = await services.games.create(CreateGame("sushi-go", 3, None, 3, seats))
         await services.games.resign(Resign(game.id, game.tokens["0"]))
-        # Bob is the only person left: the bots move as soon as he has.
+        # Bob is the only person left: the bots move once he has.
         while (await services.games.view(game.id, None)).status == "active":
+            await bots_move(services.games, game.id)
             legal = await services.games.legal_commands(game.id, game.tokens["1"])
+            if not legal.commands:
+                continue
             await services.games.act(Act(game.id, game.tokens["1"], msgspec.json.encode(legal.commands[0])))
         await settle_all(services.projection_runners)
         engine = create_engine(empty_database_url)

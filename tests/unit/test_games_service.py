@@ -14,6 +14,7 @@ from services.commands import Act, CreateGame, NewSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
+from tests.bots import play_to_the_end
 
 
 class LosingStore(InMemoryEventStore):
@@ -123,8 +124,7 @@ async def test_a_game_that_is_over_is_replayed_as_any_seat_saw_it(games):
     assert running.value.code == "seat-not-yours"
     mine = await games.replay(game.id, game.tokens["0"], 5, as_seat=0)
     assert mine.viewer.seat == 0, "a seat's own view needs no end"
-    while (await games.view(game.id, None)).status != "finished":
-        await games.act(Act(game.id, game.tokens["0"], await first_legal(games, game.id, game.tokens["0"])))
+    await play_to_the_end(games, game.id, game.tokens)
     bot = await games.replay(game.id, None, 5, as_seat=1)
     spectator = await games.replay(game.id, None, 5)
     assert bot.viewer.seat == 1 and spectator.viewer.seat is None

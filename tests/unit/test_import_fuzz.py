@@ -24,10 +24,11 @@ from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from domain.catalog import GAMES
 from domain.lobby import SeatTaken
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import CreateGame, NewSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.logs import InvalidLog, check_log, export_log
+from tests.bots import play_to_the_end
 
 MUTATIONS_PER_GAME = 1000
 #: Per game: people, then bots, then the seed.
@@ -44,12 +45,7 @@ async def exported(game: str) -> dict[str, Any]:
     games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
     seats = [NewSeat(name=f"P{i}", player_id=f"p{i}") for i in range(people)] + [NewSeat(bot=b) for b in bots]
     created = await games.create(CreateGame(game, len(seats), None, seed, tuple(seats)))
-    rng = random.Random(seed)
-    while (table := await games.view(created.id, None)).status == "active":
-        seat = rng.choice([s for s in table.awaiting if str(s) in created.tokens])
-        token = created.tokens[str(seat)]
-        legal = await games.legal_commands(created.id, token)
-        await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
+    await play_to_the_end(games, created.id, created.tokens, random.Random(seed))
     document: dict[str, Any] = msgspec.to_builtins(await export_log(games, created.id, None))
     return document
 

@@ -22,6 +22,7 @@ from services.errors import ServiceError
 from services.games import Games
 from services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
 from services.verification import verify_game
+from tests.bots import bots_move
 from tests.unit.seats.fixtures import server
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -183,6 +184,8 @@ def games() -> Games:
 
 async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go-party", 3, None, 17, [NewSeat(bot="random")] * 3))
+    await bots_move(games, created.id)
+    finished = await games.view(created.id, None)
     exported = await export_log(games, created.id, None)
     document = _as_builtins(exported)
     assert (document["format"], document["id"], document["game"], document["rules_version"]) == (
@@ -195,9 +198,9 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
     assert document["events"] == [_as_builtins(view) for view in page.events]
     imported, _ = await import_log(games, _as_builtins(exported), None)
     assert imported.id != created.id and imported.imported_from == created.id
-    assert imported.status == "finished" and imported.result == created.result
+    assert imported.status == "finished" and imported.result == finished.result
     shown = await games.view(imported.id, None)
-    assert shown.imported_from == created.id and shown.full_state == created.full_state
+    assert shown.imported_from == created.id and shown.full_state == finished.full_state
     again = await games.events(imported.id, None, 0, 1000)
     assert [(e.version, e.type, e.data) for e in again.events] == [(e.version, e.type, e.data) for e in page.events]
     stored = await games.store.read(imported.id)

@@ -25,6 +25,7 @@ from services.games import Games
 from services.logs import export_log
 from services.ports import NewEvent, StoredEvent
 from services.replica_reads import ReplicaReads
+from tests.bots import created_and_played
 
 
 class CountingStore(InMemoryEventStore):
@@ -145,7 +146,7 @@ async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(ga
 
 
 async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primary, replica):
-    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    created = await created_and_played(games, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     assert created.status == "finished"
     await replicate(primary, replica, created.id)
     primary.reads = replica.reads = 0
@@ -161,7 +162,7 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
 
 
 async def test_a_game_the_replica_answered_finished_is_known_finished(games, primary, replica):
-    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    created = await created_and_played(games, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     await replicate(primary, replica, created.id)
     await games.replay(created.id, None, at=2)
     primary.reads = 0
@@ -185,7 +186,7 @@ async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(prim
     reads = ReplicaReads(primary, replica, remembered=2)
     games = Games(primary, SystemClock(), SecureIds(), people=primary.people, replica=replica)
     bots = [NewSeat(bot="random"), NewSeat(bot="random")]
-    ids = [(await games.create(CreateGame("sushi-go", 2, None, seed, bots))).id for seed in range(3)]
+    ids = [(await created_and_played(games, CreateGame("sushi-go", 2, None, seed, bots))).id for seed in range(3)]
     for game_id in ids:
         await replicate(primary, replica, game_id)
         await reads.load(game_id)
@@ -200,7 +201,7 @@ async def test_the_memory_of_finished_games_is_bounded_and_keeps_the_latest(prim
 
 
 async def test_a_game_finished_on_the_primary_only_is_exported_from_the_primary(games, primary, replica):
-    created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    created = await created_and_played(games, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     await replicate(primary, replica, created.id, upto=created.version - 1)
     exported = await export_log(games, created.id, None)
     assert len(exported.events) == created.version
@@ -218,7 +219,7 @@ async def test_refusals_still_come_from_the_primary(games, primary, replica):
 
 
 async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary, replica):
-    created = await caching.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    created = await created_and_played(caching, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     await replicate(primary, replica, created.id)
     primary.reads = replica.reads = 0
     assert (await caching.view(created.id, None)).status == "finished"

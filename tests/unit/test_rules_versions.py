@@ -23,6 +23,7 @@ from services.games import Games
 from services.loading import load_game
 from services.ports import NewEvent
 from services.upcasting import current_version, upcast
+from tests.bots import bots_move
 
 
 def test_new_games_get_the_newest_rules_version() -> None:
@@ -87,6 +88,7 @@ async def test_a_game_whose_log_has_no_rules_version_plays_on_as_version_1() -> 
     await store.append(game_id, 0, [NewEvent("GameCreated", msgspec.json.encode(created), {}, schema_version=2)])
     for bot in ("greedy", "random", "greedy"):
         await games.take_seat(TakeSeat(game_id, NewSeat(bot=bot)))
+    await bots_move(games, game_id)
     loaded = await load_game(store, game_id)
     assert loaded.table.status == "finished" and loaded.table.rules_version == 1
     assert loaded.game is DIM_SUM_DERBY.at_rules_version(1)

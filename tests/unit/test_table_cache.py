@@ -16,6 +16,7 @@ from services.games import Games
 from services.lru import Lru
 from services.ports import StoredEvent
 from services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY
+from tests.bots import created_and_played
 
 
 class CountingStore(InMemoryEventStore):
@@ -143,7 +144,7 @@ async def test_if_match_is_compared_with_the_log_not_with_a_stale_table(store):
 
 async def test_replay_folds_from_the_nearest_point_kept(store):
     games = process(store)
-    game = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    game = await created_and_played(games, CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random")] * 2))
     assert game.version >= 3 * REPLAY_POINT_EVERY
     fresh = process(store, cached_tables=0)
     at = game.version - 3
@@ -159,7 +160,7 @@ async def test_replay_folds_from_the_nearest_point_kept(store):
 
 async def test_an_events_page_reads_only_the_page(store):
     games = process(store)
-    game = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    game = await created_and_played(games, CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random")] * 2))
     await games.view(game.id, None)
     store.reads.clear()
     page = await games.events(game.id, None, after=10, limit=5)
@@ -174,7 +175,7 @@ async def test_an_events_page_of_a_game_not_cached_is_cut_from_the_log_read_to_l
     """With no cache (or a game not in it yet), the game is loaded from its whole log: the page is a
     part of that log, not a second read."""
     games = process(store)
-    game = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    game = await created_and_played(games, CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random")] * 2))
     for cached_tables in (0, 100):
         uncached = process(store, cached_tables)
         store.reads.clear()

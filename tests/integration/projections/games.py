@@ -14,6 +14,7 @@ from adapters.system import SecureIds, SystemClock
 from domain.catalog import GAMES
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
+from tests.bots import bots_move
 
 #: Far more commands than any game of the catalog needs.
 MAX_COMMANDS = 5000
@@ -24,13 +25,14 @@ def games_service(engine: AsyncEngine) -> Games:
 
 
 async def bot_games(games: Games, count: int, seed: int = 0) -> list[str]:
-    """`count` games of bots only, taking the catalog's games in turn; they finish as they are created."""
+    """`count` games of bots only, taking the catalog's games in turn, played to their end."""
     ids = []
     catalog = sorted(GAMES.values(), key=lambda game: game.id)
     for index in range(count):
         game = catalog[index % len(catalog)]
         seats = [NewSeat(bot="random" if seat % 2 else next(iter(game.bots))) for seat in range(game.min_players)]
         created = await games.create(CreateGame(game.id, game.min_players, None, seed + index, seats))
+        await bots_move(games, created.id)
         ids.append(created.id)
     return ids
 
@@ -44,6 +46,7 @@ async def people_game(games: Games, game_id: str, player_ids: Sequence[str | Non
     seats += [NewSeat(bot="random") for _ in range(players - len(seats))]
     created = await games.create(CreateGame(game_id, players, None, rng.randrange(2**32), seats))
     for _ in range(MAX_COMMANDS):
+        await bots_move(games, created.id)
         table = await games.view(created.id, None)
         if table.status == "finished":
             return created.id

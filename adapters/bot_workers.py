@@ -1,0 +1,73 @@
+"""Bots think in worker processes: a search such as `mcts:strong` is seconds of CPU, which in the
+serving process would hold the event loop and every request behind it (services/bot_moves.py).
+
+A pool of `workers` processes (KAITEN_BOT_WORKERS, by default one per core) started with `spawn`: a
+forked copy of a serving process would inherit its event loop, its database connections and the
+threads behind them. A table goes to a worker and a command comes back, pickled (msgspec structs).
+A worker that dies (killed, out of memory) breaks the pool: it is replaced, and the move is made
+again later (the scheduler's claim on the game runs out).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from domain.lobby import Table
+from services.bot_moves import BotChoice, think
+from services.errors import ServiceError
+
+#: How often a worker looks whether its server is still there.
+PARENT_CHECK_SECONDS = 1.0
+
+
+class ProcessThinker:
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        pool = ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_end_with_parent,
+            initargs=(os.getpid(),),
+        )
+        # Started now rather than at the first bot's move: a spawned worker imports the server's code
+        # first, seconds on a busy machine, which a bot's first move (or a turn clock) should not wait.
+        for _ in range(self.workers):
+            pool.submit(os.getpid)
+        return pool
+
+    async def choose(self, game_id: str, table: Table[Any], seat: int, version: int) -> BotChoice:
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, think, game_id, table, seat, version)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = self._new_pool()
+            raise ServiceError(
+                "unavailable", "bot-worker-lost", "a bot's worker died; its move is made again"
+            ) from None
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A worker ends when its server does, however it ended: a killed server's workers would otherwise
+    wait for work forever (each holds the pool's queue open, so none of them sees it close)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="kaiten-bot-parent", daemon=True).start()

@@ -1,0 +1,51 @@
+"""Bots' moves made in a test as a serving process's scheduler makes them (services/bot_moves.py):
+through `Games.wake`, until the game owes none."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+import msgspec
+
+from services.commands import Act, CreateGame
+from services.games import Games
+from services.views import CreatedGame
+
+#: More wakes than any game of the catalog needs to be played out by its bots.
+MAX_WAKES = 5_000
+
+
+async def bots_move(games: Games, game_id: str) -> None:
+    """Let the game's bots make every move they owe now (a bots-only game: to its end)."""
+    for _ in range(MAX_WAKES):
+        if not (await games.wake(game_id)).fired:
+            return
+    raise AssertionError(f"game {game_id}: the bots still owe moves after {MAX_WAKES} wakes")
+
+
+async def play_to_the_end(
+    games: Games, game_id: str, tokens: Mapping[str, str], rng: random.Random | None = None
+) -> None:
+    """The people of these tokens send legal commands (the first, or random ones) whenever the game
+    awaits them, and the bots move in between, until the game is over."""
+    for _ in range(MAX_WAKES):
+        await bots_move(games, game_id)
+        table = await games.view(game_id, None)
+        if table.status != "active":
+            return
+        seat = next(seat for seat in table.awaiting if str(seat) in tokens)
+        legal = await games.legal_commands(game_id, tokens[str(seat)])
+        command = legal.commands[0] if rng is None else rng.choice(legal.commands)
+        await games.act(Act(game_id, tokens[str(seat)], msgspec.json.encode(command)))
+    raise AssertionError(f"game {game_id} is not over after {MAX_WAKES} commands")
+
+
+async def created_and_played(games: Games, command: CreateGame) -> CreatedGame:
+    """A game created and played by its bots as far as they go alone (to the end, when they are all its
+    seats): its creation's answer, with the status and version the game then has."""
+    created = await games.create(command)
+    await bots_move(games, created.id)
+    summary = await games.store.summary(created.id)
+    assert summary is not None
+    return msgspec.structs.replace(created, status=summary.status, version=summary.version)

@@ -1,0 +1,47 @@
+"""Bots think in worker processes (adapters/bot_workers.py): a worker that dies costs one attempt of
+a move, which the scheduler makes again, and the pool is whole again for the next."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import AsyncIterator
+
+import pytest
+
+from adapters.bot_workers import ProcessThinker
+from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
+from adapters.system import SecureIds, SystemClock
+from services.commands import CreateGame, NewSeat
+from services.errors import ServiceError
+from services.games import Games
+
+
+@pytest.fixture
+async def games() -> AsyncIterator[Games]:
+    thinker = ProcessThinker(1)
+    try:
+        yield Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople(), bots=thinker)
+    finally:
+        await thinker.close()
+
+
+async def test_a_killed_worker_fails_one_attempt_and_the_move_is_made_on_the_next(games: Games) -> None:
+    created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="greedy"), NewSeat(bot="random")]))
+    assert (await games.wake(created.id)).fired
+    version = (await games.view(created.id, None)).version
+
+    workers = multiprocessing.active_children()
+    assert workers, "the bots thought in a worker process"
+    for worker in workers:
+        assert worker.pid is not None
+        os.kill(worker.pid, signal.SIGKILL)
+    with pytest.raises(ServiceError) as lost:
+        await games.wake(created.id)
+    assert (lost.value.kind, lost.value.code) == ("unavailable", "bot-worker-lost")
+    assert (await games.view(created.id, None)).version == version, "nothing was appended"
+
+    assert (await games.wake(created.id)).fired, "a new worker made the move"
+    assert (await games.view(created.id, None)).version > version

@@ -1,0 +1,112 @@
+"""Bots' moves off the request path (services/bot_moves.py): a person's command appends only its own
+events, the bots' moves are made by `Games.wake`, and their thinking is bounded per app and per server."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import msgspec
+import pytest
+
+from adapters.memory_store import InMemoryEventStore
+from adapters.people import InMemoryPeople
+from adapters.system import SecureIds
+from services.bot_moves import BUSY_RETRY_SECONDS, BotChoice, BotLoad, ThreadThinker
+from services.commands import Act, CreateGame, NewSeat
+from services.games import Games
+from services.ports import BUILTIN_APP
+from services.quotas import QuotaExceeded
+from tests.bots import bots_move
+
+
+class FixedClock:
+    def __init__(self) -> None:
+        self.at = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.at
+
+
+class CountingThinker(ThreadThinker):
+    """Thinks as the server's workers do, and says how often, and at what CPU cost."""
+
+    def __init__(self, cpu_seconds: float = 0.0) -> None:
+        super().__init__()
+        self.decisions = 0
+        self.cpu_seconds = cpu_seconds
+
+    async def choose(self, game_id: str, table: object, seat: int, version: int) -> BotChoice:
+        choice = await super().choose(game_id, table, seat, version)  # type: ignore[arg-type]
+        self.decisions += 1
+        return msgspec.structs.replace(choice, cpu_seconds=self.cpu_seconds)
+
+
+def games_with(thinker: ThreadThinker, clock: FixedClock, quota: int | None = None) -> Games:
+    async def quota_of(_app_id: str) -> int | None:
+        return quota
+
+    load = BotLoad(thinker.workers, clock.now, quota_of=quota_of)
+    return Games(InMemoryEventStore(), clock, SecureIds(), people=InMemoryPeople(), bots=thinker, bot_load=load)
+
+
+async def test_a_persons_command_appends_only_its_own_events_and_the_bots_move_when_woken() -> None:
+    thinker = CountingThinker()
+    games = games_with(thinker, FixedClock())
+    created = await games.create(
+        CreateGame("sushi-go", 3, None, 7, [NewSeat(name="Ann"), *[NewSeat(bot="greedy")] * 2])
+    )
+    assert thinker.decisions == 0, "creating the game made no bot think"
+    assert (await games.view(created.id, None)).awaiting == [0, 1, 2]
+    await bots_move(games, created.id)
+    assert thinker.decisions == 2
+    before = await games.view(created.id, None)
+    assert before.awaiting == [0]
+
+    legal = await games.legal_commands(created.id, created.tokens["0"])
+    outcome = await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
+    stored = await games.store.read(created.id)
+    mine = [event for event in stored if event.version > before.version]
+    assert outcome.version == stored[-1].version, "the answer's version is the person's append"
+    assert all(not event.metadata.get("bot") for event in mine), "no bot moved inside the person's command"
+    assert thinker.decisions == 2
+
+    assert (await games.wake(created.id)).fired
+    after = await games.store.read(created.id)
+    bots = [event for event in after if event.version > outcome.version]
+    assert bots and all(event.metadata.get("bot") for event in bots)
+    assert {msgspec.json.decode(event.data)["seat"] for event in bots if event.type == "CardPicked"} == {1, 2}
+
+
+async def test_bots_whose_app_spent_its_cpu_quota_wait_until_the_minute_is_over() -> None:
+    clock = FixedClock()
+    games = games_with(CountingThinker(cpu_seconds=0.6), clock, quota=1)
+    created = await games.create(CreateGame("sushi-go", 2, None, 7, [NewSeat(bot="random"), NewSeat(bot="random")]))
+    assert (await games.wake(created.id)).fired, "0 of the app's 1 CPU second spent: both bots think"
+
+    paused = await games.wake(created.id)
+    assert not paused.fired, "1.2 s spent: the bots wait"
+    assert paused.wake_at == clock.at + timedelta(minutes=1)
+    with pytest.raises(QuotaExceeded) as refused:
+        await games.create(CreateGame("sushi-go", 2, None, 8, [NewSeat(name="Ann"), NewSeat(bot="random")]))
+    assert (refused.value.code, refused.value.retry_after) == ("bot-cpu-seconds-per-minute", 61)
+    people_only = await games.create(CreateGame("sushi-go", 2, None, 9, [NewSeat(name="Ann"), NewSeat(name="Bo")]))
+    assert people_only.status == "active", "games of people only draw on no bot quota"
+
+    clock.at += timedelta(minutes=1)
+    assert (await games.wake(created.id)).fired, "a minute later the bots think again"
+
+
+async def test_a_server_that_owes_too_many_bot_moves_refuses_new_games_with_bots() -> None:
+    owed = 0
+
+    async def owed_now() -> int:
+        return owed
+
+    load = BotLoad(2, FixedClock().now, owed=owed_now)
+    await load.before_bot_game(BUILTIN_APP)
+    owed = load.max_owed - 1
+    await load.before_bot_game(BUILTIN_APP)
+    owed = load.max_owed
+    with pytest.raises(QuotaExceeded) as refused:
+        await load.before_bot_game(BUILTIN_APP)
+    assert (refused.value.code, refused.value.retry_after) == ("bots-busy", BUSY_RETRY_SECONDS)
