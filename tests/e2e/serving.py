@@ -10,7 +10,7 @@ from typing import Any
 from api.bootstrap import Services, bootstrap
 
 #: Longer than the quick bots' games a test leaves take to finish; strong bots are not waited out.
-DRAIN_SECONDS = 60
+DRAIN_SECONDS = 20
 
 
 @asynccontextmanager
@@ -30,12 +30,13 @@ async def serving(database_url: str, **options: Any) -> AsyncIterator[Services]:
 
 
 async def bots_done(services: Services) -> None:
-    """Wait (a while) for the bots' moves the test's games still owe: the test session's database is the
-    next test's too, whose server would otherwise make them meanwhile (and count them as moves it owes,
-    towards refusing new games with bots: 429 bots-busy)."""
+    """Make the bots' moves the test's games still owe (a while, not a strong bots' game to its end):
+    the test session's database is the next test's too, whose server would otherwise make them
+    meanwhile (and count them as moves it owes, towards refusing new games with bots: 429 bots-busy).
+    The test client stopped the background scheduler as it closed: its rounds are run here."""
     if services.scheduler is None:
         return
     with suppress(TimeoutError):
         async with asyncio.timeout(DRAIN_SECONDS):
-            while await services.scheduler.deadlines.owed(services.scheduler.clock.now()):
-                await asyncio.sleep(0.05)
+            while await services.scheduler.run_once():
+                pass
