@@ -51,6 +51,8 @@ BODIES: dict[str, Any] = {
 }
 KEY = re.compile(r"^kaiten_app_([0-9a-f]{16})_[A-Za-z0-9_-]{20,100}$")
 BOTS_GAME = {"game": "sushi-go", "players": 2, "seats": [{"bot": "random"}, {"bot": "greedy"}]}
+#: A game a key creates again and again: of people, so that no bot owes the servers a move after it.
+PEOPLE_GAME = {"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}]}
 #: How long a serving process trusts what it read of a key (services/apps.py KEYS_SECONDS).
 KEYS_SECONDS = 0.5
 POLL_SECONDS = 0.05
@@ -301,10 +303,10 @@ def test_an_empty_admin_key_means_no_admin_api(monkeypatch: pytest.MonkeyPatch) 
 
 
 @pytest.fixture
-async def two_servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
+async def two_servers(own_postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two `kaiten serve` processes that need app keys and serve the admin API, both ready."""
     environment = {"KAITEN_AUTH": "keys", "KAITEN_ADMIN_KEY": ADMIN_KEY}
-    servers = [ServerProcess(postgres_url, tmp_path / f"server-{n}.log", environment=environment) for n in (0, 1)]
+    servers = [ServerProcess(own_postgres_url, tmp_path / f"server-{n}.log", environment=environment) for n in (0, 1)]
     try:
         async with httpx.AsyncClient() as client:
             await asyncio.gather(*(server.wait_ready(client) for server in servers))
@@ -316,7 +318,7 @@ async def two_servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[S
 
 async def works_on(client: httpx.AsyncClient, server: ServerProcess, key: str) -> bool:
     """Whether the key creates a game on that server now (else it is refused as not working)."""
-    answer = await client.post(f"{server.url}/v1/games", json=BOTS_GAME, headers=bearer(key))
+    answer = await client.post(f"{server.url}/v1/games", json=PEOPLE_GAME, headers=bearer(key))
     assert answer.status_code in (201, 401), answer.text
     if answer.status_code == 401:
         assert answer.json()["code"] == "invalid-app-key", answer.text
