@@ -117,7 +117,7 @@ MAX_EVENTS_PAGE = 1000
 #: SeatTaken shows a person).
 COMMANDS_SEAT_NOBODY: Mapping[str, Person] = {}
 
-#: The metadata of a bot's move: nobody's doing, so it does not put off abandonment
+#: The metadata of a bot's move (with its seat): nobody's doing, so it does not put off abandonment
 #: (services/table_cache.py `is_activity`).
 BOT_MOVE: Mapping[str, Any] = {"bot": True}
 
@@ -652,16 +652,16 @@ class Games:
         in the simultaneous-pick games), and the table after them; `version`: the log's length."""
         seats = owed_seats(table)
         choices = await asyncio.gather(*(self.bots.choose(table.game, table, seat, version) for seat in seats))
-        events: list[Any] = []
+        events: list[NewEvent] = []
         for seat, choice in zip(seats, choices, strict=True):
             self.bot_load.spend(loaded.app_id, choice.cpu_seconds)
             if seat not in lobby.awaiting(loaded.game, table):
                 continue  # the game moved on without it (it cannot in the games of the catalog)
             chance = lobby.rules_chance(table, version + len(events))
             decision = lobby.act(loaded.game, table, seat, choice.command, chance)
-            events.extend(decision.events)
+            events.extend(self._new_events(loaded.codec, decision.events, {**BOT_MOVE, "seat": seat}))
             table = decision.table
-        return self._new_events(loaded.codec, events, dict(BOT_MOVE)), table
+        return events, table
 
     def _owing(self, game_id: str, table: Table[Any]) -> None:
         """Tell whom it may concern that the game owes a bot's move (the append set it due at once)."""

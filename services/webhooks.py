@@ -109,10 +109,8 @@ def outbox_messages(
         # An abandoned game ends too, with no winners.
         winners = [] if after.result is None else list(after.result.winners)
         return [_message(game_id, version, "finished", winners)]
-    moved = {event.metadata["seat"] for event in events if "command_id" in event.metadata}
-    if any(event.metadata.get("bot") for event in events):
-        # A bots' append (services/bot_moves.py) carries no seat: every bot seat awaited before moved.
-        moved |= {seat for seat in lobby.awaiting(game, before) if before.seats[seat].player is not None}
+    # A person's command, or a bot's move (services/bot_moves.py): its seat moved.
+    moved = {event.metadata["seat"] for event in events if "command_id" in event.metadata or "bot" in event.metadata}
     waiting = set(lobby.awaiting(game, before)) - moved
     turns = [seat for seat in lobby.awaiting(game, after) if seat not in waiting]
     return [_message(game_id, version, "turn", turns)] if turns else []
