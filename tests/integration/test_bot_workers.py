@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.bot_workers import ProcessThinker
+from adapters.bot_workers import WORKER_NICENESS, ProcessThinker
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
@@ -45,3 +45,14 @@ async def test_a_killed_worker_fails_one_attempt_and_the_move_is_made_on_the_nex
 
     assert (await games.wake(created.id)).fired, "a new worker made the move"
     assert (await games.view(created.id, None)).version > version
+
+
+async def test_workers_think_at_a_lower_cpu_priority_than_their_server(games: Games) -> None:
+    """Busy workers must not take the cores from the server's requests (bench/bots.py measures it)."""
+    created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="greedy"), NewSeat(bot="random")]))
+    assert (await games.wake(created.id)).fired, "a worker made a move, so it has started"
+
+    server = os.getpriority(os.PRIO_PROCESS, 0)
+    workers = [worker.pid for worker in multiprocessing.active_children() if worker.pid is not None]
+    assert workers
+    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, server + WORKER_NICENESS)}
