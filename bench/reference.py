@@ -88,7 +88,7 @@ def turn(hands: list[list[int]], tallies: list[list[int]], bits: Callable[[int],
     """
     size = len(hands[0])  # every hand holds as many cards
     pairs = size * size
-    for hand, tally in zip(hands, tallies, strict=False):
+    for hand, tally in zip(hands, tallies):  # noqa: B905 (equal lengths; `strict=` costs a keyword parse per call)
         if tally[CHOPSTICKS]:
             # size singles, then size * (size - 1) ordered pairs of different cards (a one-card hand:
             # its one single)
