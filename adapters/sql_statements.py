@@ -14,8 +14,9 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
 from adapters.database import insert_for
-from adapters.notify import CHANNEL
+from adapters.notify import CHANNEL, notice_payload
 from adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
+from services.ports import DELIVERIES_QUEUED
 
 EVENT_COLUMNS = (
     events.c.global_position,
@@ -192,8 +193,15 @@ def _append_all() -> sa.Select[Any]:
         .where(has_summary, wake_at.is_(None), inserted)
         .cte("unscheduled")
     )
-    queued = _queue_deliveries("postgresql", inserted).cte("queued")
-    return sa.select(appended.c.global_position, appended.c.version).add_cte(
+    queued = _queue_deliveries("postgresql", inserted).returning(webhook_deliveries.c.delivery_id).cte("queued")
+    # Sent after the append's own notice (from the last event's row) and only when deliveries were queued.
+    deliveries_notice = sa.case(
+        (
+            sa.and_(appended.c.version == sa.bindparam("last_version"), sa.exists(sa.select(queued.c.delivery_id))),
+            sa.func.pg_notify(CHANNEL, notice_payload(DELIVERIES_QUEUED.stream_id, DELIVERIES_QUEUED.version)),
+        )
+    )
+    return sa.select(appended.c.global_position, appended.c.version, deliveries_notice).add_cte(
         remembered, summarized, scheduled, unscheduled, queued
     )
 

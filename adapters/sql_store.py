@@ -17,6 +17,7 @@ from adapters.notify import LocalNotifier, notice_payload
 from adapters.sql_statements import Statements
 from adapters.store_rules import check_append, check_limit, recorded_now
 from services.ports import (
+    DELIVERIES_QUEUED,
     AppendNotice,
     Clock,
     ConcurrencyConflict,
@@ -81,11 +82,12 @@ class SqlEventStore:
                 [(message.version, message.event, message.body.decode()) for message in outbox]
             ).decode(),
         }
+        queued = False  # on PostgreSQL the statement announces the deliveries it queued
         try:
             if self._sql.append_all is not None:
                 positions = await self._append_in_one_statement(parameters, summary, len(events))
             else:
-                positions = await self._append_in_one_transaction(parameters, summary, events)
+                positions, queued = await self._append_in_one_transaction(parameters, summary, events)
         except ConcurrencyConflict:
             # A retry of an earlier command is recognised even when the stream has moved on since.
             if idempotency_key is not None and await self._key_used(stream_id, idempotency_key):
@@ -93,6 +95,8 @@ class SqlEventStore:
             raise
         if self._notifier is not None:
             self._notifier.publish(AppendNotice(stream_id, expected_version + len(events)))
+            if queued:
+                self._notifier.publish(DELIVERIES_QUEUED)
         return [
             StoredEvent(
                 global_position=positions[version],
@@ -123,7 +127,7 @@ class SqlEventStore:
         try:
             async with self._autocommit.connect() as connection:
                 result = await connection.execute(self._sql.append_all, parameters)
-                positions = {version: position for position, version in result}
+                positions = {version: position for position, version, _deliveries_notice in result}
         except IntegrityError as error:
             if isinstance(error.orig, psycopg.Error) and error.orig.diag.constraint_name == KEYS_CONSTRAINT:
                 raise DuplicateIdempotencyKey(stream_id, key) from error
@@ -134,7 +138,8 @@ class SqlEventStore:
 
     async def _append_in_one_transaction(
         self, parameters: dict[str, Any], summary: GameSummary | None, events: Sequence[NewEvent]
-    ) -> dict[int, int]:
+    ) -> tuple[dict[int, int], bool]:
+        """The events' global positions by version, and whether webhook deliveries were queued."""
         stream_id, key = parameters["stream_id"], parameters["idempotency_key"]
         expected_version = parameters["expected_version"]
         # Leaving the block on any exception rolls the whole append back.
@@ -153,9 +158,10 @@ class SqlEventStore:
                         self._sql.schedule,
                         {"stream_id": stream_id, "last_version": summary.version, "summary_wake_at": wake_at},
                     )
+            queued = False
             if parameters["outbox"] != "[]":
-                await connection.execute(self._sql.queue_deliveries, parameters)
-        return positions
+                queued = (await connection.execute(self._sql.queue_deliveries, parameters)).rowcount > 0
+        return positions, queued
 
     async def _insert_events(self, connection: AsyncConnection, parameters: dict[str, Any]) -> dict[int, int]:
         """The global position of each inserted event, by version."""

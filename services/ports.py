@@ -218,6 +218,9 @@ class AppendNotice(msgspec.Struct, frozen=True):
 #: Sent in place of notices a subscriber may have missed (it fell behind, or the listener lost its
 #: database connection for a while): any stream may have grown, so read whatever you follow again.
 RESYNC = AppendNotice(stream_id="*", version=0)
+#: Sent beside an append's own notice when the append queued webhook deliveries: the delivery workers
+#: follow this alone, rather than look for due deliveries after every append (most queue none).
+DELIVERIES_QUEUED = AppendNotice(stream_id="kaiten:webhook-deliveries", version=0)
 
 
 class Notifier(Protocol):

@@ -20,7 +20,15 @@ from datetime import timedelta
 
 import backoff
 
-from services.ports import Clock, DeliveryAttempt, DueDelivery, Notifier, WebhookSender, WebhookStore
+from services.ports import (
+    DELIVERIES_QUEUED,
+    Clock,
+    DeliveryAttempt,
+    DueDelivery,
+    StreamNotifier,
+    WebhookSender,
+    WebhookStore,
+)
 from services.webhooks import body_signature, signature
 
 log = logging.getLogger("kaiten.webhooks")
@@ -56,7 +64,7 @@ class DeliveryWorker:
         webhooks: WebhookStore,
         sender: WebhookSender,
         clock: Clock,
-        notifier: Notifier | None = None,
+        notifier: StreamNotifier | None = None,
         *,
         first_retry_seconds: float = FIRST_RETRY_SECONDS,
         poll_seconds: float = POLL_SECONDS,
@@ -145,7 +153,7 @@ class DeliveryWorker:
 
     async def _listen(self) -> None:
         assert self.notifier is not None
-        async with self.notifier.subscribe() as notices:
+        async with self.notifier.subscribe_to(DELIVERIES_QUEUED.stream_id) as notices:
             async for _notice in notices:
                 self._wake.set()
 

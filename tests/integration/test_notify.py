@@ -12,16 +12,29 @@ import asyncio
 import uuid
 from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import msgspec
 import pytest
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.database import create_engine
 from adapters.memory_store import InMemoryEventStore
 from adapters.notify import LocalNotifier, PostgresNotifier, notice_payload, parse_payload
 from adapters.sql_store import SqlEventStore
-from services.ports import RESYNC, AppendNotice, ConcurrencyConflict, DuplicateIdempotencyKey, EventStore, NewEvent
+from adapters.webhook_store import SqlWebhookStore
+from services.ports import (
+    DELIVERIES_QUEUED,
+    RESYNC,
+    AppendNotice,
+    ConcurrencyConflict,
+    DuplicateIdempotencyKey,
+    EventStore,
+    NewEvent,
+    OutboxMessage,
+    WebhookRecord,
+)
 
 #: Small, so that a subscriber overflows after a few appends.
 CAPACITY = 4
@@ -33,6 +46,8 @@ WAIT_SECONDS = 10
 class Notified:
     store: EventStore
     notifier: LocalNotifier | PostgresNotifier
+    #: The store's database (None in memory).
+    engine: AsyncEngine | None = None
 
 
 @pytest.fixture(
@@ -60,7 +75,7 @@ async def notified(request: pytest.FixtureRequest) -> AsyncIterator[Notified]:
         store = SqlEventStore(engine, notifier=notifier)
     try:
         async with notifier.running():
-            yield Notified(store, notifier)
+            yield Notified(store, notifier, engine)
     finally:
         await engine.dispose()
 
@@ -91,6 +106,39 @@ async def test_a_committed_append_is_announced_with_its_last_version_and_is_read
         assert [e.version for e in await notified.store.read(stream)] == [1, 2]
         await notified.store.append(stream, 2, [event("SeatTaken")])
         assert await next_notice(notices) == AppendNotice(stream, 3)
+
+
+@pytest.mark.parametrize("notified", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+async def test_an_append_that_queues_webhook_deliveries_says_so_after_its_own_notice(notified: Notified) -> None:
+    """The delivery workers wake on that notice alone, not after every append (most queue nothing)."""
+    assert notified.engine is not None
+    hooked, unhooked = new_stream(), new_stream()
+    await notified.store.append(hooked, 0, [event("GameCreated")])
+    hook = WebhookRecord(str(uuid.uuid4()), hooked, 0, "http://127.0.0.1/hook", ["turn"], datetime.now(UTC))
+    await SqlWebhookStore(notified.engine).add(hook, "secret-of-sixteen-chars")
+
+    def turn(version: int, moment: str = "turn") -> list[OutboxMessage]:
+        return [OutboxMessage(event=moment, version=version, body=b"{}")]
+
+    heard = {hooked, unhooked, DELIVERIES_QUEUED.stream_id}
+    async with notified.notifier.subscribe() as notices:
+        await notified.store.append(unhooked, 0, [event("GameCreated")], outbox=turn(1))  # nobody hooked it
+        await notified.store.append(hooked, 1, [event("SeatTaken")], outbox=turn(2, "finished"))  # not hooked
+        await notified.store.append(hooked, 2, [event("SeatTaken")])
+        # Notices come in commit order (read a few at a time: the subscription holds CAPACITY): no
+        # DELIVERIES_QUEUED among the first three is its absence.
+        assert [await next_notice(notices, heard) for _ in range(3)] == [
+            AppendNotice(unhooked, 1),
+            AppendNotice(hooked, 2),
+            AppendNotice(hooked, 3),
+        ]
+        await notified.store.append(hooked, 3, [event("SeatTaken")], outbox=turn(4))
+        await notified.store.append(unhooked, 1, [event("SeatTaken")])
+        assert [await next_notice(notices, heard) for _ in range(3)] == [
+            AppendNotice(hooked, 4),
+            DELIVERIES_QUEUED,
+            AppendNotice(unhooked, 2),
+        ]
 
 
 async def test_appends_that_fail_announce_nothing(notified: Notified) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 from datetime import datetime, timedelta
@@ -12,12 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from adapters.memory_store import InMemoryEventStore
+from adapters.notify import LocalNotifier
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender, is_public
 from api.settings import SettingsError, WebhookOptions
 from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
 from services.games import Games
+from services.ports import DELIVERIES_QUEUED, RESYNC, AppendNotice
 from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
 from services.webhooks import SIGNATURE_TOLERANCE_SECONDS, body_signature, signature
 from tests.e2e.webhook_receiver import RECEIVER_EXAMPLE, Receiver
@@ -248,6 +251,44 @@ async def test_finished_deliveries_are_forgotten_after_the_keep_in_batches_once_
     clock.advance(1)
     assert await worker.purge_finished() == 1
     assert deliveries.finished == []
+
+
+class CountedClaims:
+    """A webhook store with nothing due, which counts the worker's looks for due deliveries."""
+
+    def __init__(self) -> None:
+        self.claims = 0
+
+    async def claim(self, now: datetime, until: datetime, limit: int) -> list[object]:
+        self.claims += 1
+        return []
+
+    async def purge(self, finished_before: datetime, limit: int) -> int:
+        return 0
+
+
+async def settle() -> None:
+    """Let every callback that is ready run: nothing here waits on I/O or on a timer."""
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def test_the_worker_looks_for_due_deliveries_when_an_append_queued_some_not_after_every_append() -> None:
+    notifier, claims = LocalNotifier(), CountedClaims()
+    # A poll far longer than the test: every look after the first is one a notice caused.
+    worker = DeliveryWorker(claims, HttpWebhookSender(), FakeClock(), notifier=notifier, poll_seconds=3600)  # type: ignore[arg-type]
+    async with notifier.running(), worker.running():
+        await settle()
+        assert claims.claims == 1, "one look as it starts"
+        notifier.publish(AppendNotice("a-game", 7))
+        await settle()
+        assert claims.claims == 1, "an append that queued nothing"
+        notifier.publish(DELIVERIES_QUEUED)
+        await settle()
+        assert claims.claims == 2
+        notifier.publish(RESYNC)
+        await settle()
+        assert claims.claims == 3, "notices may have been lost: look again"
 
 
 def test_how_long_finished_deliveries_are_kept_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None:
