@@ -9,13 +9,15 @@ windows; the figures that matter are the ratios.
                                   [--clients 16] [--seconds 10] [--servers uvicorn,granian,uvicorn:2]
                                   [--reads 100] [--before PATH]
 
-Each client plays 4-player Sushi Go! games (one person, three bots: every command also runs the
-bots, reveals and deals) by replaying a command sequence worked out in process beforehand for the
-same seed, so no read request is mixed into the measured commands.
+Each client plays 4-player Sushi Go! games of four people (a person's command alone: bots move in
+appends of their own, off the request path, which would load the server beside the commands) by
+replaying a command sequence worked out in process beforehand for the same seed, each command sent
+with its seat's token, so no read request is mixed into the measured commands. Every fourth command
+of a turn also reveals the picks, and the last of a round scores it and deals the next.
 
 The reads are timed one at a time, round robin: `/health`, then the table, the legal commands, an
-events page and a replay of a short and of a long game of Sushi Go Party! at 8 players (one person,
-seven bots; the longest logs the catalog makes). `--before PATH` also serves another checkout's code
+events page and a replay of a short and of a long game of Sushi Go Party! at 8 players (eight
+people; the longest logs the catalog makes). `--before PATH` also serves another checkout's code
 (say, main's, from `git archive main | tar -x -C PATH`) under the same servers, in the same
 alternating windows: a before-and-after side by side in one run.
 """
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -40,13 +43,15 @@ from adapters.memory_store import InMemoryEventStore
 from adapters.migrate import upgrade
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from bench.servers import ROOT, ServerKind, serving, tree_rss_mib
+from bench.servers import ROOT, ServerKind, serving, tree_cpu_seconds, tree_rss_mib
 from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
 
 SEED = 20261130
-SEATS = [{"name": "bench"}, {"bot": "greedy"}, {"bot": "random"}, {"bot": "random"}]
-LONG_SEATS = [{"name": "bench"}, *({"bot": "random"} for _ in range(7))]
+#: With the seed, the deal the bench chose: the server deals exactly as the plan worked out in process.
+SALT = "6b616974656e2062656e636820646561"
+SEATS = [{"name": f"bench {seat}"} for seat in range(4)]
+LONG_SEATS = [{"name": f"bench {seat}"} for seat in range(8)]
 SHORT_LOG = 40
 
 #: One client's loop: send requests until the deadline, appending each one's latency.
@@ -67,27 +72,30 @@ class Served:
 
 @dataclass(frozen=True)
 class Plan:
-    """The person's commands of one seeded game, and the version after each."""
+    """The people's commands of one seeded game (each with its seat), and the version after each."""
 
     game: str
     seats: list[dict[str, Any]]
-    bodies: list[bytes]
+    commands: list[tuple[str, bytes]]
     versions: list[int]
 
 
 async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
-    """The person's commands of one seeded game, found by playing it in process."""
+    """The people's commands of one seeded game, found by playing it in process (bots, if seated, move
+    when woken, as a serving process's scheduler would make them move)."""
     games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
     new_seats = tuple(msgspec.convert(seat, NewSeat) for seat in seats)
-    created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats))
-    token = created.tokens["0"]
-    bodies, versions = [], []
+    created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats, salt=bytes.fromhex(SALT)))
+    commands, versions = [], []
     while (await games.view(created.id, None)).status != "finished":
-        legal = await games.legal_commands(created.id, token)
-        body = msgspec.json.encode(legal.commands[-1])
-        versions.append((await games.act(Act(created.id, token, body))).version)
-        bodies.append(body)
-    return Plan(game, seats, bodies, versions)
+        await games.wake(created.id)
+        for seat, token in created.tokens.items():
+            legal = await games.legal_commands(created.id, token)
+            if legal.commands:
+                body = msgspec.json.encode(legal.commands[-1])
+                versions.append((await games.act(Act(created.id, token, body))).version)
+                commands.append((seat, body))
+    return Plan(game, seats, commands, versions)
 
 
 async def fresh_database(admin_url: str, name: str) -> str:
@@ -102,6 +110,10 @@ async def fresh_database(admin_url: str, name: str) -> str:
         connection.execute("CREATE TABLE bench_pings (id bigserial PRIMARY KEY, stream_id text, data jsonb)")
     await upgrade(url)
     return url
+
+
+def load_average() -> str:
+    return "load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
 
 
 async def load(clients: int, seconds: float, one_client: Client) -> tuple[float, list[float]]:
@@ -126,22 +138,26 @@ async def timed(request: Awaitable[httpx.Response], latencies: list[float]) -> h
 
 
 def command_client(
-    port: int, bodies: list[bytes]
+    port: int, commands: list[tuple[str, bytes]]
 ) -> Callable[[httpx.AsyncClient, float, list[float]], Awaitable[None]]:
     base = f"http://127.0.0.1:{port}"
 
     async def play(http: httpx.AsyncClient, deadline: float, latencies: list[float]) -> None:
         while time.monotonic() < deadline:
             created = await http.post(
-                f"{base}/v1/games", json={"game": "sushi-go", "players": 4, "seed": SEED, "seats": SEATS}
+                f"{base}/v1/games", json={"game": "sushi-go", "players": 4, "seed": SEED, "salt": SALT, "seats": SEATS}
             )
             game = created.json()
-            headers = {"Authorization": f"Bearer {game['tokens']['0']}", "content-type": "application/json"}
-            for body in bodies:
+            headers = {
+                seat: {"Authorization": f"Bearer {token}", "content-type": "application/json"}
+                for seat, token in game["tokens"].items()
+            }
+            for seat, body in commands:
                 if time.monotonic() >= deadline:
                     return
                 await timed(
-                    http.post(f"{base}/v1/games/{game['id']}/commands", content=body, headers=headers), latencies
+                    http.post(f"{base}/v1/games/{game['id']}/commands", content=body, headers=headers[seat]),
+                    latencies,
                 )
 
     return play
@@ -171,14 +187,15 @@ def summary(name: str, rate: float, latencies: list[float]) -> str:
 
 async def played(http: httpx.AsyncClient, base: str, plan: Plan, commands: int) -> tuple[str, str, int]:
     """A game of the plan with its first `commands` commands sent: its id, the person's token, its version."""
-    created = await http.post(
-        f"{base}/v1/games", json={"game": plan.game, "players": len(plan.seats), "seed": SEED, "seats": plan.seats}
-    )
+    body = {"game": plan.game, "players": len(plan.seats), "seed": SEED, "salt": SALT, "seats": plan.seats}
+    created = await http.post(f"{base}/v1/games", json=body)
+    created.raise_for_status()
     game = created.json()
-    headers = {"Authorization": f"Bearer {game['tokens']['0']}", "content-type": "application/json"}
-    for body in plan.bodies[:commands]:
+    for seat, body in plan.commands[:commands]:
+        headers = {"Authorization": f"Bearer {game['tokens'][seat]}", "content-type": "application/json"}
         sent = await http.post(f"{base}/v1/games/{game['id']}/commands", content=body, headers=headers)
-        sent.raise_for_status()
+        if sent.status_code >= 400:
+            raise RuntimeError(f"{sent.status_code}: {sent.text}")
     return game["id"], game["tokens"]["0"], plan.versions[commands - 1]
 
 
@@ -189,7 +206,7 @@ async def read_requests(port: int, plan: Plan) -> dict[str, tuple[str, dict[str,
     requests: dict[str, tuple[str, dict[str, str]]] = {"/health": (f"{base}/health", {})}
     async with httpx.AsyncClient(timeout=30) as http:
         # The last command would end the game: the long game stays active, like the short one.
-        for commands in (short, len(plan.bodies) - 1):
+        for commands in (short, len(plan.commands) - 1):
             game_id, token, version = await played(http, base, plan, commands)
             seat = {"Authorization": f"Bearer {token}"}
             game = f"{base}/v1/games/{game_id}"
@@ -226,7 +243,7 @@ async def main() -> None:
     server_kinds = [ServerKind.parse(text) for text in args.servers.split(",")]
     kinds = [Served(f"{label}{kind}", kind, root) for label, root in roots.items() for kind in server_kinds]
 
-    bodies = (await planned("sushi-go", SEATS)).bodies
+    commands = (await planned("sushi-go", SEATS)).commands
     long_plan = await planned("sushi-go-party", LONG_SEATS)
     url = await fresh_database(args.database_url, "kaiten_bench")
     ports = {kind: 8702 + number for number, kind in enumerate(kinds)}
@@ -241,26 +258,39 @@ async def main() -> None:
         read_latencies = await reads(ports, long_plan, args.reads)
         await load(args.clients, 1, ping_client(8701))  # warm up
         for port in ports.values():
-            await load(args.clients, 1, command_client(port, bodies))
+            await load(args.clients, 1, command_client(port, commands))
         # The loads take turns in short windows, so the machine's drift (other work, a noisy
         # neighbour) falls on all alike instead of on whichever ran last.
         window = args.seconds / args.rounds
-        ping_rate, ping_latencies = 0.0, list[float]()
+        ping_rate, ping_latencies, ping_cpu = 0.0, list[float](), 0.0
         rates, command_latencies = dict.fromkeys(kinds, 0.0), {kind: list[float]() for kind in kinds}
+        command_cpu = dict.fromkeys(kinds, 0.0)
         for _ in range(args.rounds):
+            cpu = tree_cpu_seconds(minimal.pid)
             rate, latencies = await load(args.clients, window, ping_client(8701))
+            ping_cpu += tree_cpu_seconds(minimal.pid) - cpu
             ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
             for kind, port in ports.items():
-                rate, latencies = await load(args.clients, window, command_client(port, bodies))
+                cpu = tree_cpu_seconds(full[kind].pid)
+                rate, latencies = await load(args.clients, window, command_client(port, commands))
+                command_cpu[kind] += tree_cpu_seconds(full[kind].pid) - cpu
                 rates[kind] += rate / args.rounds
                 command_latencies[kind] += latencies
 
         print(f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, PostgreSQL")
+        print(f"{load_average()} (the commands' figures mean little unless the machine was idle before)")
         print(summary("minimal INSERT uvicorn", ping_rate, ping_latencies))
         for kind in kinds:
             print(summary(f"commands {kind}", rates[kind], command_latencies[kind]))
         for kind in kinds:
             print(f"ratio commands {kind} / minimal INSERT: {rates[kind] / ping_rate:.2f}   (target ≥ 0.90)")
+        # The server's own CPU time per request, which the rest of the machine's load moves far less.
+        ping_ms = 1000 * ping_cpu / len(ping_latencies)
+        print(f"server CPU per request: minimal INSERT {ping_ms:.2f} ms", end="")
+        for kind in kinds:
+            ms = 1000 * command_cpu[kind] / len(command_latencies[kind])
+            print(f"   commands {kind} {ms:.2f} ms ({ms / ping_ms:.2f} x)", end="")
+        print()
         for kind in kinds:
             p50 = {name: p50_ms(latencies) for name, latencies in read_latencies[kind].items()}
             print(f"reads through {kind}, p50 of {args.reads} each, one at a time:")

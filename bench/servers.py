@@ -55,7 +55,14 @@ def serving(
     env: dict[str, str] | None = None,
 ) -> Iterator[subprocess.Popen[bytes]]:
     """The app served from the code in `root` until the block ends."""
-    environment = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(root), **(env or {})}
+    # Open mode: no app keys to provision for a bench's clients (on PostgreSQL the default asks for them).
+    environment = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "PYTHONPATH": str(root),
+        "KAITEN_AUTH": "open",
+        **(env or {}),
+    }
     # The servers' own output (a log line per request) is not what is measured here.
     quiet = subprocess.DEVNULL
     process = subprocess.Popen(kind.command(app, port), cwd=root, env=environment, stdout=quiet, stderr=quiet)
@@ -75,21 +82,34 @@ def serving(
         process.wait(15)
 
 
-def tree_rss_mib(pid: int) -> float:
-    """The resident memory of a process and all its descendants (a server's workers), in MiB."""
-    parents: dict[int, int] = {}
+def _tree(pid: int) -> dict[int, list[str]]:
+    """A process and all its descendants (a server's workers): each one's fields of /proc/<pid>/stat
+    after the command's name (the state is the first)."""
+    stats: dict[int, list[str]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            stats[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        parents[int(stat.parent.name)] = int(fields[1])
     tree, grew = {pid}, True
     while grew:
-        children = {child for child, parent in parents.items() if parent in tree} - tree
+        children = {child for child, fields in stats.items() if int(fields[1]) in tree} - tree
         tree |= children
         grew = bool(children)
-    return sum(_rss_kib(member) for member in tree) / 1024
+    return {member: stats[member] for member in tree if member in stats}
+
+
+def tree_rss_mib(pid: int) -> float:
+    """The resident memory of a process and all its descendants, in MiB."""
+    return sum(_rss_kib(member) for member in _tree(pid)) / 1024
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) a process and all its living descendants have used so far: what
+    a load costs the server itself, whatever else the machine runs beside it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    # utime and stime are the 14th and 15th fields of stat, the 12th and 13th after the name.
+    return sum(int(fields[11]) + int(fields[12]) for fields in _tree(pid).values()) / ticks
 
 
 def _rss_kib(pid: int) -> int:
