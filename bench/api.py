@@ -187,8 +187,8 @@ def summary(name: str, rate: float, latencies: list[float]) -> str:
 
 async def played(http: httpx.AsyncClient, base: str, plan: Plan, commands: int) -> tuple[str, str, int]:
     """A game of the plan with its first `commands` commands sent: its id, the person's token, its version."""
-    body = {"game": plan.game, "players": len(plan.seats), "seed": SEED, "salt": SALT, "seats": plan.seats}
-    created = await http.post(f"{base}/v1/games", json=body)
+    game_body = {"game": plan.game, "players": len(plan.seats), "seed": SEED, "salt": SALT, "seats": plan.seats}
+    created = await http.post(f"{base}/v1/games", json=game_body)
     created.raise_for_status()
     game = created.json()
     for seat, body in plan.commands[:commands]:
