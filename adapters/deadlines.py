@@ -39,6 +39,11 @@ class SqlDeadlines:
         )
         self._move = sa.update(deadlines).where(same_version).values(due_at=sa.bindparam("wake_at"))
         self._remove = sa.delete(deadlines).where(same_version)
+        self._release = (
+            sa.update(deadlines)
+            .where(deadlines.c.game_id == sa.bindparam("game"), deadlines.c.due_at == sa.bindparam("claimed_until"))
+            .values(due_at=sa.bindparam("now"))
+        )
         homeless = (
             sa.select(games.c.game_id, games.c.version, sa.bindparam("now", type_=deadlines.c.due_at.type))
             .where(games.c.status.in_(PLAYING))
@@ -61,6 +66,11 @@ class SqlDeadlines:
         parameters = {"game": game_id, "at_version": version, "wake_at": wake_at}
         async with self._engine.begin() as connection:
             await connection.execute(self._remove if wake_at is None else self._move, parameters)
+
+    async def release(self, game_id: str, claimed_until: datetime, now: datetime) -> None:
+        parameters = {"game": game_id, "claimed_until": claimed_until, "now": now}
+        async with self._engine.begin() as connection:
+            await connection.execute(self._release, parameters)
 
     async def adopt(self, now: datetime) -> int:
         async with self._engine.begin() as connection:
@@ -96,6 +106,11 @@ class InMemoryDeadlines:
 
     async def owed(self, now: datetime) -> int:
         return sum(1 for _, due_at in self._rows.values() if due_at <= now)
+
+    async def release(self, game_id: str, claimed_until: datetime, now: datetime) -> None:
+        row = self._rows.get(game_id)
+        if row is not None and row[1] == claimed_until:
+            self._rows[game_id] = (row[0], now)
 
     async def adopt(self, now: datetime) -> int:
         adopted = 0

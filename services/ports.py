@@ -156,6 +156,10 @@ class Deadlines(Protocol):
     async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
         """Set the game's deadline (None: remove it) unless the game was appended to after `version`."""
 
+    async def release(self, game_id: str, claimed_until: datetime, now: datetime) -> None:
+        """Give back a claim this process will not act on (it is stopping): the game's deadline is due
+        `now` again, unless it moved since the claim pushed it to `claimed_until` (the game was acted on)."""
+
     async def adopt(self, now: datetime) -> int:
         """Give every game that is not over and has no deadline a deadline due `now` (how many): the
         games last appended to while abandonment was off (or before deadlines existed) have none, and

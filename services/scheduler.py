@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from domain.engine import RuleViolation
 from services.errors import ServiceError
@@ -28,6 +28,8 @@ log = logging.getLogger("kaiten.scheduler")
 DEFAULT_LEASE = timedelta(seconds=30)
 #: Games claimed at once by `run_once`.
 BATCH = 20
+#: A stopping process gives back the claims it will not act on within this, or leaves them to their lease.
+RELEASE_SECONDS = 5.0
 
 
 class Scheduler:
@@ -50,6 +52,8 @@ class Scheduler:
         self._adopted = games.abandon_after is None
         self._nudged = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: The games this process claimed and has not acted on yet, with the time each claim runs to.
+        self._claims: dict[str, datetime] = {}
 
     def nudge(self, _game_id: str = "") -> None:
         """Look for due games now rather than at the next interval (an append left a bot owed a move).
@@ -72,17 +76,34 @@ class Scheduler:
             self._adopted = True
             if adopted:
                 log.info("%d games without a deadline are looked at for abandonment", adopted)
-        return await self.deadlines.claim(self.clock.now(), self.lease, limit)
+        now = self.clock.now()
+        claimed = await self.deadlines.claim(now, self.lease, limit)
+        self._claims.update(dict.fromkeys(claimed, now + self.lease))
+        return claimed
 
     async def _wake(self, game_id: str) -> None:
         try:
             woken = await self.games.wake(game_id)
         except (RuleViolation, ServiceError) as error:
             # The game cannot act now (it is contended, say): its claim runs out and it is tried again.
+            self._claims.pop(game_id, None)
             log.warning("deadline of game %s not fired: %s", game_id, error)
             return
+        self._claims.pop(game_id, None)
         if not woken.fired:
             await self.deadlines.reschedule(game_id, woken.version, woken.wake_at)
+
+    async def _release_claims(self) -> None:
+        """A process that stops while bots think gives their games back at once: another process would
+        otherwise wait for the lease to run out before making their moves (a rolling restart)."""
+        claims, self._claims = self._claims, {}
+        now = self.clock.now()
+        try:
+            async with asyncio.timeout(RELEASE_SECONDS):
+                for game_id, claimed_until in claims.items():
+                    await self.deadlines.release(game_id, claimed_until, now)
+        except Exception:
+            log.exception("the scheduler could not give back %d claims; they run out with their lease", len(claims))
 
     @asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -122,6 +143,7 @@ class Scheduler:
             for task in acting:
                 task.cancel()
             await asyncio.gather(*acting, return_exceptions=True)
+            await self._release_claims()
 
     async def _acting_on(self, game_id: str) -> None:
         try:

@@ -82,6 +82,23 @@ async def test_reschedule_moves_only_the_version_it_names(stores: tuple[EventSto
     assert game not in await deadlines.claim(due + timedelta(days=2), LEASE, 100)
 
 
+async def test_a_claim_given_back_is_due_again_unless_the_game_moved_since(
+    stores: tuple[EventStore, Deadlines],
+) -> None:
+    store, deadlines = stores
+    given_back, moved = str(uuid.uuid4()), str(uuid.uuid4())
+    due = LATER + timedelta(hours=3)
+    for game in (given_back, moved):
+        await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    assert {given_back, moved} <= set(await deadlines.claim(due, LEASE, 100))
+    # The process acted on `moved` before it stopped: the append wrote the game's next deadline.
+    await store.append(moved, 1, [event("SeatTaken")], summary(moved, 2, wake_at=due + timedelta(minutes=5)))
+    for game in (given_back, moved):
+        await deadlines.release(game, due + LEASE, due + timedelta(seconds=1))
+    again = await deadlines.claim(due + timedelta(seconds=1), LEASE, 100)
+    assert given_back in again and moved not in again
+
+
 @pytest.mark.postgres
 async def test_claims_at_once_on_postgresql_never_share_a_game(postgres_url: str) -> None:
     engine = create_engine(postgres_url)

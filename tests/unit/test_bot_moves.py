@@ -3,11 +3,13 @@ events, the bots' moves are made by `Games.wake`, and their thinking is bounded 
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import msgspec
 import pytest
 
+from adapters.deadlines import InMemoryDeadlines
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds
@@ -16,6 +18,7 @@ from services.commands import Act, CreateGame, NewSeat
 from services.games import Games
 from services.ports import BUILTIN_APP
 from services.quotas import QuotaExceeded
+from services.scheduler import DEFAULT_LEASE, Scheduler
 from tests.bots import bots_move
 
 
@@ -110,3 +113,31 @@ async def test_a_server_that_owes_too_many_bot_moves_refuses_new_games_with_bots
     with pytest.raises(QuotaExceeded) as refused:
         await load.before_bot_game(BUILTIN_APP)
     assert (refused.value.code, refused.value.retry_after) == ("bots-busy", BUSY_RETRY_SECONDS)
+
+
+class StuckThinker(ThreadThinker):
+    """A search that never ends: the server stops while its bots think."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.thinking = asyncio.Event()
+
+    async def choose(self, game_id: str, table: object, seat: int, version: int) -> BotChoice:
+        self.thinking.set()
+        await asyncio.Event().wait()
+        raise AssertionError("never decided")
+
+
+async def test_a_server_that_stops_while_its_bots_think_gives_their_games_back_at_once() -> None:
+    """Another process makes the moves now, rather than once the stopped server's claim runs out."""
+    clock, thinker = FixedClock(), StuckThinker()
+    games = games_with(thinker, clock)
+    assert isinstance(games.store, InMemoryEventStore)
+    deadlines = InMemoryDeadlines(games.store)
+    created = await games.create(CreateGame("sushi-go", 2, None, 7, [NewSeat(bot="greedy")] * 2))
+    scheduler = Scheduler(deadlines, games, clock)
+    async with scheduler.running():
+        async with asyncio.timeout(10):
+            await thinker.thinking.wait()
+        assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [], "claimed while the bots think"
+    assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [created.id]
