@@ -38,15 +38,14 @@ class GameCodec:
     def encode_event(self, event: Any) -> bytes:
         return _encoder.encode(event)
 
-    @staticmethod
-    def schema_version(event: Any) -> int:
+    def schema_version(self, event: Any) -> int:
         """The schema version `encode_event` writes for this event."""
-        return current_version(type(event).__name__)
+        return current_version(self.game.id, type(event).__name__)
 
     def decode_event(self, event_type: str, schema_version: int, data: bytes) -> Any:
         """An event as stored; an older `schema_version` of its type is upcast first."""
-        if schema_version != current_version(event_type):
-            data = _encoder.encode(upcast(event_type, schema_version, _object_decoder.decode(data)))
+        if schema_version != current_version(self.game.id, event_type):
+            data = _encoder.encode(upcast(self.game.id, event_type, schema_version, _object_decoder.decode(data)))
         return self._events.decode(data)
 
     def decode_stored(self, stored: StoredEvent) -> Any:

@@ -88,7 +88,7 @@ def event_views(
                     type=item.type,
                     data=show_event(shown),
                     recorded_at=item.recorded_at,
-                    schema_version=current_version(item.type),
+                    schema_version=current_version(game.id, item.type),
                 )
             )
     return views

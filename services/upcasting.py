@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from domain.lobby import LOBBY_EVENTS
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
@@ -34,28 +36,41 @@ def _finished_with_salt(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "salt": ""}
 
 
-#: (event type, the schema version a step reads) → the step to the next version.
-STEPS: dict[tuple[str, int], Upcaster] = {
-    ("GameCreated", 1): _created_with_salt,
-    ("GameCreated", 2): _created_with_rules_version,
-    ("GameFinished", 1): _finished_with_salt,
+#: Whose event types a step reads: the events every game's log shares (domain/lobby.py), or one
+#: game's, by its id. Two games may name an event type alike (`CardsRevealed`, `RoundScored`) and
+#: shape it differently: a step written for one must never touch the other's.
+LOBBY = "lobby"
+
+#: (whose, event type, the schema version a step reads) → the step to the next version.
+STEPS: dict[tuple[str, str, int], Upcaster] = {
+    (LOBBY, "GameCreated", 1): _created_with_salt,
+    (LOBBY, "GameCreated", 2): _created_with_rules_version,
+    (LOBBY, "GameFinished", 1): _finished_with_salt,
 }
 
-#: The schema version the code writes, by event type; types not listed are at version 1.
-CURRENT: dict[str, int] = {"GameCreated": 3, "GameFinished": 2}
+#: The schema version the code writes, by (whose, event type); types not listed are at version 1.
+CURRENT: dict[tuple[str, str], int] = {(LOBBY, "GameCreated"): 3, (LOBBY, "GameFinished"): 2}
+
+_LOBBY_TYPES = frozenset(event_type.__name__ for event_type in LOBBY_EVENTS)
 
 
-def current_version(event_type: str) -> int:
-    return CURRENT.get(event_type, 1)
+def _whose(game_id: str, event_type: str) -> str:
+    return LOBBY if event_type in _LOBBY_TYPES else game_id
 
 
-def upcast(event_type: str, schema_version: int, data: dict[str, Any]) -> dict[str, Any]:
-    """The event's data in the current shape of its type."""
-    target = current_version(event_type)
+def current_version(game_id: str, event_type: str) -> int:
+    """The shape the code writes of `event_type` in a log of the game `game_id`."""
+    return CURRENT.get((_whose(game_id, event_type), event_type), 1)
+
+
+def upcast(game_id: str, event_type: str, schema_version: int, data: dict[str, Any]) -> dict[str, Any]:
+    """The event's data in the current shape of its type, in a log of the game `game_id`."""
+    whose = _whose(game_id, event_type)
+    target = CURRENT.get((whose, event_type), 1)
     if not 1 <= schema_version <= target:
         raise UnknownSchemaVersion(
             f"{event_type} has no schema version {schema_version} (this kaiten knows 1..{target})"
         )
     for version in range(schema_version, target):
-        data = STEPS[event_type, version](data)
+        data = STEPS[whose, event_type, version](data)
     return data

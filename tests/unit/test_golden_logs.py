@@ -53,7 +53,7 @@ def shape_of(event: dict[str, Any]) -> int:
     return version
 
 
-def upcast_view(event: dict[str, Any]) -> dict[str, Any]:
+def upcast_view(game_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """A recorded event as today's code presents it: its data in the current shape, which it names.
 
     These are the deliberate differences between a recorded event and today's presentation of it:
@@ -61,8 +61,8 @@ def upcast_view(event: dict[str, Any]) -> dict[str, Any]:
     its `schema_version`, and since 0.2 an event's `data` carries its `type` too (so that `data` is
     the event itself, one schema per type).
     """
-    shape = current_version(event["type"])
-    data = upcast(event["type"], shape_of(event), {"type": event["type"], **event["data"]})
+    shape = current_version(game_id, event["type"])
+    data = upcast(game_id, event["type"], shape_of(event), {"type": event["type"], **event["data"]})
     return {**event, "data": data, "schema_version": shape}
 
 
@@ -174,7 +174,8 @@ def result_difference(document: dict[str, Any], now: Replayed) -> str | None:
 
 
 def events_difference(document: dict[str, Any], now: Replayed) -> str | None:
-    return difference([upcast_view(event) for event in document["events"]], now.events, "events")
+    game_id = document["events"][0]["data"]["game"]
+    return difference([upcast_view(game_id, event) for event in document["events"]], now.events, "events")
 
 
 golden_files = pytest.mark.parametrize("path", FILES, ids=file_id)

@@ -52,8 +52,8 @@ def test_a_game_under_another_version_is_built_once_and_unknown_versions_are_ref
     ],
 )
 def test_a_game_created_before_rules_versions_is_version_1(schema_version: int, data: dict[str, object]) -> None:
-    assert current_version("GameCreated") == 3
-    assert upcast("GameCreated", schema_version, data)["rules_version"] == 1
+    assert current_version("sushi-go", "GameCreated") == 3
+    assert upcast("sushi-go", "GameCreated", schema_version, data)["rules_version"] == 1
     event = codec_for("sushi-go").decode_event(
         "GameCreated", schema_version, msgspec.json.encode({"type": "GameCreated", **data})
     )
