@@ -15,25 +15,29 @@ T = TypeVar("T")
 
 
 class Chance:
-    __slots__ = ("_parts", "_rng")
+    """`rng` is a slot, filled on first use (`__getattr__` runs only while it is empty), so reading it
+    again costs an attribute read, and a Chance that never draws costs one object with its key."""
+
+    __slots__ = ("_context", "_seed", "rng")
+    rng: random.Random
 
     def __init__(self, seed: int | str, *context: int | str) -> None:
         # The key string is built on first use too: a Chance is made for every command.
-        self._parts = (seed, *context)
-        self._rng: random.Random | None = None
+        self._seed = seed
+        self._context = context
 
     @classmethod
     def from_rng(cls, rng: random.Random) -> Chance:
         """A Chance over an existing generator (bots in the simulator reuse one per game)."""
         chance = cls(0)
-        chance._rng = rng
+        chance.rng = rng
         return chance
 
-    @property
-    def rng(self) -> random.Random:
-        if self._rng is None:
-            self._rng = random.Random(":".join(str(part) for part in self._parts))
-        return self._rng
+    def __getattr__(self, name: str) -> random.Random:
+        if name != "rng":
+            raise AttributeError(name)
+        rng = self.rng = random.Random(":".join([str(self._seed), *map(str, self._context)]))
+        return rng
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)

@@ -646,25 +646,52 @@ def run_bots(
     `ask(game, table, seat, chance)` answers a bot seat's command (the tournament wraps it to time
     each bot's decisions).
     """
-    # The rules version and the seats are the table's for the whole game: looked up once.
+    # Everything but the state is the table's for the whole run, so it is looked up once: the rules
+    # version and its functions, the seats' bots, the chance key (a hash).
     game = rules_of(game, table)
-    seats = table.seats
+    players = [seat.player for seat in table.seats]
+    key = chance_key(table)
+    awaited = game.awaiting
+    decide = game.decide
+    result_of = game.result
+    # `bot_command` inline: the seat's bot, built afresh for each decision, sees its view (when it reads
+    # one) and its legal commands.
+    bots = game.bots if ask is bot_command else None
+    legal_commands = game.legal_commands
+    view = game.view
     events: list[Any] = []
+    at = version
     for _ in range(max_decisions):
         if table.status != "active":
             break
         state = state_of(table)
-        for seat in game.awaiting(state):
-            if seats[seat].player is not None:
+        for seat in awaited(state):
+            if players[seat] is not None:
                 break
         else:
             break
+        chance = Chance(key, at, "bot", seat) if choosing is None else choosing(at, seat)
+        if bots is None:
+            command = ask(game, table, seat, chance)
+        else:
+            player = bots[players[seat]]()  # type: ignore[index]
+            command = player.choose(
+                view(state, seat) if getattr(player, "reads_view", True) is not False else None,
+                legal_commands(state, seat),
+                chance,
+            )
+        # `_played` inline.
+        decided = decide(state, seat, command, Chance(key, at))
+        after = decided.state
+        events.extend(decided.events)
         at = version + len(events)
-        chance = seat_chance(table, at, seat) if choosing is None else choosing(at, seat)
-        command = ask(game, table, seat, chance)
-        decision = _played(game, table, state, seat, command, rules_chance(table, at))
-        events.extend(decision.events)
-        table = decision.table
+        table = _replace(table, state=after)
+        result = result_of(after)
+        if result is not None:
+            finished = GameFinished(result=leavers_last(result, table), seed=table.seed, salt=table.salt)
+            events.append(finished)
+            at += 1
+            table = evolve_table(game, table, finished)
     else:
         raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
     return Decision(events=tuple(events), table=table)

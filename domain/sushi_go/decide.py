@@ -12,6 +12,7 @@ the puddings scored (`PuddingsScored`), which ends the game.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import floor
 from typing import Any
 
 from domain.chance import Chance
@@ -23,6 +24,9 @@ from domain.sushi_go.evolve import _dealt, _picked, _puddings_scored, _revealed,
 from domain.sushi_go.legal import has_chopsticks
 from domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
 from domain.sushi_go.state import SushiGoState
+
+#: No chopsticks back into any hand, by player count.
+NO_CHOPSTICKS: dict[int, tuple[None, ...]] = {players: (None,) * players for players in range(1, 9)}
 
 
 def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> Decided[Any, SushiGoState]:
@@ -50,30 +54,30 @@ def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> Deci
             raise RuleViolation("invalid-command", "the two cards must be different")
         if not has_chopsticks(state.tableaus[seat]):
             raise RuleViolation("no-chopsticks", "two cards need a chopsticks card in your tableau")
-    picked = CardPicked(seat=seat, cards=cards)
+    picked = CardPicked(seat, cards)
     after = _picked(state, picked)
     if after.awaiting:
-        return Decided(events=(picked,), state=after)
+        return Decided((picked,), after)
     events: list[Any] = [picked]
     after = _end_of_turn(after, events, chance)
-    return Decided(events=tuple(events), state=after)
+    return Decided(tuple(events), after)
 
 
 def _end_of_turn(state: SushiGoState, events: list[Any], chance: Chance) -> SushiGoState:
     """Reveal every pick (the state has them all); at the end of a round, go on to score it. Appends
     the events to `events` and answers the state they lead to."""
     picks = state.picks
-    if any([len(pick) == 2 for pick in picks]):
+    if 2 in map(len, picks):
         # The earliest chopsticks of each tableau that took two cards go back into the hand.
         chopsticks = tuple(
             [
                 next(card for card in tableau if IS_CHOPSTICKS[card]) if len(pick) == 2 else None
-                for pick, tableau in zip(picks, state.tableaus, strict=False)
+                for pick, tableau in zip(picks, state.tableaus)  # noqa: B905 (equal lengths)
             ]
         )
     else:
-        chopsticks = (None,) * state.players
-    revealed = CardsRevealed(round=state.round, turn=state.turn, picks=picks, chopsticks=chopsticks)
+        chopsticks = NO_CHOPSTICKS[state.players]
+    revealed = CardsRevealed(state.round, state.turn, picks, chopsticks)
     events.append(revealed)
     round_ends = len(state.hands[0]) <= 2
     state = _revealed(state, revealed)
@@ -81,13 +85,7 @@ def _end_of_turn(state: SushiGoState, events: list[Any], chance: Chance) -> Sush
         return state
     # The round ends: place the last cards, score, then deal again or score the puddings.
     if state.hands and state.hands[0]:
-        last = CardsRevealed(
-            round=state.round,
-            turn=state.turn,
-            picks=state.hands,
-            chopsticks=(None,) * state.players,
-            auto=True,
-        )
+        last = CardsRevealed(state.round, state.turn, state.hands, NO_CHOPSTICKS[state.players], True)
         events.append(last)
         state = _revealed(state, last)
     return end_of_round(state, events, chance)
@@ -146,6 +144,7 @@ def _draw(pool: list[int], count: int, uniform: Callable[[], float]) -> list[int
     """The first `count` cards of a uniform shuffle of `pool` (partial Fisher-Yates)."""
     size = len(pool)
     for index in range(count):
-        other = index + int(uniform() * (size - index))
+        # floor is int() for a float >= 0, and cheaper
+        other = index + floor(uniform() * (size - index))
         pool[index], pool[other] = pool[other], pool[index]
     return pool[:count]

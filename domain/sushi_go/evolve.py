@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import chain, filterfalse
-from operator import add
+from operator import add, itemgetter
 from typing import Any
 
 import msgspec
@@ -18,6 +18,8 @@ from domain.sushi_go.state import Cards, SushiGoState
 _replace = msgspec.structs.replace
 #: Every seat, by player count.
 SEATS: dict[int, tuple[int, ...]] = {players: tuple(range(players)) for players in range(1, 9)}
+#: No seat's pick, and every seat's empty tableau or hand, by player count.
+NO_PICKS: dict[int, tuple[Cards, ...]] = {players: ((),) * players for players in range(1, 9)}
 
 
 def evolve(state: SushiGoState, event: Any) -> SushiGoState:
@@ -50,18 +52,20 @@ def _picked(state: SushiGoState, event: CardPicked) -> SushiGoState:
 def _revealed(state: SushiGoState, event: CardsRevealed) -> SushiGoState:
     picks = event.picks
     hands: list[Cards] = []
-    for hand, pick in zip(state.hands, picks, strict=False):
+    # zip without `strict=`: equal lengths by construction, and the keyword costs a parse per call.
+    for hand, pick in zip(state.hands, picks):  # noqa: B905
         if len(pick) == 1:
             at = hand.index(pick[0])
             hands.append(hand[:at] + hand[at + 1 :])
         else:
             hands.append(tuple([card for card in hand if card not in pick]))
     tableaus = list(map(add, state.tableaus, picks))
-    if event.chopsticks.count(None) != len(event.chopsticks):
-        for seat, chopsticks in enumerate(event.chopsticks):
-            if chopsticks is not None:
-                hands[seat] += (chopsticks,)
-                tableaus[seat] = tuple([card for card in tableaus[seat] if card != chopsticks])
+    chopsticks = event.chopsticks
+    if chopsticks.count(None) != len(chopsticks):
+        for seat, used in enumerate(chopsticks):
+            if used is not None:
+                hands[seat] += (used,)
+                tableaus[seat] = tuple([card for card in tableaus[seat] if card != used])
     players = state.players
     # Seat i passes to seat i + 1: seat i receives the hand of seat i - 1.
     return _replace(
@@ -69,7 +73,7 @@ def _revealed(state: SushiGoState, event: CardsRevealed) -> SushiGoState:
         turn=event.turn + 1,
         hands=(hands[-1], *hands[:-1]) if hands else (),
         tableaus=tuple(tableaus),
-        picks=((),) * players,
+        picks=NO_PICKS[players],
         awaiting=SEATS[players] if hands and len(hands[0]) >= 2 else (),
     )
 
@@ -93,40 +97,55 @@ def _dealt(state: SushiGoState, event: HandsDealt) -> SushiGoState:
         deck=tuple(filterfalse(dealt.__contains__, pool)),
         hands=hands,
         discards=discards,
-        picks=((),) * players,
+        picks=NO_PICKS[players],
         awaiting=SEATS[players] if event.hand_size else (),
     )
 
 
 def _round_scored(state: SushiGoState, event: RoundScored) -> SushiGoState:
-    puddings = tuple(
-        [
-            kept + tuple([card for card in tableau if IS_PUDDING[card]])
-            for kept, tableau in zip(state.puddings, state.tableaus, strict=False)
-        ]
-    )
-    played = [card for tableau in state.tableaus for card in tableau if not IS_PUDDING[card]]
+    tableaus = state.tableaus
+    played = [card for tableau in tableaus for card in tableau]
+    if any(map(IS_PUDDING.__getitem__, played)):
+        puddings = tuple(
+            [
+                kept + tuple([card for card in tableau if IS_PUDDING[card]])
+                for kept, tableau in zip(state.puddings, tableaus)  # noqa: B905 (equal lengths)
+            ]
+        )
+        played = [card for card in played if not IS_PUDDING[card]]
+    else:
+        puddings = state.puddings
+    players = state.players
     return _replace(
         state,
-        totals=tuple([total + score.total for total, score in zip(state.totals, event.scores, strict=False)]),
+        totals=_added(state.totals, event.scores),
         scored=(*state.scored, event.scores),
         puddings=puddings,
         discards=(*state.discards, *played),
-        tableaus=((),) * state.players,
-        hands=((),) * state.players,
+        tableaus=NO_PICKS[players],
+        hands=NO_PICKS[players],
         awaiting=(),
     )
+
+
+def _added(totals: tuple[int, ...], scores: Sequence[SeatScore]) -> tuple[int, ...]:
+    """Each seat's total with its score added."""
+    return tuple([total + score.total for total, score in zip(totals, scores)])  # noqa: B905 (equal lengths)
 
 
 def _puddings_scored(state: SushiGoState, event: PuddingsScored) -> SushiGoState:
     scored = (*state.scored, event.scores)
     return _replace(
         state,
-        totals=tuple([total + score.total for total, score in zip(state.totals, event.scores, strict=False)]),
+        totals=_added(state.totals, event.scores),
         scored=scored,
         awaiting=(),
         result=final_result(scored, event.puddings),
     )
+
+
+#: A breakdown's points in the order of `CATEGORIES` (KeyError when one lacks a category).
+_POINTS = itemgetter(*CATEGORIES)
 
 
 def final_result(scored: Sequence[Sequence[SeatScore]], puddings: Sequence[int]) -> Result:
@@ -134,6 +153,12 @@ def final_result(scored: Sequence[Sequence[SeatScore]], puddings: Sequence[int])
     scores = []
     for seat in range(len(puddings)):
         rows = [stage[seat].breakdown for stage in scored]
-        breakdown = {category: sum([row.get(category, 0) for row in rows]) for category in CATEGORIES}
+        try:
+            # Every recorded breakdown has every category: the columns are summed at C speed.
+            breakdown = dict(zip(CATEGORIES, map(sum, zip(*map(_POINTS, rows)))))  # noqa: B905
+        except KeyError:
+            breakdown = {}
+        if len(breakdown) != len(CATEGORIES):
+            breakdown = {category: sum([row.get(category, 0) for row in rows]) for category in CATEGORIES}
         scores.append(seat_score(seat, breakdown))
     return rank_scores(scores, tiebreak=puddings)
