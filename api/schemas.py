@@ -59,10 +59,38 @@ class CreateGameRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
         )
 
 
+class BotCost(msgspec.Struct, frozen=True):
+    """What one decision of a bot costs at one player count."""
+
+    players: int
+    cpu_ms: Annotated[
+        float,
+        msgspec.Meta(description="The median CPU milliseconds of a decision at this player count, as measured"),
+    ]
+
+
 class BotInfo(msgspec.Struct, frozen=True):
+    """A bot a seat may be given, and what a decision of it costs: CPU milliseconds on the reference
+    machine (kaiten's bench/README.md), the median decision with a choice as bench/mcts.py measured it
+    (a forced move costs nothing). The search bots count their budgets in simulated decisions, so that
+    a game replays the same moves for its seed on any machine, weighted so that a decision costs about
+    the same through a whole game (the bench's target: a 99th percentile within 1.5 times the median).
+    Another machine, or a busy one, takes more or less."""
+
     id: str
     name: str
     description: str
+    cpu_ms: Annotated[
+        float,
+        msgspec.Meta(
+            description="CPU milliseconds a decision costs on the reference machine, as measured: the median "
+            "decision at the player count where it is dearest (`cpu_ms_by_players` has every count)"
+        ),
+    ]
+    cpu_ms_by_players: Annotated[
+        list[BotCost],
+        msgspec.Meta(description="The median CPU milliseconds of a decision at each player count, fewest first"),
+    ]
 
 
 class CatalogGame(msgspec.Struct, frozen=True):

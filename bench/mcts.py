@@ -1,27 +1,53 @@
-"""MCTS benchmark: search iterations per second for every game, and what one `mcts` decision costs.
+"""Bot budgets: each bot's CPU milliseconds per decision, p50 and p99, beside the catalog's figure.
 
-For each game at its smallest and largest player count, the positions a seat meets in games of greedy
-bots are searched by that game's `mcts` bot with its default budget. Prints iterations per second,
-simulated decisions per second (the budget's unit), and the mean and worst CPU milliseconds of a
-decision (CPU time: on a shared machine the wall clock would also count the other work).
+For every game and every player count it takes, the positions a seat meets in games of greedy bots
+(`--games` of them) are decided by each bot of `--bots` (by default all four levels). A position
+counts when the seat has a choice: two moves or more (a search plays a forced move without
+searching). Each decision is timed with `time.process_time` (CPU time: on a shared machine the wall
+clock would also count the other work), and each row prints its p50 and p99, the figure the catalog
+states for that bot and player count (the game's `bot_costs`, the median as measured), and p99 /
+catalog (target: at most 1.5), with the one-minute load average beside it. For the search bots it
+also prints iterations and simulated decisions per CPU second (the budget's unit).
 
-    .venv/bin/python -m bench.mcts [--games 1] [--every 4] [--bot mcts]
+`mcts` decides every `--every`-th of those positions, `mcts:strong` every `--strong-every`-th (it is
+five times as dear), both counted back from the game's last choice, so the end of a game (where a
+decision's cost used to climb) is always among them, and a smaller stride where a row would decide
+fewer than `--at-least` positions; `random` and `greedy` decide them all (each a hundred times in one
+timing: a call of the clock costs as much as such a decision). With `--passes n` every position is
+decided once in each of n passes and the fastest counts: other work on a shared machine comes in
+bursts of seconds, which then slow one pass of a position rather than every one. `--emit` ends with
+each game's `bot_costs` as measured, to paste into its `game.py`.
+
+    .venv/bin/python -m bench.mcts [--game sushi-go,...] [--players 2,5] [--bots mcts,mcts:strong]
+                                   [--games 1] [--every 4] [--strong-every 16] [--at-least 6]
+                                   [--passes 1] [--emit]
+
+The default run (every game, every player count, all four bots, one pass) took 5 minutes of CPU and
+7 of wall time on the reference machine (2 cores, shared with other work at a load average of 4 to
+6); each more pass takes as long again. bench/README.md has its figures.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import random
+import statistics
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
 from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
 from domain.engine import Game
-from domain.mcts import Determinizer, MctsBot
+from domain.mcts import Determinizer, MctsBot, group_moves
 from services.simulation import game_seeds
+
+TARGET = 1.5
+#: How many times a bot that does not search makes each decision in one timing.
+CHEAP_CALLS = 100
 
 
 class Counting:
@@ -57,10 +83,10 @@ class CountingGame:
         return self.game.decide(state, seat, command, chance)
 
 
-def positions(game: Game, players: int, games: int, every: int) -> Iterator[tuple[lobby.Table, int]]:
+def positions(game: Game, players: int, games: int, every: int = 1) -> Iterator[tuple[lobby.Table, int]]:
     """Every `every`-th decision of `games` greedy games, with the seat to decide."""
     for game_seed in game_seeds(7, games):
-        log = lobby.create_game(game, players, None, game_seed)
+        log = lobby.create_game(game, players, None, game_seed, salt=b"")
         table = lobby.replay(game, log)
         for _ in range(players):
             decision = lobby.take_seat(game, table, Chance(game_seed, len(log)), bot="greedy")
@@ -76,46 +102,140 @@ def positions(game: Game, players: int, games: int, every: int) -> Iterator[tupl
             table = lobby.act(game, table, seat, command, Chance(game_seed, decisions)).table
 
 
-def measure(game: Game, players: int, games: int, every: int, bot_name: str) -> tuple[int, int, float, float, int]:
-    """(iterations, simulated decisions, CPU seconds, worst decision's seconds, decisions searched)."""
-    iterations = steps = decisions = 0
-    seconds = worst = 0.0
-    for table, seat in positions(game, players, games, every):
-        bot = game.bots[bot_name]()
-        assert isinstance(bot, MctsBot)
-        counting = Counting(bot.search.determinizer)
-        simulated = CountingGame(game)
-        bot.search.determinizer = counting
-        bot.search.game = simulated  # type: ignore[assignment]
-        view = game.view(table.state, seat)
+def choices(game: Game, players: int, games: int) -> list[tuple[Any, Any, Sequence[Any]]]:
+    """(state, view, legal commands) of every decision of the greedy games where the seat has a choice."""
+    search = game.bots["mcts"]()
+    assert isinstance(search, MctsBot)
+    move_key = search.search.determinizer.move_key
+    found = []
+    for table, seat in positions(game, players, games):
         commands = game.legal_commands(table.state, seat)
-        started = time.process_time()
-        bot.choose(view, commands, Chance(decisions, "bench"))
-        elapsed = time.process_time() - started
-        if counting.samples:
-            iterations += counting.samples
-            steps += simulated.decisions
-            decisions += 1
-            seconds += elapsed
-            worst = max(worst, elapsed)
-    return iterations, steps, seconds, worst, decisions
+        if len(group_moves(commands, move_key)) > 1:
+            found.append((table.state, game.view(table.state, seat), commands))
+    return found
+
+
+def stride(items: Sequence[Any], every: int) -> list[Any]:
+    """Every `every`-th item counted back from the last one, in order."""
+    return list(reversed(items[::-1][::every]))
+
+
+class Row:
+    """One bot at one game and player count: the CPU seconds of each decision, and the search's counts."""
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        self.iterations = 0
+        self.simulated = 0
+
+    def quantile(self, q: int) -> float:
+        """The q-th percentile in milliseconds (linear between the nearest ranks)."""
+        if len(self.seconds) == 1:
+            return 1000 * self.seconds[0]
+        return 1000 * statistics.quantiles(self.seconds, n=100, method="inclusive")[q - 1]
+
+
+def measure(game: Game, bot_name: str, decisions: Sequence[tuple[Any, Any, Sequence[Any]]], passes: int) -> Row:
+    """Each decision made once in each of `passes` passes over the positions (the same search each
+    time), the fastest counting: a burst of other work lasts seconds, so it slows one pass of a
+    position, not all. A bot that does not search is built and asked `CHEAP_CALLS` times in one
+    timing, which counts their mean: a call of `process_time` costs a few microseconds here, as much
+    as such a decision."""
+    row = Row()
+    fastest = [math.inf] * len(decisions)
+    for _ in range(passes):
+        row.iterations = row.simulated = 0
+        for number, (_, view, commands) in enumerate(decisions):
+            bot = game.bots[bot_name]()
+            counting = simulated = None
+            calls = CHEAP_CALLS
+            if isinstance(bot, MctsBot):
+                counting = Counting(bot.search.determinizer)
+                simulated = CountingGame(game)
+                bot.search.determinizer = counting
+                bot.search.game = simulated  # type: ignore[assignment]
+                calls = 1
+            chance = Chance(number, "bench")
+            started = time.process_time()
+            bot.choose(view, commands, chance)
+            for _ in range(calls - 1):
+                game.bots[bot_name]().choose(view, commands, chance)
+            fastest[number] = min(fastest[number], (time.process_time() - started) / calls)
+            if counting is not None and simulated is not None:
+                row.iterations += counting.samples
+                row.simulated += simulated.decisions
+    row.seconds = fastest
+    return row
+
+
+def rounded(ms: float) -> float:
+    """A measured figure to the precision it has: whole milliseconds above 10, three digits below."""
+    return float(round(ms)) if ms >= 10 else float(f"{ms:.3g}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default=",".join(GAMES), help="game ids, comma-separated (default: all)")
+    parser.add_argument("--players", default="", help="player counts, comma-separated (default: all)")
+    parser.add_argument("--bots", default="random,greedy,mcts,mcts:strong", help="bots, comma-separated")
     parser.add_argument("--games", type=int, default=1, help="greedy games per game and player count")
-    parser.add_argument("--every", type=int, default=4, help="search every n-th decision of those games")
-    parser.add_argument("--bot", default="mcts", help="mcts or mcts:strong")
+    parser.add_argument("--every", type=int, default=4, help="mcts decides every n-th position with a choice")
+    parser.add_argument("--strong-every", type=int, default=16, help="the same for mcts:strong")
+    parser.add_argument("--at-least", type=int, default=6, help="positions a row decides at least (a smaller stride)")
+    parser.add_argument(
+        "--passes", type=int, default=1, help="decide every position once a pass; the fastest counts (other work adds)"
+    )
+    parser.add_argument("--emit", action="store_true", help="end with each game's bot_costs as measured")
     args = parser.parse_args()
-    print(f"{args.bot}: CPU time per searched decision (forced moves are not searched)")
-    print(f"{'game':<24} {'players':>7} {'iterations/s':>13} {'decisions/s':>12} {'ms mean':>8} {'ms max':>7}")
-    for game_id, game in GAMES.items():
-        for players in sorted({game.min_players, game.max_players}):
-            iterations, steps, seconds, worst, decisions = measure(game, players, args.games, args.every, args.bot)
-            print(
-                f"{game_id:<24} {players:>7} {iterations / seconds:>13.0f} {steps / seconds:>12.0f} "
-                f"{1000 * seconds / decisions:>8.1f} {1000 * worst:>7.1f}"
-            )
+    bots = [bot for bot in args.bots.split(",") if bot]
+    counts = {int(players) for players in args.players.split(",") if players}
+    load = os.getloadavg()
+    print(f"CPU ms per decision with a choice; load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the start")
+    print(
+        f"{'game':<22} {'players':>7} {'bot':<12} {'n':>4} {'p50':>8} {'p99':>8} {'catalog':>8} "
+        f"{'p99/cat':>7} {'p50/cat':>7} {'p99/p50':>7} {'iter/s':>7} {'sims/s':>7} {'load':>5}"
+    )
+    started, wall = time.process_time(), time.perf_counter()
+    measured: dict[str, dict[str, dict[int, float]]] = {}
+    worst: dict[str, float] = {}
+    for game_id in args.game.split(","):
+        game = GAMES[game_id]
+        for players in range(game.min_players, game.max_players + 1):
+            if counts and players not in counts:
+                continue
+            decisions = choices(game, players, args.games)
+            for bot_name in bots:
+                every = {"mcts": args.every, "mcts:strong": args.strong_every}.get(bot_name, 1)
+                every = max(1, min(every, len(decisions) // args.at_least))
+                row = measure(game, bot_name, stride(decisions, every), args.passes)
+                p50, p99 = row.quantile(50), row.quantile(99)
+                measured.setdefault(game_id, {}).setdefault(bot_name, {})[players] = p50
+                catalog = game.bot_costs.get(bot_name, {}).get(players)
+                ratios = f"{p99 / catalog:>7.2f} {p50 / catalog:>7.2f}" if catalog else f"{'-':>7} {'-':>7}"
+                if catalog:
+                    worst[bot_name] = max(worst.get(bot_name, 0.0), p99 / catalog)
+                cpu = sum(row.seconds)
+                rates = f"{'':>7} {'':>7}"
+                if row.iterations:
+                    rates = f"{row.iterations / cpu:>7.0f} {row.simulated / cpu:>7.0f}"
+                print(
+                    f"{game_id:<22} {players:>7} {bot_name:<12} {len(row.seconds):>4} {p50:>8.4g} {p99:>8.4g} "
+                    f"{catalog if catalog else '-':>8} {ratios} {p99 / p50:>7.2f} {rates} {os.getloadavg()[0]:>5.2f}",
+                    flush=True,
+                )
+    load = os.getloadavg()
+    worst_rows = ", ".join(f"{bot} {ratio:.2f}" for bot, ratio in worst.items())
+    print(f"worst p99/catalog: {worst_rows} (target {TARGET})")
+    print(
+        f"{time.process_time() - started:.0f} s of CPU, {time.perf_counter() - wall:.0f} s of wall time; "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at the end"
+    )
+    if args.emit:
+        for game_id, by_bot in measured.items():
+            print(f"{game_id}:")
+            for bot_name, by_players in by_bot.items():
+                figures = ", ".join(f"{players}: {rounded(ms)}" for players, ms in sorted(by_players.items()))
+                print(f'    "{bot_name}": {{{figures}}},')
 
 
 if __name__ == "__main__":

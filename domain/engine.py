@@ -205,6 +205,10 @@ class Game(Protocol[S, C, E, O_contra]):
     #: What `catalog` answers: the game's cards and rules at a glance.
     details_type: type[msgspec.Struct]
     bots: Mapping[str, Callable[[], Bot]]
+    #: What one decision of each bot costs, by player count: CPU milliseconds on the reference machine
+    #: (the median decision with a choice, as `bench/mcts.py` measured it). Data, not a clock (the
+    #: domain has none): measured again whenever a budget or the engine's speed changes.
+    bot_costs: Mapping[str, Mapping[int, float]]
 
     def at_rules_version(self, version: int) -> Game[S, C, E, O_contra]:
         """This game under another of its rules versions; RuleViolation `unknown-rules-version`."""

@@ -30,9 +30,15 @@ simultaneous moves rather than drawn at random.
 
 **Budget**: counted in simulated decisions (every `decide` the tree walk or a rollout makes), never in
 time, so that a game with bots replays the same moves for the same seed on any machine: the domain
-has no clock. A simulated decision costs about the same throughout a game, which makes the count a
-good proxy for time; each game's budget is calibrated with `bench/mcts.py` to keep a decision within
-200 ms on the reference machine. Chance (determinizations, rollouts, ties) comes only from the bot's
+has no clock. Each iteration also counts its deal and its final scoring, `deal_cost` decisions per
+seat: late in a game an iteration is a decision or two, and dealing and scoring them cost as much as
+playing them, so a count of decisions alone let the last decisions of a game take twice as long as
+the rest. Each move a selection weighs counts `move_cost` (a fiftieth of a decision): a Party seat
+filling a takeout box weighs up to 128 moves at every iteration. So counted, a unit costs about the
+same throughout a game, and the count is a proxy for time: each game's budget and `deal_cost` are
+calibrated with `bench/mcts.py`, and each game's `bot_costs` say what a decision costs on the
+reference machine, as measured (the median; the bench shows the 99th percentile beside it, with a
+target of 1.5 times it). Chance (determinizations, rollouts, ties) comes only from the bot's
 `Chance`.
 """
 
@@ -63,6 +69,9 @@ class Determinizer(Protocol):
 EXPLORATION = 0.7
 #: The share of the prior spread evenly over the moves; the rest goes to the policy's move.
 PRIOR_SPREAD = 0.5
+#: What weighing one move in a selection counts against the search bots' budgets, in simulated
+#: decisions: next to nothing, but a Party seat filling a takeout box weighs up to 128 moves a step.
+MOVE_COST = 0.02
 
 
 class _Arm:
@@ -125,7 +134,7 @@ def group_moves(commands: Sequence[Any], move_key: Callable[[Any], Hashable]) ->
 class Search:
     """One decision's search: `best(view, commands, chance)` answers the command to send."""
 
-    __slots__ = ("budget", "determinizer", "exploration", "game", "policy")
+    __slots__ = ("budget", "deal_cost", "determinizer", "exploration", "game", "move_cost", "policy")
 
     def __init__(
         self,
@@ -134,12 +143,18 @@ class Search:
         policy: Callable[[], Bot],
         budget: int,
         exploration: float = EXPLORATION,
+        deal_cost: float = 0.0,
+        move_cost: float = 0.0,
     ) -> None:
         self.game = game
         self.determinizer = determinizer
         self.policy = policy
+        #: Simulated decisions; each iteration's deal and scoring count `deal_cost` a seat, and each move
+        #: a selection weighs `move_cost` (the module's "Budget").
         self.budget = budget
         self.exploration = exploration
+        self.deal_cost = deal_cost
+        self.move_cost = move_cost
 
     def best(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         move_key = self.determinizer.move_key
@@ -150,7 +165,7 @@ class Search:
         policy = self.policy()
         root = _Node()
         root_choice = (moves, move_key(policy.choose(view, commands, chance)))
-        spent = 0
+        spent = 0.0
         while spent < self.budget:
             state = self.determinizer.sample(view, chance)
             spent += self._iterate(root, state, observer, root_choice, policy, chance)
@@ -166,14 +181,16 @@ class Search:
         root_choice: tuple[dict[Hashable, list[Any]], Hashable],
         policy: Bot,
         chance: Chance,
-    ) -> int:
-        """One iteration from a determinization; answers the number of decisions it simulated."""
+    ) -> float:
+        """One iteration from a determinization; answers what it spent of the budget: the decisions it
+        simulated, its deal and scoring (`deal_cost` a seat), and the moves its selections weighed."""
         game = self.game
         move_key = self.determinizer.move_key
         rng = chance.rng
         path: list[tuple[int, _Arm]] = []
         node = root
         steps = 0
+        weighed = 0
         expanded = False
         while not expanded and game.result(state) is None:
             joint: list[tuple[int, Any]] = []
@@ -190,6 +207,7 @@ class Search:
                         continue
                     hint = move_key(policy.choose(game.view(state, seat), legal, chance))
                 key, arm = self._select(node, seat, moves, hint)
+                weighed += len(moves)
                 expanded = expanded or arm.visits == 0
                 group = moves[key]
                 joint.append((seat, group[rng.randrange(len(group))] if len(group) > 1 else group[0]))
@@ -208,7 +226,7 @@ class Search:
         for seat, arm in path:
             arm.visits += 1
             arm.total += reward[seat]
-        return steps + rollout_steps
+        return steps + rollout_steps + self.deal_cost * len(reward) + self.move_cost * weighed
 
     def _select(
         self, node: _Node, seat: int, moves: dict[Hashable, list[Any]], hint: Hashable
@@ -271,19 +289,23 @@ def search_bots(
     policy: Callable[[], Bot],
     budget: int,
     strong_budget: int,
+    deal_cost: float = 0.0,
+    move_cost: float = MOVE_COST,
 ) -> dict[str, Callable[[], Bot]]:
-    """`mcts` and `mcts:strong` for a game's `bots` mapping: budgets in simulated decisions.
+    """`mcts` and `mcts:strong` for a game's `bots` mapping: budgets in simulated decisions, each
+    iteration's deal and scoring counted as `deal_cost` decisions a seat, each move a selection weighs
+    as `move_cost` (see the module's "Budget").
 
     `game` is called when a bot is built (a game's bots are declared before the game value exists).
     """
 
     def mcts() -> Bot:
         """Information-set Monte Carlo tree search: it deals the cards it cannot see in many ways and plays
-        each deal out with greedy players; never peeks; about 200 ms a decision."""
-        return MctsBot(Search(game(), determinizer, policy, budget))
+        each deal out with greedy players; never peeks; a fraction of a second a decision (its `cpu_ms`)."""
+        return MctsBot(Search(game(), determinizer, policy, budget, deal_cost=deal_cost, move_cost=move_cost))
 
     def strong() -> Bot:
-        """The same search with five times the budget: well under a second a decision."""
-        return MctsBot(Search(game(), determinizer, policy, strong_budget))
+        """The same search with five times the budget, and five times the CPU time a decision (its `cpu_ms`)."""
+        return MctsBot(Search(game(), determinizer, policy, strong_budget, deal_cost=deal_cost, move_cost=move_cost))
 
     return {"mcts": mcts, "mcts:strong": strong}

@@ -11,6 +11,7 @@ from litestar.params import PathParameter
 
 from api.request_body import KaitenRequest
 from api.schemas import (
+    BotCost,
     BotInfo,
     Catalog,
     CatalogEntry,
@@ -29,11 +30,21 @@ GameName = Annotated[str, PathParameter(description="A game id of the catalog", 
 
 
 def _bots(game: AnyGame) -> list[BotInfo]:
-    """Each bot with the first paragraph of its docstring, which says how it plays."""
-    return [
-        BotInfo(id=bot, name=BOT_NAMES.get(bot, bot), description=_first_paragraph(factory.__doc__))
-        for bot, factory in game.bots.items()
-    ]
+    """Each bot with the first paragraph of its docstring, which says how it plays, and what it costs."""
+    bots = []
+    for bot, factory in game.bots.items():
+        measured = game.bot_costs[bot]
+        costs = [BotCost(players, measured[players]) for players in range(game.min_players, game.max_players + 1)]
+        bots.append(
+            BotInfo(
+                id=bot,
+                name=BOT_NAMES.get(bot, bot),
+                description=_first_paragraph(factory.__doc__),
+                cpu_ms=max(cost.cpu_ms for cost in costs),
+                cpu_ms_by_players=costs,
+            )
+        )
+    return bots
 
 
 def _first_paragraph(text: str | None) -> str:

@@ -73,7 +73,16 @@ class DimSumDerby(RulesVersioned):
     score_request_type: type[msgspec.Struct] = DerbyScoreRequest
     bots: Mapping[str, Callable[[], Bot]] = {
         **BOTS,
-        **search_bots(lambda: DIM_SUM_DERBY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+        **search_bots(lambda: DIM_SUM_DERBY, sampler, GreedyBot, budget=4000, strong_budget=20000, deal_cost=0.8),
+    }
+    #: What a decision with a choice costs each bot: CPU milliseconds on the reference machine by player
+    #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
+    #: Measured again whenever a budget or the engine's speed changes.
+    bot_costs: Mapping[str, Mapping[int, float]] = {
+        "random": {3: 0.00149, 4: 0.000782},
+        "greedy": {3: 0.0122, 4: 0.00675},
+        "mcts": {3: 260.0, 4: 212.0},
+        "mcts:strong": {3: 1056.0, 4: 1179.0},
     }
 
     def check_options(self, options: DerbyOptions, players: int) -> None:

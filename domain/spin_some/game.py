@@ -91,7 +91,18 @@ class SpinSomeForDimSum(RulesVersioned):
     details_type: type[msgspec.Struct] = Details
     bots: Mapping[str, Callable[[], Bot]] = {
         **BOTS,
-        **search_bots(lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=2500, strong_budget=12500),
+        **search_bots(
+            lambda: SPIN_SOME_FOR_DIM_SUM, sampler, GreedyBot, budget=2500, strong_budget=12500, deal_cost=0.3
+        ),
+    }
+    #: What a decision with a choice costs each bot: CPU milliseconds on the reference machine by player
+    #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
+    #: Measured again whenever a budget or the engine's speed changes.
+    bot_costs: Mapping[str, Mapping[int, float]] = {
+        "random": {2: 0.00116, 3: 0.000674, 4: 0.00153, 5: 0.000739, 6: 0.00123},
+        "greedy": {2: 0.0671, 3: 0.0549, 4: 0.0815, 5: 0.0656, 6: 0.104},
+        "mcts": {2: 333.0, 3: 224.0, 4: 290.0, 5: 290.0, 6: 351.0},
+        "mcts:strong": {2: 1400.0, 3: 1602.0, 4: 1663.0, 5: 1478.0, 6: 1689.0},
     }
 
     def check_options(self, options: SpinOptions, players: int) -> None:

@@ -97,7 +97,16 @@ class SushiGo(RulesVersioned):
     bots: Mapping[str, Callable[[], Bot]] = {
         "random": RandomBot,
         "greedy": GreedyBot,
-        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=5500, strong_budget=27500),
+        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=5500, strong_budget=27500, deal_cost=0.5),
+    }
+    #: What a decision with a choice costs each bot: CPU milliseconds on the reference machine by player
+    #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
+    #: Measured again whenever a budget or the engine's speed changes.
+    bot_costs: Mapping[str, Mapping[int, float]] = {
+        "random": {2: 0.000414, 3: 0.000869, 4: 0.000721, 5: 0.000413, 6: 0.000418},
+        "greedy": {2: 0.017, 3: 0.0228, 4: 0.0264, 5: 0.0171, 6: 0.0182},
+        "mcts": {2: 227.0, 3: 251.0, 4: 278.0, 5: 190.0, 6: 202.0},
+        "mcts:strong": {2: 1325.0, 3: 1114.0, 4: 1270.0, 5: 992.0, 6: 982.0},
     }
 
     def __init__(self, rules_version: int | None = None) -> None:

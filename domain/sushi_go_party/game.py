@@ -127,7 +127,16 @@ class SushiGoParty(RulesVersioned):
     bots: Mapping[str, Callable[[], Bot]] = {
         "random": RandomBot,
         "greedy": GreedyBot,
-        **search_bots(lambda: SUSHI_GO_PARTY, sampler, GreedyBot, budget=4000, strong_budget=20000),
+        **search_bots(lambda: SUSHI_GO_PARTY, sampler, GreedyBot, budget=4000, strong_budget=20000, deal_cost=0.3),
+    }
+    #: What a decision with a choice costs each bot: CPU milliseconds on the reference machine by player
+    #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
+    #: Measured again whenever a budget or the engine's speed changes.
+    bot_costs: Mapping[str, Mapping[int, float]] = {
+        "random": {2: 0.000682, 3: 0.000663, 4: 0.00109, 5: 0.000675, 6: 0.000652, 7: 0.000648, 8: 0.000666},
+        "greedy": {2: 0.0216, 3: 0.0205, 4: 0.0377, 5: 0.0229, 6: 0.0311, 7: 0.0382, 8: 0.036},
+        "mcts": {2: 235.0, 3: 221.0, 4: 293.0, 5: 206.0, 6: 259.0, 7: 378.0, 8: 287.0},
+        "mcts:strong": {2: 1151.0, 3: 1149.0, 4: 1471.0, 5: 1124.0, 6: 1526.0, 7: 2043.0, 8: 1540.0},
     }
 
     def __init__(self, rules_version: int | None = None) -> None:

@@ -24,6 +24,22 @@ async def test_the_catalog_lists_every_game_with_its_player_range_and_default_op
         assert all(version["changes"] for version in entry["rules_versions"])
 
 
+async def test_the_catalog_says_what_a_decision_of_each_bot_costs(client):
+    """CPU milliseconds a decision on the reference machine, as measured: each game's `bot_costs`."""
+    listed = {game["id"]: game for game in (await client.get("/v1/catalog")).json()["games"]}
+    for game_id, game in GAMES.items():
+        entry = (await client.get(f"/v1/catalog/{game_id}")).json()
+        for bots in (listed[game_id]["bots"], entry["bots"]):
+            assert [bot["id"] for bot in bots] == list(game.bots)
+            for bot in bots:
+                measured = game.bot_costs[bot["id"]]
+                counts = range(game.min_players, game.max_players + 1)
+                assert bot["cpu_ms_by_players"] == [{"players": n, "cpu_ms": measured[n]} for n in counts]
+                assert bot["cpu_ms"] == max(measured[n] for n in counts) > 0
+        costs = {bot["id"]: bot["cpu_ms"] for bot in entry["bots"]}
+        assert costs["random"] < costs["greedy"] < costs["mcts"] < costs["mcts:strong"]
+
+
 async def test_the_catalog_shows_the_current_rules_version_and_what_each_changed(client):
     listed = {game["id"]: game for game in (await client.get("/v1/catalog")).json()["games"]}
     assert {game: entry["rules_version"] for game, entry in listed.items()} == {

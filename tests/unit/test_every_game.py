@@ -158,3 +158,18 @@ MODULES = (
     "catalog",
     "game",
 )
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_bot_states_what_a_decision_costs_at_every_player_count(game_id: str) -> None:
+    """The catalog's figures (CPU ms a decision on the reference machine, as measured) are the game's
+    data: every bot has one at every player count the game takes, and a bigger search costs more."""
+    game = GAMES[game_id]
+    assert set(game.bot_costs) == set(game.bots)
+    counts = range(game.min_players, game.max_players + 1)
+    for costs in game.bot_costs.values():
+        assert set(costs) == set(counts)
+        assert all(ms > 0 for ms in costs.values())
+    for players in counts:
+        costs = {bot: game.bot_costs[bot][players] for bot in game.bots}
+        assert costs["random"] < costs["greedy"] < costs["mcts"] < costs["mcts:strong"]

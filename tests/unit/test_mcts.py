@@ -82,6 +82,71 @@ def test_the_budget_counts_simulated_decisions() -> None:
     assert 700 <= game.decisions < 700 + 3 * 9 * 3
 
 
+class CountingDeals:
+    """Sushi Go!'s sampler counting the deals it makes: one per iteration."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+
+    def seat(self, view: Any) -> int:
+        return sushi_go_sampler.seat(view)
+
+    def sample(self, view: Any, chance: Chance) -> Any:
+        self.deals += 1
+        return sushi_go_sampler.sample(view, chance)
+
+    def move_key(self, command: Any) -> Any:
+        return sushi_go_sampler.move_key(command)
+
+
+def test_each_iteration_counts_its_deal_and_scoring_per_seat() -> None:
+    """Late in a game an iteration is a decision or two; what its deal and scoring cost is counted too."""
+    state = list(positions(SUSHI_GO, 3, 2))[-3]  # the last turn: two cards in each hand, the last one played alone
+    assert len(set(state.hands[0])) == 2
+    game, deals = CountingGame(), CountingDeals()
+    search = Search(game, deals, GreedyBot, budget=700, deal_cost=0.5)  # type: ignore[arg-type]
+    search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
+    # Every iteration plays the last turn (3 decisions) and counts 0.5 a seat for its deal: 4.5 in all.
+    assert game.decisions == 3 * deals.deals
+    spent = game.decisions + 0.5 * 3 * deals.deals
+    assert 700 <= spent < 700 + 4.5
+
+
+class Weighing(Search):
+    """A search counting the moves its selections weigh."""
+
+    weighed = 0
+
+    def _select(self, node: Any, seat: int, moves: Any, hint: Any) -> Any:
+        self.weighed += len(moves)
+        return super()._select(node, seat, moves, hint)
+
+
+def test_each_move_a_selection_weighs_counts_its_move_cost() -> None:
+    """A Party seat filling a takeout box weighs up to 128 moves at every iteration: they count too."""
+    state = list(positions(SUSHI_GO, 3, 2))[-3]
+    game = CountingGame()
+    search = Weighing(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=700, move_cost=0.5)
+    search.game = game  # type: ignore[assignment]
+    search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
+    assert search.weighed >= 2 * game.decisions / 3  # at least the seat's own two moves an iteration
+    spent = game.decisions + 0.5 * search.weighed
+    # An iteration is 3 decisions, and its selections weigh at most 2 moves for each of 3 seats.
+    assert 700 <= spent < 700 + 3 + 0.5 * 6
+
+
+def test_a_games_search_bots_share_its_costs_and_the_strong_one_searches_five_times_as_much() -> None:
+    deal_costs = []
+    for game in GAMES.values():
+        normal, strong = game.bots["mcts"](), game.bots["mcts:strong"]()
+        assert isinstance(normal, MctsBot) and isinstance(strong, MctsBot)
+        assert strong.search.deal_cost == normal.search.deal_cost >= 0
+        assert strong.search.move_cost == normal.search.move_cost == mcts.MOVE_COST
+        assert strong.search.budget == 5 * normal.search.budget
+        deal_costs.append(normal.search.deal_cost)
+    assert any(deal_costs)
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_the_same_chance_gives_the_same_move(game_id: str) -> None:
     game = GAMES[game_id]
