@@ -660,11 +660,13 @@ def run_bots(
     legal_commands = game.legal_commands
     view = game.view
     events: list[Any] = []
+    if table.status != "active":
+        return Decision(events=(), table=table)
+    state = state_of(table)
+    # The table is built again from the state only when someone reads it: `ask`, the end, the result.
+    behind = False
     at = version
     for _ in range(max_decisions):
-        if table.status != "active":
-            break
-        state = state_of(table)
         for seat in awaited(state):
             if players[seat] is not None:
                 break
@@ -672,6 +674,9 @@ def run_bots(
             break
         chance = Chance(key, at, "bot", seat) if choosing is None else choosing(at, seat)
         if bots is None:
+            if behind:
+                table = _replace(table, state=state)
+                behind = False
             command = ask(game, table, seat, chance)
         else:
             player = bots[players[seat]]()  # type: ignore[index]
@@ -682,16 +687,22 @@ def run_bots(
             )
         # `_played` inline.
         decided = decide(state, seat, command, Chance(key, at))
-        after = decided.state
+        state = decided.state
+        behind = True
         events.extend(decided.events)
         at = version + len(events)
-        table = _replace(table, state=after)
-        result = result_of(after)
+        result = result_of(state)
         if result is not None:
+            table = _replace(table, state=state)
+            behind = False
             finished = GameFinished(result=leavers_last(result, table), seed=table.seed, salt=table.salt)
             events.append(finished)
-            at += 1
             table = evolve_table(game, table, finished)
+            if table.status != "active":
+                break
+            state = state_of(table)
     else:
         raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+    if behind:
+        table = _replace(table, state=state)
     return Decision(events=tuple(events), table=table)
