@@ -49,10 +49,11 @@ from services.access import AppCaller, Credential, access_to, writing_app
 from services.codec import GameCodec, codec_for
 from services.commands import NewSeat
 from services.errors import ServiceError
-from services.games import Games, Seating
+from services.games import Games
 from services.loading import imported_from
 from services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
-from services.presenting import event_views, summary_of, table_view
+from services.presenting import event_views, stored_log_view, summary_of
+from services.seats import Seating
 from services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
 from services.upcasting import UnknownSchemaVersion
 from services.views import LogDocument, TableView, views_of
@@ -399,15 +400,6 @@ def _is_time(text: str) -> bool:
 def imported_view(
     game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent], people: Mapping[str, Person]
 ) -> TableView:
-    view = table_view(
-        game,
-        game_id,
-        table,
-        None,
-        len(stored),
-        created_at=stored[0].recorded_at,
-        updated_at=stored[-1].recorded_at,
-        public=True,
-        people=people,
-    )
+    # An imported log is a finished game's (`log-not-finished`): every seat's cards are public.
+    view = stored_log_view(game, game_id, table, stored, people)
     return msgspec.structs.replace(view, imported_from=imported_from(stored)[1])

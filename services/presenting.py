@@ -64,6 +64,24 @@ def table_view(
     return view
 
 
+def stored_log_view(
+    game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent], people: Mapping[str, Person]
+) -> TableView:
+    """The table of a log just stored whole (a game created with its seats, a log imported), as no
+    seat sees it."""
+    return table_view(
+        game,
+        game_id,
+        table,
+        None,
+        len(stored),
+        created_at=stored[0].recorded_at,
+        updated_at=stored[-1].recorded_at,
+        public=lobby.is_over(table),
+        people=people,
+    )
+
+
 def event_views(
     game: AnyGame,
     table: Table[Any],

@@ -24,9 +24,9 @@ from api.schemas import CreateGameRequest, TakeSeatRequest
 from domain.catalog import GAMES
 from services.commands import Act, Resign, TakeSeat
 from services.errors import ServiceError
-from services.games import MAX_EVENTS_PAGE
 from services.history_views import MatchPage
 from services.ports import MAX_VERSION
+from services.reading import MAX_EVENTS_PAGE
 from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
 
 MAX_KEY_LENGTH = 200
