@@ -9,17 +9,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 T = TypeVar("T")
 
 
 class Chance:
     """`rng` is a slot, filled on first use (`__getattr__` runs only while it is empty), so reading it
-    again costs an attribute read, and a Chance that never draws costs one object with its key."""
+    again costs an attribute read, and a Chance that never draws costs one object with its key. Type
+    checkers see a read-only property (a subclass may make it one that refuses to draw)."""
 
     __slots__ = ("_context", "_seed", "rng")
-    rng: random.Random
+
+    if TYPE_CHECKING:
+
+        @property
+        def rng(self) -> random.Random: ...
 
     def __init__(self, seed: int | str, *context: int | str) -> None:
         # The key string is built on first use too: a Chance is made for every command.
@@ -30,13 +35,14 @@ class Chance:
     def from_rng(cls, rng: random.Random) -> Chance:
         """A Chance over an existing generator (bots in the simulator reuse one per game)."""
         chance = cls(0)
-        chance.rng = rng
+        _RNG_SLOT.__set__(chance, rng)
         return chance
 
     def __getattr__(self, name: str) -> random.Random:
         if name != "rng":
             raise AttributeError(name)
-        rng = self.rng = random.Random(":".join([str(self._seed), *map(str, self._context)]))
+        rng = random.Random(":".join([str(self._seed), *map(str, self._context)]))
+        _RNG_SLOT.__set__(self, rng)
         return rng
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
@@ -49,3 +55,7 @@ class Chance:
 
     def sample(self, items: Sequence[T], count: int) -> list[T]:
         return self.rng.sample(items, count)
+
+
+#: The slot behind `Chance.rng`.
+_RNG_SLOT: Any = Chance.__dict__["rng"]
