@@ -79,10 +79,10 @@ class DimSumDerby(RulesVersioned):
     #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
     #: Measured again whenever a budget or the engine's speed changes.
     bot_costs: Mapping[str, Mapping[int, float]] = {
-        "random": {3: 0.00149, 4: 0.000782},
-        "greedy": {3: 0.0122, 4: 0.00675},
-        "mcts": {3: 260.0, 4: 212.0},
-        "mcts:strong": {3: 1056.0, 4: 1179.0},
+        "random": {3: 0.000762, 4: 0.00073},
+        "greedy": {3: 0.00619, 4: 0.00623},
+        "mcts": {3: 161.0, 4: 167.0},
+        "mcts:strong": {3: 808.0, 4: 826.0},
     }
 
     def check_options(self, options: DerbyOptions, players: int) -> None:

@@ -99,10 +99,10 @@ class SpinSomeForDimSum(RulesVersioned):
     #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
     #: Measured again whenever a budget or the engine's speed changes.
     bot_costs: Mapping[str, Mapping[int, float]] = {
-        "random": {2: 0.00116, 3: 0.000674, 4: 0.00153, 5: 0.000739, 6: 0.00123},
-        "greedy": {2: 0.0671, 3: 0.0549, 4: 0.0815, 5: 0.0656, 6: 0.104},
-        "mcts": {2: 333.0, 3: 224.0, 4: 290.0, 5: 290.0, 6: 351.0},
-        "mcts:strong": {2: 1400.0, 3: 1602.0, 4: 1663.0, 5: 1478.0, 6: 1689.0},
+        "random": {2: 0.00067, 3: 0.00065, 4: 0.00065, 5: 0.000653, 6: 0.000646},
+        "greedy": {2: 0.0548, 3: 0.0504, 4: 0.0515, 5: 0.0591, 6: 0.0581},
+        "mcts": {2: 195.0, 3: 189.0, 4: 198.0, 5: 200.0, 6: 204.0},
+        "mcts:strong": {2: 961.0, 3: 933.0, 4: 981.0, 5: 1008.0, 6: 1018.0},
     }
 
     def check_options(self, options: SpinOptions, players: int) -> None:

@@ -103,10 +103,10 @@ class SushiGo(RulesVersioned):
     #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).
     #: Measured again whenever a budget or the engine's speed changes.
     bot_costs: Mapping[str, Mapping[int, float]] = {
-        "random": {2: 0.000414, 3: 0.000869, 4: 0.000721, 5: 0.000413, 6: 0.000418},
-        "greedy": {2: 0.017, 3: 0.0228, 4: 0.0264, 5: 0.0171, 6: 0.0182},
-        "mcts": {2: 227.0, 3: 251.0, 4: 278.0, 5: 190.0, 6: 202.0},
-        "mcts:strong": {2: 1325.0, 3: 1114.0, 4: 1270.0, 5: 992.0, 6: 982.0},
+        "random": {2: 0.000392, 3: 0.000407, 4: 0.000401, 5: 0.000405, 6: 0.000397},
+        "greedy": {2: 0.0166, 3: 0.016, 4: 0.0184, 5: 0.0163, 6: 0.017},
+        "mcts": {2: 283.0, 3: 188.0, 4: 190.0, 5: 183.0, 6: 189.0},
+        "mcts:strong": {2: 1171.0, 3: 983.0, 4: 990.0, 5: 920.0, 6: 941.0},
     }
 
     def __init__(self, rules_version: int | None = None) -> None:
