@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from adapters.database import for_writes
 from adapters.notify import LocalNotifier, notice_payload
-from adapters.sql_statements import Statements
+from adapters.sql_statements import SUMMARY, Statements
 from adapters.store_rules import check_append, check_limit, recorded_now
 from services.ports import (
     DELIVERIES_QUEUED,
@@ -122,7 +122,7 @@ class SqlEventStore:
             **parameters,
             "first_version": parameters["expected_version"] + 1,
             "has_summary": summary is not None,
-            **{f"summary_{name}": value for name, value in fields.items()},
+            **{f"{SUMMARY}{name}": value for name, value in fields.items()},
         }
         try:
             async with self._autocommit.connect() as connection:
@@ -156,7 +156,7 @@ class SqlEventStore:
                 else:
                     await connection.execute(
                         self._sql.schedule,
-                        {"stream_id": stream_id, "last_version": summary.version, "summary_wake_at": wake_at},
+                        {"stream_id": stream_id, "last_version": summary.version, f"{SUMMARY}wake_at": wake_at},
                     )
             queued = False
             if parameters["outbox"] != "[]":
