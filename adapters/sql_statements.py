@@ -223,12 +223,14 @@ def _constant(value: str | int) -> sa.ColumnElement[Any]:
 
 def _text_at(array: Any, index: int) -> sa.ColumnElement[Any]:
     """The JSON array's item at `index`, as text (PostgreSQL's `->>`)."""
-    return array.op("->>", return_type=sa.Text)(_constant(index))
+    item: sa.ColumnElement[Any] = array.op("->>", return_type=sa.Text)(_constant(index))
+    return item
 
 
 def _json_at(array: Any, index: int) -> sa.ColumnElement[Any]:
     """The JSON array's item at `index`, as JSON (PostgreSQL's `->`)."""
-    return array.op("->", return_type=JSONB)(_constant(index))
+    item: sa.ColumnElement[Any] = array.op("->", return_type=JSONB)(_constant(index))
+    return item
 
 
 def _queue_deliveries(dialect_name: str, inserted: sa.ColumnElement[bool] | None = None) -> sa.Insert:
