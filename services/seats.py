@@ -5,9 +5,9 @@ the rematch of a finished game, and a player forgotten. Every write goes through
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -21,7 +21,7 @@ from services.codec import GameCodec, codec_for
 from services.commands import CreateGame, NewSeat, TakeSeat
 from services.errors import ServiceError
 from services.people import Names
-from services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person
+from services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person, StoredEvent
 from services.presenting import stored_log_view
 from services.quotas import QuotaCheck
 from services.reading import Reading, rematch_id_of, with_deadlines
@@ -29,7 +29,9 @@ from services.secrets import hash_secret
 from services.table_cache import CachedTable
 from services.text_rules import check_player_id, clean_name
 from services.views import CreatedGame, Invitation, SeatGranted, SeatToken, TableView, views_of
-from services.writing import Planned, Writer, lobby_event, new_event, new_events
+from services.writing import Planned, Writer, new_event, new_events
+
+T = TypeVar("T")
 
 #: A game's salt: what keeps its seed, and so its deal, secret until the end.
 SALT_BYTES = 16
@@ -167,7 +169,7 @@ class Seats:
             issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_secret(code))
             url = f"/play#/games/{loaded.game_id}/join?invitation={code}"
             invitation = Invitation(id=invitation_id, code=code, url=url)
-            return lobby_event(loaded, issued, seat, lambda _stored: invitation)
+            return _lobby_event(loaded, issued, {"seat": seat}, lambda _stored: invitation)
 
         return await self.writer.write(game_id, attempt)
 
@@ -175,7 +177,7 @@ class Seats:
         def attempt(loaded: CachedTable) -> Planned[None]:
             seat = required_seat(loaded.access(token), token)
             revoked = lobby.revoke_invitation(loaded.table, seat, invitation_id)
-            return lobby_event(loaded, revoked, seat, lambda _stored: None)
+            return _lobby_event(loaded, revoked, {"seat": seat}, lambda _stored: None)
 
         await self.writer.write(game_id, attempt)
 
@@ -212,8 +214,7 @@ class Seats:
         def attempt(loaded: CachedTable) -> Planned[None]:
             claimed = lobby.claim_seat(loaded.table, seat)
             metadata = {"seat": seat, "token_hash": hash_secret(new_token)}
-            table = lobby.evolve_table(loaded.game, loaded.table, claimed)
-            return Planned([new_event(loaded.codec, claimed, metadata)], table, lambda _stored: None)
+            return _lobby_event(loaded, claimed, metadata, lambda _stored: None)
 
         await self.writer.write(rematch_id, attempt)
         return await self._as_seat(old.table.game, rematch_id, seat, new_token), False
@@ -280,6 +281,14 @@ class Seats:
         taken, *started = decision.events
         hashed = metadata if token is None else {**metadata, "token_hash": hash_secret(token)}
         return ([new_event(codec, taken, hashed), *new_events(codec, started, metadata)], decision.table, token)
+
+
+def _lobby_event(
+    loaded: CachedTable, event: Any, metadata: dict[str, Any], answer: Callable[[Sequence[StoredEvent]], T]
+) -> Planned[T]:
+    """A lobby event of a seat's (an invitation issued or revoked, a seat claimed), applied."""
+    table = lobby.evolve_table(loaded.game, loaded.table, event)
+    return Planned([new_event(loaded.codec, event, metadata)], table, answer)
 
 
 def _with_tokens(game_id: str, view: TableView, tokens: dict[str, str]) -> CreatedGame:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from domain import lobby
 from domain.engine import RuleViolation
 from domain.lobby import Table
 from services.bot_moves import owed_seats
@@ -167,12 +166,6 @@ def new_event(codec: GameCodec, event: Any, metadata: dict[str, Any]) -> NewEven
 
 def new_events(codec: GameCodec, events: Sequence[Any], metadata: dict[str, Any]) -> list[NewEvent]:
     return [new_event(codec, event, metadata) for event in events]
-
-
-def lobby_event(loaded: CachedTable, event: Any, seat: int, answer: Callable[[Sequence[StoredEvent]], T]) -> Planned[T]:
-    """A lobby event of the seat's (an invitation issued or revoked, a seat claimed), applied."""
-    table = lobby.evolve_table(loaded.game, loaded.table, event)
-    return Planned([new_event(loaded.codec, event, {"seat": seat})], table, answer)
 
 
 def clocks_after(
