@@ -36,7 +36,7 @@ def _finished_with_salt(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "salt": ""}
 
 
-#: Whose event types a step reads: the events every game's log shares (domain/lobby.py), or one
+#: Whose event types a step reads: the events every game's log shares (domain/lobby/), or one
 #: game's, by its id. Two games may name an event type alike (`CardsRevealed`, `RoundScored`) and
 #: shape it differently: a step written for one must never touch the other's.
 LOBBY = "lobby"

@@ -1,4 +1,4 @@
-"""Invitations to private games and the seats they open, as lobby events (domain/lobby.py)."""
+"""Invitations to private games and the seats they open, as lobby events (domain/lobby/)."""
 
 from __future__ import annotations
 

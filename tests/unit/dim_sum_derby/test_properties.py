@@ -1,4 +1,4 @@
-"""Property tests over random games played through the lobby table (domain/lobby.py)."""
+"""Property tests over random games played through the lobby table (domain/lobby/)."""
 
 from __future__ import annotations
 

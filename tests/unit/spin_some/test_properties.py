@@ -1,4 +1,4 @@
-"""Property tests over whole games played through domain/lobby.py."""
+"""Property tests over whole games played through domain/lobby/."""
 
 from __future__ import annotations
 

@@ -1,0 +1,93 @@
+"""A new table and its seats: created, seats taken by people or bots, the game started and dealt
+when the last one is taken."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+
+from domain.chance import Chance
+from domain.engine import AnyGame, C, Decided, E, Game, NotNow, RuleViolation, S
+from domain.lobby.events import GameCreated, GameStarted, SeatTaken, Visibility
+from domain.lobby.folding import fold
+from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options
+from domain.lobby.seeding import commit_to_seed
+from domain.lobby.table import Decision, Table, rules_of
+
+
+def create_game(
+    game: AnyGame,
+    players: int,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    salt: bytes,
+    visibility: Visibility = "public",
+    rematch_of: str | None = None,
+    chosen_deal: bool = False,
+) -> list[Any]:
+    """The new table's GameCreated: chance seeded by the seed and the salt together."""
+    if not game.min_players <= players <= game.max_players:
+        raise RuleViolation(
+            "invalid-player-count",
+            f"{game.name} takes {game.min_players} to {game.max_players} players, not {players}",
+        )
+    parsed = parse_options(game, options, players)
+    clock = parse_clock(options)
+    clocked = {} if clock is None else {CLOCK_OPTION: msgspec.to_builtins(clock)}
+    return [
+        GameCreated(
+            game=game.id,
+            players=players,
+            options={**msgspec.to_builtins(parsed), **clocked},
+            seed_commitment=commit_to_seed(seed, salt),
+            seed=seed,
+            salt=salt.hex(),
+            rules_version=game.rules_version,
+            visibility=visibility,
+            rematch_of=rematch_of,
+            chance_from="seed+salt",
+            chosen_deal=chosen_deal,
+        )
+    ]
+
+
+def _apply(table: Table[S], decided: Decided[E, S]) -> tuple[list[Any], Table[S]]:
+    """The game's events and the table after them: the state the game folded them into."""
+    return list(decided.events), msgspec.structs.replace(table, state=decided.state)
+
+
+def take_seat(
+    game: Game[S, C, E, Any],
+    table: Table[S],
+    chance: Chance,
+    *,
+    person: str | None = None,
+    guest: bool = False,
+    bot: str | None = None,
+) -> Decision[S]:
+    """The next seat, taken by a person (their reference) or a bot; the last one starts the game."""
+    if (bot is None) == (person is None):
+        raise RuleViolation("invalid-seat", "a seat is taken by a person or by a bot")
+    return seated(
+        game, table, SeatTaken(seat=len(table.seats), bot=bot, person=person, guest=guest and bot is None), chance
+    )
+
+
+def seated(game: Game[S, C, E, Any], table: Table[S], taken: SeatTaken, chance: Chance) -> Decision[S]:
+    """The seat `taken` takes, and when it is the last one the game's start and deal."""
+    game = rules_of(game, table)
+    if table.status != "open" or len(table.seats) >= table.players:
+        raise NotNow("game-full", "every seat of this game is taken")
+    if taken.seat != len(table.seats):
+        raise RuleViolation("invalid-seat", f"the next seat is {len(table.seats)}, not {taken.seat}")
+    if taken.bot is not None and taken.bot not in game.bots:
+        raise RuleViolation("unknown-bot", f"{game.name} has no bot {taken.bot!r}; try one of {sorted(game.bots)}")
+    events: list[Any] = [taken]
+    if len(table.seats) + 1 < table.players:
+        return Decision(events=tuple(events), table=fold(game, table, events))
+    events.append(GameStarted())
+    started = fold(game, table, events)
+    dealt, after = _apply(started, game.setup(table.options, table.players, chance))
+    return Decision(events=(*events, *dealt), table=after)

@@ -1,0 +1,89 @@
+"""A game's table: the lobby's part (seats, status, seed) around the game's own state, and what
+every table function reads of it first (the state, the rules version, the awaited seats)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic
+
+import msgspec
+
+from domain.clock import ClockOptions
+from domain.engine import C, E, Game, NotNow, Result, S
+from domain.lobby.events import ChanceFrom, Status, Visibility
+
+
+class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
+    seat: int
+    #: Only in logs recorded before people were references (see SeatTaken).
+    name: str | None = None
+    player_id: str | None = None
+    bot: str | None = None
+    #: The seat's person resigned (the seat ranks last).
+    resigned: bool = False
+    #: The bot that plays the seat since its person resigned.
+    taken_over_by: str | None = None
+    #: Who sits: a reference into the people kept beside the log (see SeatTaken).
+    person: str | None = None
+    guest: bool = False
+
+    @property
+    def player(self) -> str | None:
+        """The bot that plays the seat now, if any (None: a person)."""
+        return self.bot or self.taken_over_by
+
+
+class Table(msgspec.Struct, Generic[S], frozen=True):
+    """A game's table: the lobby's part (seats, status, seed) around the game's own state."""
+
+    game: str
+    players: int
+    options: Any
+    seed_commitment: str
+    seed: int
+    salt: str
+    status: Status
+    seats: tuple[Seat, ...]
+    #: The game's state, from the moment the game starts (None while seats are open).
+    state: S | None = None
+    result: Result | None = None
+    #: GameCreated's rules version: every table function plays the game under it (see `rules_of`).
+    rules_version: int = 1
+    visibility: Visibility = "public"
+    #: The invitations not revoked: SHA-256 of their code by invitation id.
+    invitations: Mapping[str, str] = msgspec.field(default_factory=dict)
+    rematch_of: str | None = None
+    #: The turn clock (None: no clock).
+    clock: ClockOptions | None = None
+    chance_from: ChanceFrom = "seed"
+    chosen_deal: bool = False
+    #: How many ACCESS_EVENTS the log holds.
+    access_events: int = 0
+
+
+class Decision(msgspec.Struct, Generic[S], frozen=True):
+    """The events a command produced and the table they lead to (saves folding them twice)."""
+
+    events: tuple[Any, ...]
+    table: Table[S]
+
+
+def state_of(table: Table[S]) -> S:
+    """The game's state of a started table."""
+    if table.state is None:
+        raise NotNow("game-not-started", "the game starts when every seat is taken")
+    return table.state
+
+
+def rules_of(game: Game[S, C, E, Any], table: Table[S]) -> Game[S, C, E, Any]:
+    """The game as the table's rules version plays it; any version of the game may be handed in."""
+    return game if game.rules_version == table.rules_version else game.at_rules_version(table.rules_version)
+
+
+def is_over(table: Table[Any]) -> bool:
+    """Finished or abandoned: nothing more happens, and everything is public."""
+    return table.status in ("finished", "abandoned")
+
+
+def awaiting(game: Game[S, C, E, Any], table: Table[S]) -> tuple[int, ...]:
+    return rules_of(game, table).awaiting(state_of(table)) if table.status == "active" else ()
