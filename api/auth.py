@@ -9,17 +9,27 @@ from litestar import Request
 from litestar.di import NamedDependency
 
 from api.principal import credential_of
-from services.access import Credential
+from services.access import AppCaller, Credential, Presented
 from services.errors import ServiceError
+from services.games import Games
 
 
 def caller(request: Request[Any, Any, Any]) -> Credential:
     return credential_of(request.scope)
 
 
-def seat_caller(caller: NamedDependency[Credential]) -> Credential:
+def seat_caller(caller: NamedDependency[Credential]) -> Presented:
     """The caller of an operation only a seat (or the game's app) may call: its absence is the first
     thing said."""
     if caller is None:
         raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
     return caller
+
+
+async def seat_token(games: Games, game_id: str, credential: Presented) -> str:
+    """The token of an operation only a seat may call. An app key acts for no seat: it is told so once
+    the game is found to be its app's (another app's game answers as one that does not exist)."""
+    if isinstance(credential, AppCaller):
+        await games.reading.check_owned(game_id, credential)
+        raise ServiceError("forbidden", "seat-token-required", "an app key acts for no seat: send the seat's token")
+    return credential

@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from api.contract.problems import FieldError, Problem
 from domain.engine import RuleViolation
-from services.errors import ServiceError
+from services.errors import AppKeyRequired, ServiceError
 
 log = logging.getLogger("kaiten.api")
 
@@ -36,6 +36,8 @@ STATUS_BY_KIND = {
     "too-many": 429,
     "unavailable": 503,
 }
+
+APP_KEY_REQUIRED = "this needs an app key (`Bearer kaiten_app_...`)"
 
 TITLES = {
     400: "Bad request",
@@ -89,7 +91,9 @@ def service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Respons
     # Over a quota or a rate limit: the earliest moment a request is taken again.
     retry_after = getattr(exc, "retry_after", None)
     headers = None if retry_after is None else {"Retry-After": str(retry_after)}
-    return problem(request, STATUS_BY_KIND[exc.kind], exc.code, exc.message, headers)
+    # The services say what is missing; how to send it over HTTP is said here.
+    detail = APP_KEY_REQUIRED if isinstance(exc, AppKeyRequired) else exc.message
+    return problem(request, STATUS_BY_KIND[exc.kind], exc.code, detail, headers)
 
 
 def validation_error(request: Request[Any, Any, Any], exc: ValidationException) -> Response[Problem]:

@@ -44,7 +44,7 @@ from adapters.migrate import upgrade
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from bench.servers import ROOT, ServerKind, serving, tree_cpu_seconds, tree_rss_mib
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 
 SEED = 20261130
@@ -87,10 +87,10 @@ async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
     new_seats = tuple(msgspec.convert(seat, NewSeat) for seat in seats)
     created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats, salt=bytes.fromhex(SALT)))
     commands, versions = [], []
-    while (await games.view(created.id, None)).status != "finished":
+    while (await games.view(GetTable(created.id))).status != "finished":
         await games.wake(created.id)
         for seat, token in created.tokens.items():
-            legal = await games.legal_commands(created.id, token)
+            legal = await games.legal_commands(ListLegalCommands(created.id, token))
             if legal.commands:
                 body = msgspec.json.encode(legal.commands[-1])
                 versions.append((await games.act(Act(created.id, token, body))).version)

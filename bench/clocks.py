@@ -19,7 +19,7 @@ import msgspec
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 from services.loading import load_game
 
@@ -32,8 +32,8 @@ async def play(games: Games, options: dict[str, Any] | None) -> tuple[str, int]:
     """A whole game, the person sending its first legal command: its id and the commands sent."""
     game = await games.create(CreateGame(GAME, len(SEATS), options, 3, SEATS))
     commands = 0
-    while (await games.view(game.id, None)).status == "active":
-        legal = await games.legal_commands(game.id, game.tokens["0"])
+    while (await games.view(GetTable(game.id))).status == "active":
+        legal = await games.legal_commands(ListLegalCommands(game.id, game.tokens["0"]))
         await games.act(Act(game.id, game.tokens["0"], msgspec.json.encode(legal.commands[0])))
         commands += 1
     return game.id, commands

@@ -36,7 +36,7 @@ from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from bench.api import command_client, fresh_database, load, planned_commands, server, summary
 from domain.catalog import GAMES
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 
 #: Concurrent writers filling the log.
@@ -52,9 +52,9 @@ async def play_people_game(games: Games, game_id: str, rng: random.Random) -> No
     seats = [NewSeat(name=person, player_id=person) for person in people]
     seats += [NewSeat(bot="random")] * (game.max_players - len(seats))
     created = await games.create(CreateGame(game_id, game.max_players, None, rng.randrange(2**32), seats))
-    while (table := await games.view(created.id, None)).status != "finished":
+    while (table := await games.view(GetTable(created.id))).status != "finished":
         token = created.tokens[str(rng.choice(table.awaiting))]
-        legal = await games.legal_commands(created.id, token)
+        legal = await games.legal_commands(ListLegalCommands(created.id, token))
         await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
 
 

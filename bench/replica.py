@@ -26,7 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.migrate import upgrade_sync
 from api.bootstrap import Services, bootstrap
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
 from tests.projecting import settle_all
 from tests.replication import Pair, postgres_bin, streaming_pair
 
@@ -58,7 +58,7 @@ async def p50_ms(read: Read, services: Services, times: int) -> float:
 
 
 async def act_first_legal(services: Services, game_id: str, token: str) -> int:
-    legal = await services.games.legal_commands(game_id, token)
+    legal = await services.games.legal_commands(ListLegalCommands(game_id, token))
     outcome = await services.games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))
     return outcome.version
 
@@ -84,10 +84,10 @@ async def run(pair: Pair, database: str, reads: int, appends: int) -> None:
         await asyncio.to_thread(pair.caught_up)
 
         kinds: dict[str, Read] = {
-            "finished game's table": lambda s: s.games.view(finished.id, None),
-            "finished game's events": lambda s: s.games.events(finished.id, None, 0, 500),
-            "running game's table, no version named": lambda s: s.games.view(running.id, None),
-            "running game's table, min_version": lambda s: s.games.view(running.id, None, seen=version),
+            "finished game's table": lambda s: s.games.view(GetTable(finished.id)),
+            "finished game's events": lambda s: s.games.events(ListEvents(finished.id, after=0, limit=500)),
+            "running game's table, no version named": lambda s: s.games.view(GetTable(running.id)),
+            "running game's table, min_version": lambda s: s.games.view(GetTable(running.id, seen=version)),
             "match history page": history_page,
         }
         print(f"{'read':42} {'primary alone':>14} {'with replica: primary':>22} {'replica':>8} {'p50 ratio':>10}")

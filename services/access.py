@@ -28,7 +28,7 @@ import msgspec
 
 from domain.lobby import Table
 from services.caller import caller_seat
-from services.errors import ServiceError
+from services.errors import AppKeyRequired, ServiceError
 from services.secrets import hash_secret
 
 
@@ -38,8 +38,11 @@ class AppCaller(msgspec.Struct, frozen=True):
     app_id: str
 
 
-#: An app's checked key, a game's own secret (a seat token or an invitation code), or nothing.
-Credential = AppCaller | str | None
+#: An app's checked key, or a game's own secret (a seat token or an invitation code): what an operation
+#: that needs a credential is given (the API refuses a request that sends none).
+Presented = AppCaller | str
+#: A credential presented, or nothing.
+Credential = Presented | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,15 +107,11 @@ def access_to(
     raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
 
 
-def required_seat(access: Access, credential: Credential) -> int:
-    """The seat an operation only a seat may call acts for."""
-    if access.seat is not None:
-        return access.seat
-    if credential is None:
-        raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-    if access.owner:
-        raise ServiceError("forbidden", "seat-token-required", "an app key acts for no seat: send the seat's token")
-    raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+def seat_of_required(access: Access) -> int:
+    """The seat an operation only a seat may call acts for: a secret that holds none is refused."""
+    if access.seat is None:
+        raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
+    return access.seat
 
 
 def writing_app(credential: Credential, open_app: str | None) -> str:
@@ -121,7 +120,7 @@ def writing_app(credential: Credential, open_app: str | None) -> str:
     if isinstance(credential, AppCaller):
         return credential.app_id
     if open_app is None:
-        raise ServiceError("unauthorized", "app-key-required", "this needs an app key (`Bearer kaiten_app_...`)")
+        raise AppKeyRequired()
     return open_app
 
 

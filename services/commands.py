@@ -47,7 +47,8 @@ class Act(msgspec.Struct, frozen=True):
     """One command for the token's seat, as the client sent it (JSON, decoded by the game's codec)."""
 
     game_id: str
-    token: Credential
+    #: The seat's token.
+    token: str
     body: bytes
     #: The version the client last saw: a conflict rather than a retry when the game moved on.
     if_match: int | None = None
@@ -59,9 +60,74 @@ class Resign(msgspec.Struct, frozen=True):
     """The token's person leaves the game."""
 
     game_id: str
-    token: Credential
+    token: str
     #: A retry with the same key answers the first answer (a resigned seat cannot resign again).
     idempotency_key: str | None = None
+
+
+class CreateInvitation(msgspec.Struct, frozen=True):
+    """An invitation to a free seat, issued by the token's seat."""
+
+    game_id: str
+    token: str
+
+
+class RevokeInvitation(msgspec.Struct, frozen=True):
+    game_id: str
+    token: str
+    invitation_id: str
+
+
+class CreateRematch(msgspec.Struct, frozen=True):
+    """The rematch of a finished game, with a new token for the token's seat."""
+
+    game_id: str
+    token: str
+
+
+class ErasePlayer(msgspec.Struct, frozen=True):
+    """The app's player forgotten (an erasure request)."""
+
+    player_id: str
+    #: Who asks: the player is the caller's app's (services/access.py).
+    caller: Credential = None
+
+
+class GetTable(msgspec.Struct, frozen=True):
+    """The table as the caller may see it."""
+
+    game_id: str
+    caller: Credential = None
+    #: The newest version of the game the caller has seen, if it says (a read replica may answer).
+    seen: int | None = None
+
+
+class ListLegalCommands(msgspec.Struct, frozen=True):
+    """Every command the token's seat may send now."""
+
+    game_id: str
+    token: str
+    seen: int | None = None
+
+
+class ListEvents(msgspec.Struct, frozen=True):
+    """A page of the log, as the caller may see it: the events after version `after`, at most `limit`."""
+
+    game_id: str
+    after: int
+    limit: int
+    caller: Credential = None
+    seen: int | None = None
+
+
+class ReplayGame(msgspec.Struct, frozen=True):
+    """The table right after version `at`, as the caller's seat saw it; once the game is over, as any
+    seat (`as_seat`) saw it."""
+
+    game_id: str
+    at: int
+    caller: Credential = None
+    as_seat: int | None = None
 
 
 class ScoreTableaus(msgspec.Struct, frozen=True):

@@ -13,3 +13,11 @@ class ServiceError(Exception):
         self.kind = kind
         self.code = code
         self.message = message
+
+
+class AppKeyRequired(ServiceError):
+    """A write that makes something new (a game, an import, an erasure) needs the owning app's key; how a
+    client sends one is the API's to say."""
+
+    def __init__(self) -> None:
+        super().__init__("unauthorized", "app-key-required", "this needs an app key")

@@ -47,7 +47,7 @@ from domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit
 from domain.redecide import first_divergence
 from services.access import AppCaller, Credential, access_to, writing_app
 from services.codec import GameCodec, codec_for
-from services.commands import NewSeat
+from services.commands import GetTable, NewSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.loading import imported_from
@@ -336,7 +336,7 @@ async def import_log(games: Games, document: Any, caller: Credential) -> tuple[T
     checked = await asyncio.to_thread(check_log, document)
     game_id = imported_game_id(app_id, checked)
     if await games.store.summary(game_id) is not None:
-        return await games.view(game_id, AppCaller(app_id)), False
+        return await games.view(GetTable(game_id, AppCaller(app_id))), False
     if games.quotas is not None:
         await games.quotas.before_import(app_id)
     events = document["events"]
@@ -359,7 +359,7 @@ async def import_log(games: Games, document: Any, caller: Credential) -> tuple[T
         stored = await games.store.append(game_id, 0, rows, summary)
     except ConcurrencyConflict:
         # The same log, imported by another request a moment ago.
-        return await games.view(game_id, AppCaller(app_id)), False
+        return await games.view(GetTable(game_id, AppCaller(app_id))), False
     return imported_view(checked.game, game_id, table, stored, await games.names.of_seats(table.seats)), True
 
 

@@ -15,7 +15,7 @@ import msgspec
 
 from domain import lobby
 from domain.lobby import Decision, Table
-from services.access import required_seat
+from services.access import seat_of_required
 from services.bot_moves import BotLoad, owed_seats
 from services.clocks import deadlines, wake_at
 from services.commands import Act, Resign
@@ -56,12 +56,10 @@ class Playing:
 
     async def act(self, command: Act) -> CommandOutcome:
         token, body, if_match, idempotency_key = command.token, command.body, command.if_match, command.idempotency_key
-        if token is None:
-            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
         request_hash = fingerprint(body)
 
         async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
-            seat = required_seat(loaded.access(token), token)
+            seat = seat_of_required(loaded.access(token))
             retried = await self._retried(loaded, idempotency_key, seat, request_hash)
             if retried is not None:
                 return retried
@@ -83,11 +81,9 @@ class Playing:
         """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
         abandoned when nobody is left)."""
         token, idempotency_key = command.token, command.idempotency_key
-        if token is None:
-            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
 
         async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
-            seat = required_seat(loaded.access(token), token)
+            seat = seat_of_required(loaded.access(token))
             retried = await self._retried(loaded, idempotency_key, seat, RESIGN_FINGERPRINT)
             if retried is not None:
                 return retried

@@ -17,8 +17,9 @@ import msgspec
 from domain import lobby
 from domain.engine import AnyGame
 from domain.lobby import Table
-from services.access import Credential, required_seat
+from services.access import AppCaller, seat_of_required
 from services.clocks import Clocks, deadlines
+from services.commands import GetTable, ListEvents, ListLegalCommands, ReplayGame
 from services.errors import ServiceError
 from services.people import Names
 from services.ports import EventStore, StoredEvent
@@ -45,10 +46,9 @@ class Reading:
         self.reads = reads
         self.names = names
 
-    async def view(self, game_id: str, token: Credential, seen: int | None = None) -> TableView:
-        """`seen`: the newest version of this game the caller has seen, if it says (a replica may answer)."""
-        loaded = await self.tables.readable(game_id, seen, token)
-        access = loaded.access(token)
+    async def view(self, query: GetTable) -> TableView:
+        loaded = await self.tables.readable(query.game_id, query.seen, query.caller)
+        access = loaded.access(query.caller)
         view = await self.table_view(loaded, loaded.table, access.seat, loaded.version)
         view = with_deadlines(view, loaded.game, loaded.table, loaded.clocks)
         # The rematch's summary row, written with its first events, says it exists: one row, read from
@@ -58,11 +58,14 @@ class Reading:
             view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 
-    async def legal_commands(self, game_id: str, token: Credential, seen: int | None = None) -> LegalCommands:
-        if token is None:
-            raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
-        loaded = await self.tables.readable(game_id, seen, token)
-        seat = required_seat(loaded.access(token), token)
+    async def check_owned(self, game_id: str, app: AppCaller) -> None:
+        """Refuses as a game that does not exist a game that is not the app's (services/access.py)."""
+        loaded, _ = await self.tables.known(game_id)
+        loaded.access(app)
+
+    async def legal_commands(self, query: ListLegalCommands) -> LegalCommands:
+        loaded = await self.tables.readable(query.game_id, query.seen, query.token)
+        seat = seat_of_required(loaded.access(query.token))
         commands: Sequence[Any] = ()
         if seat in lobby.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
@@ -71,14 +74,13 @@ class Reading:
         )
         return legal
 
-    async def events(
-        self, game_id: str, token: Credential, after: int, limit: int, seen: int | None = None
-    ) -> EventPage:
+    async def events(self, query: ListEvents) -> EventPage:
+        after, limit = query.after, query.limit
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
         # Asking for the events after a version says the caller has seen it.
-        loaded, log = await self.tables.readable_log(game_id, max(after, seen or 0), token)
-        seat = loaded.access(token).seat
+        loaded, log = await self.tables.readable_log(query.game_id, max(after, query.seen or 0), query.caller)
+        seat = loaded.access(query.caller).seat
         # Only the page is read (or cut from the log just read to load the game); it is shown as the
         # table now stands (what the seat may see now).
         count = max(0, min(limit, loaded.version - after))
@@ -92,11 +94,10 @@ class Reading:
         page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
         return page
 
-    async def replay(self, game_id: str, token: Credential, at: int, as_seat: int | None = None) -> TableView:
-        """The table right after version `at`, as the token's seat saw it; once the game is over, as
-        any seat (`as_seat`) saw it."""
-        loaded = await self.tables.readable(game_id, at, token)
-        seat = loaded.access(token).seat
+    async def replay(self, query: ReplayGame) -> TableView:
+        at, as_seat = query.at, query.as_seat
+        loaded = await self.tables.readable(query.game_id, at, query.caller)
+        seat = loaded.access(query.caller).seat
         if not 1 <= at <= loaded.version:
             raise ServiceError("not-found", "version-out-of-range", f"this game's log has versions 1..{loaded.version}")
         if as_seat is not None and as_seat != seat:

@@ -15,10 +15,19 @@ from domain import lobby
 from domain.catalog import get_game
 from domain.engine import RuleViolation
 from domain.lobby import Table
-from services.access import AppCaller, Credential, holds_invitation, required_seat, writes_as_owner, writing_app
+from services.access import AppCaller, holds_invitation, seat_of_required, writes_as_owner, writing_app
 from services.bot_moves import BotLoad
 from services.codec import GameCodec, codec_for
-from services.commands import CreateGame, NewSeat, TakeSeat
+from services.commands import (
+    CreateGame,
+    CreateInvitation,
+    CreateRematch,
+    ErasePlayer,
+    GetTable,
+    NewSeat,
+    RevokeInvitation,
+    TakeSeat,
+)
 from services.errors import ServiceError
 from services.people import Names
 from services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person, StoredEvent
@@ -160,33 +169,33 @@ class Seats:
         guest_id = self.ids.command_id()
         return await self.writer.write(command.game_id, attempt)
 
-    async def invite(self, game_id: str, token: Credential) -> Invitation:
+    async def invite(self, command: CreateInvitation) -> Invitation:
         """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
         code, invitation_id = self.ids.token("inv"), str(uuid.uuid4())
 
         def attempt(loaded: CachedTable) -> Planned[Invitation]:
-            seat = required_seat(loaded.access(token), token)
+            seat = seat_of_required(loaded.access(command.token))
             issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_secret(code))
             url = f"/play#/games/{loaded.game_id}/join?invitation={code}"
             invitation = Invitation(id=invitation_id, code=code, url=url)
             return _lobby_event(loaded, issued, {"seat": seat}, lambda _stored: invitation)
 
-        return await self.writer.write(game_id, attempt)
+        return await self.writer.write(command.game_id, attempt)
 
-    async def revoke(self, game_id: str, token: Credential, invitation_id: str) -> None:
+    async def revoke(self, command: RevokeInvitation) -> None:
         def attempt(loaded: CachedTable) -> Planned[None]:
-            seat = required_seat(loaded.access(token), token)
-            revoked = lobby.revoke_invitation(loaded.table, seat, invitation_id)
+            seat = seat_of_required(loaded.access(command.token))
+            revoked = lobby.revoke_invitation(loaded.table, seat, command.invitation_id)
             return _lobby_event(loaded, revoked, {"seat": seat}, lambda _stored: None)
 
-        await self.writer.write(game_id, attempt)
+        await self.writer.write(command.game_id, attempt)
 
-    async def rematch(self, game_id: str, token: Credential) -> tuple[CreatedGame, bool]:
+    async def rematch(self, command: CreateRematch) -> tuple[CreatedGame, bool]:
         """The rematch of a finished or abandoned game (and whether this request created it), with a new
         token for the token's seat: the same game, options, visibility and seats (bots included), of
         the same app."""
-        old = await self.writer.tables.current(game_id)
-        seat = required_seat(old.access(token), token)
+        old = await self.writer.tables.current(command.game_id)
+        seat = seat_of_required(old.access(command.token))
         if not lobby.is_over(old.table):
             raise ServiceError("conflict", "game-not-finished", "a rematch follows a finished or abandoned game")
         rematch_id = rematch_id_of(old.game_id)
@@ -195,7 +204,7 @@ class Seats:
                 await self.quotas.before_create(old.app_id)
             if any(seat.bot is not None for seat in old.table.seats):
                 await self.bot_load.before_bot_game(old.app_id)
-            command = CreateGame(
+            again = CreateGame(
                 game=old.table.game,
                 players=old.table.players,
                 options=lobby.recorded_options(old.table),
@@ -203,7 +212,7 @@ class Seats:
             )
             seatings = [await self._seated_again(old.app_id, seat) for seat in old.table.seats]
             try:
-                created = await self._create(old.app_id, command, seatings, game_id=rematch_id, rematch_of=old.game_id)
+                created = await self._create(old.app_id, again, seatings, game_id=rematch_id, rematch_of=old.game_id)
             except ConcurrencyConflict:
                 pass  # someone else's request created it a moment ago: claim the seat in it
             else:
@@ -229,15 +238,15 @@ class Seats:
         return await self.seating(app_id, NewSeat(name=seat.name, player_id=seat.player_id))
 
     async def _as_seat(self, game: str, game_id: str, seat: int, token: str) -> CreatedGame:
-        return _with_tokens(game, await self.reading.view(game_id, token), {str(seat): token})
+        return _with_tokens(game, await self.reading.view(GetTable(game_id, token)), {str(seat): token})
 
-    async def erase_player(self, caller: Credential, player_id: str) -> None:
-        """The app's player forgotten (an erasure request): their id and name leave every answer and
-        read model, and their games stay, replaying as before (the log holds only their reference)."""
-        app_id = writing_app(caller, self.open_app)
-        erased = await self.people.erase(app_id, check_player_id(player_id))
+    async def erase_player(self, command: ErasePlayer) -> None:
+        """The app's player forgotten: their id and name leave every answer and read model, and their
+        games stay, replaying as before (the log holds only their reference)."""
+        app_id = writing_app(command.caller, self.open_app)
+        erased = await self.people.erase(app_id, check_player_id(command.player_id))
         if erased is None:
-            raise ServiceError("not-found", "player-not-found", f"no player {player_id!r}")
+            raise ServiceError("not-found", "player-not-found", f"no player {command.player_id!r}")
         self.names.forget(erased.person_id)
 
     async def seating(self, app_id: str, request: NewSeat, guest_id: str | None = None) -> Seating:

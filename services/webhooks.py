@@ -19,7 +19,7 @@ import msgspec
 from domain import lobby
 from domain.engine import AnyGame
 from domain.lobby import Table
-from services.access import Access, Credential, required_seat
+from services.access import Access, Presented, seat_of_required
 from services.errors import ServiceError
 from services.loading import check_game_id
 from services.ports import (
@@ -133,10 +133,10 @@ class Webhooks:
         self.clock = clock
 
     async def register(
-        self, game_id: str, token: Credential, url: str, events: Sequence[WebhookEvent], secret: str
+        self, game_id: str, token: Presented, url: str, events: Sequence[WebhookEvent], secret: str
     ) -> Webhook:
         loaded = await self.tables.current(game_id)
-        seat = _registrant(loaded.access(token), token)
+        seat = _registrant(loaded.access(token))
         if lobby.is_over(loaded.table):
             raise ServiceError("conflict", "game-finished", "the game is over: there is nothing left to hear of")
         refused = await self.sender.refusal(url)
@@ -153,28 +153,28 @@ class Webhooks:
         await self.webhooks.add(record, secret)
         return _shown(record)
 
-    async def of_seat(self, game_id: str, token: Credential) -> WebhookList:
+    async def of_seat(self, game_id: str, token: Presented) -> WebhookList:
         """The webhooks the token's seat (or the app's key) registered in the game (another seat's
         are not shown)."""
         loaded = await self.tables.current(game_id)
-        seat = _registrant(loaded.access(token), token)
+        seat = _registrant(loaded.access(token))
         return WebhookList(webhooks=[_shown(record) for record in await self.webhooks.of_seat(loaded.game_id, seat)])
 
-    async def deliveries(self, game_id: str, token: Credential, webhook_id: str, after: int, limit: int) -> Deliveries:
+    async def deliveries(self, game_id: str, token: Presented, webhook_id: str, after: int, limit: int) -> Deliveries:
         if after < 0 or not 1 <= limit <= MAX_DELIVERIES_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_DELIVERIES_PAGE}")
         record = await self._own(game_id, token, webhook_id)
         return Deliveries(deliveries=await self.webhooks.deliveries(record.webhook_id, after, limit))
 
-    async def remove(self, game_id: str, token: Credential, webhook_id: str) -> None:
+    async def remove(self, game_id: str, token: Presented, webhook_id: str) -> None:
         record = await self._own(game_id, token, webhook_id)
         await self.webhooks.remove(record.webhook_id)
 
-    async def _own(self, game_id: str, token: Credential, webhook_id: str) -> WebhookRecord:
+    async def _own(self, game_id: str, token: Presented, webhook_id: str) -> WebhookRecord:
         """The webhook, when the token's seat (or the app's key) registered it; another seat's is not
         found, as is any webhook of another game."""
         loaded = await self.tables.current(game_id)
-        seat = _registrant(loaded.access(token), token)
+        seat = _registrant(loaded.access(token))
         try:
             record = await self.webhooks.get(str(uuid.UUID(webhook_id)))
         except ValueError:
@@ -184,9 +184,9 @@ class Webhooks:
         return record
 
 
-def _registrant(access: Access, token: Credential) -> int | None:
+def _registrant(access: Access) -> int | None:
     """Who registers webhooks: a seat (its number), or the app that owns the game (None)."""
-    return None if access.owner else required_seat(access, token)
+    return None if access.owner else seat_of_required(access)
 
 
 def _shown(record: WebhookRecord) -> Webhook:

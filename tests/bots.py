@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-from services.commands import Act, CreateGame
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands
 from services.games import Games
 from services.views import CreatedGame
 
@@ -31,11 +31,11 @@ async def play_to_the_end(
     awaits them, and the bots move in between, until the game is over."""
     for _ in range(MAX_WAKES):
         await bots_move(games, game_id)
-        table = await games.view(game_id, None)
+        table = await games.view(GetTable(game_id))
         if table.status != "active":
             return
         seat = next(seat for seat in table.awaiting if str(seat) in tokens)
-        legal = await games.legal_commands(game_id, tokens[str(seat)])
+        legal = await games.legal_commands(ListLegalCommands(game_id, tokens[str(seat)]))
         command = legal.commands[0] if rng is None else rng.choice(legal.commands)
         await games.act(Act(game_id, tokens[str(seat)], msgspec.json.encode(command)))
     raise AssertionError(f"game {game_id} is not over after {MAX_WAKES} commands")

@@ -7,6 +7,7 @@ from typing import Annotated
 from litestar import Controller, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
+from api.auth import seat_token
 from api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
 from api.request_body import KaitenRequest
 from api.routes.allow import options_allowing
@@ -22,7 +23,7 @@ from api.routes.history import (
 from api.routes.params import Caller, GameId, GamesDep, SeatCaller
 from api.schemas import CreateGameRequest, TakeSeatRequest
 from domain.catalog import GAMES
-from services.commands import Act, Resign, TakeSeat
+from services.commands import Act, GetTable, ListEvents, ListLegalCommands, ReplayGame, Resign, TakeSeat
 from services.errors import ServiceError
 from services.history_views import MatchPage
 from services.ports import MAX_VERSION
@@ -112,7 +113,7 @@ class GamesController(Controller):
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[TableView | None]:
-        view = await games.view(game_id, caller, seen_version(if_none_match, min_version))
+        view = await games.view(GetTable(game_id, caller, seen_version(if_none_match, min_version)))
         return conditional(view, view.version, if_none_match)
 
     @get(
@@ -128,7 +129,10 @@ class GamesController(Controller):
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[LegalCommands | None]:
-        legal = await games.legal_commands(game_id, seat_caller, seen_version(if_none_match, min_version))
+        seen = seen_version(if_none_match, min_version)
+        legal = await games.legal_commands(
+            ListLegalCommands(game_id, await seat_token(games, game_id, seat_caller), seen)
+        )
         return conditional(legal, legal.version, if_none_match)
 
     @post(
@@ -160,14 +164,10 @@ class GamesController(Controller):
         ] = None,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
-        command = Act(
-            game_id=game_id,
-            token=seat_caller,
-            body=await request.checked_body(),
-            if_match=parse_if_match(if_match),
-            idempotency_key=check_idempotency_key(idempotency_key),
-        )
-        return await games.act(command)
+        body = await request.checked_body()
+        pinned, key = parse_if_match(if_match), check_idempotency_key(idempotency_key)
+        token = await seat_token(games, game_id, seat_caller)
+        return await games.act(Act(game_id=game_id, token=token, body=body, if_match=pinned, idempotency_key=key))
 
     @post(
         "/{game_id:str}/resign",
@@ -187,8 +187,9 @@ class GamesController(Controller):
         seat_caller: SeatCaller,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
-        command = Resign(game_id=game_id, token=seat_caller, idempotency_key=check_idempotency_key(idempotency_key))
-        return await games.resign(command)
+        key = check_idempotency_key(idempotency_key)
+        token = await seat_token(games, game_id, seat_caller)
+        return await games.resign(Resign(game_id=game_id, token=token, idempotency_key=key))
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
     async def list_events(
@@ -201,7 +202,7 @@ class GamesController(Controller):
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[EventPage | None]:
-        page = await games.events(game_id, caller, after, limit, seen_version(if_none_match, min_version))
+        page = await games.events(ListEvents(game_id, after, limit, caller, seen_version(if_none_match, min_version)))
         return conditional(page, page.last_version, if_none_match)
 
     @get(
@@ -225,4 +226,4 @@ class GamesController(Controller):
             QueryParameter(ge=0, le=MAX_SEAT, description="the seat to see the table as (a game that is over)"),
         ] = None,
     ) -> TableView:
-        return await games.replay(game_id, caller, at, as_seat)
+        return await games.replay(ReplayGame(game_id, at, caller, as_seat))

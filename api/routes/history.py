@@ -18,6 +18,7 @@ from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
 from api.routes.params import Caller, GamesDep
+from services.commands import ErasePlayer
 from services.history import MAX_PAGE, HistoryQueries
 from services.history_views import GameStats, Leaderboard, PlayerStats
 from services.text_rules import MAX_PLAYER_ID
@@ -139,7 +140,7 @@ async def leaderboard(
     tags=["history"],
 )
 async def erase_player(games: GamesDep, caller: Caller, player_id: PlayerId) -> None:
-    await games.erase_player(caller, player_id)
+    await games.erase_player(ErasePlayer(player_id, caller))
 
 
 HISTORY_HANDLERS = (player_stats, game_stats, leaderboard, erase_player)

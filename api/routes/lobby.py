@@ -7,7 +7,9 @@ from typing import Annotated
 from litestar import Controller, Response, delete, post
 from litestar.params import PathParameter
 
+from api.auth import seat_token
 from api.routes.params import GameId, GamesDep, SeatCaller
+from services.commands import CreateInvitation, CreateRematch, RevokeInvitation
 from services.views import CreatedGame, Invitation
 
 REMATCH_DESCRIPTION = """\
@@ -29,7 +31,7 @@ class LobbyController(Controller):
         status_code=201,
     )
     async def create_invitation(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Invitation:
-        return await games.invite(game_id, seat_caller)
+        return await games.invite(CreateInvitation(game_id, await seat_token(games, game_id, seat_caller)))
 
     @delete("/invitations/{invitation_id:str}", operation_id="revokeInvitation", summary="Revoke an invitation")
     async def revoke_invitation(
@@ -39,7 +41,7 @@ class LobbyController(Controller):
         seat_caller: SeatCaller,
         invitation_id: Annotated[str, PathParameter(description="The invitation's id")],
     ) -> None:
-        await games.revoke(game_id, seat_caller, invitation_id)
+        await games.revoke(RevokeInvitation(game_id, await seat_token(games, game_id, seat_caller), invitation_id))
 
     @post(
         "/rematch",
@@ -48,5 +50,5 @@ class LobbyController(Controller):
         description=REMATCH_DESCRIPTION,
     )
     async def rematch(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Response[CreatedGame]:
-        created, new = await games.rematch(game_id, seat_caller)
+        created, new = await games.rematch(CreateRematch(game_id, await seat_token(games, game_id, seat_caller)))
         return Response(created, status_code=201 if new else 200, headers={"Location": f"/v1/games/{created.id}"})

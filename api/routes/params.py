@@ -8,14 +8,14 @@ from litestar.di import NamedDependency, Provide
 from litestar.params import PathParameter
 
 from api.auth import caller, seat_caller
-from services.access import Credential
+from services.access import Credential, Presented
 from services.games import Games
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 #: The caller's credential: an app's key, a game's secret (seat token, invitation code), or None.
 Caller = NamedDependency[Credential]
 #: The credential of an operation only a seat (or the game's app) may call: never None.
-SeatCaller = NamedDependency[Credential]
+SeatCaller = NamedDependency[Presented]
 GamesDep = NamedDependency[Games]
 
 

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from api.bootstrap import bootstrap
+from services.commands import GetTable
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 
@@ -71,7 +72,7 @@ async def test_two_servers_interleave_commands_and_reads_on_the_same_game(
         picks = [event.metadata["seat"] for event in stored if event.type == "CardPicked"]
         # Two seats, 3 rounds of 10 turns, the last card of each round passed on by itself.
         assert sorted(picks) == sorted([0, 1] * 3 * 9)
-        fresh = await services.games.view(game["id"], tokens["0"])
+        fresh = await services.games.view(GetTable(game["id"], tokens["0"]))
         assert fresh.version == views[0]["version"]
         assert fresh.state is not None and fresh.result is not None
     finally:

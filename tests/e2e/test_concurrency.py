@@ -10,7 +10,7 @@ import pytest
 
 from api.bootstrap import bootstrap
 from domain.engine import RuleViolation
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.errors import ServiceError
 
 pytestmark = pytest.mark.postgres
@@ -31,10 +31,10 @@ async def test_concurrent_duplicated_commands_apply_once_and_keep_logs_contiguou
         for turn in range(200):
             tasks = []
             for game in created:
-                table = await games.view(game.id, None)
+                table = await games.view(GetTable(game.id))
                 for seat in table.awaiting:
                     token = game.tokens[str(seat)]
-                    legal = await games.legal_commands(game.id, token)
+                    legal = await games.legal_commands(ListLegalCommands(game.id, token))
                     body = msgspec.json.encode(rng.choice(legal.commands))
                     key = f"{game.id}-{turn}-{seat}"
                     tasks += [games.act(Act(game.id, token, body, idempotency_key=key)) for _ in range(3)]
@@ -54,6 +54,6 @@ async def test_concurrent_duplicated_commands_apply_once_and_keep_logs_contiguou
             picks = [(e.metadata["seat"], e.metadata.get("command_id")) for e in stored if e.type == "CardPicked"]
             # Each seat picks once per turn: 3 rounds of 8 turns, the last card of a round automatic.
             assert sorted(seat for seat, _ in picks) == sorted(list(range(4)) * 3 * 7)
-            assert (await games.view(game.id, None)).status == "finished"
+            assert (await games.view(GetTable(game.id))).status == "finished"
     finally:
         await services.close()

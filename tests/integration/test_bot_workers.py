@@ -14,7 +14,7 @@ from adapters.bot_workers import WORKER_NICENESS, ProcessThinker
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from services.commands import CreateGame, NewSeat
+from services.commands import CreateGame, GetTable, NewSeat
 from services.errors import ServiceError
 from services.games import Games
 
@@ -31,7 +31,7 @@ async def games() -> AsyncIterator[Games]:
 async def test_a_killed_worker_fails_one_attempt_and_the_move_is_made_on_the_next(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="greedy"), NewSeat(bot="random")]))
     assert (await games.wake(created.id)).fired
-    version = (await games.view(created.id, None)).version
+    version = (await games.view(GetTable(created.id))).version
 
     workers = multiprocessing.active_children()
     assert workers, "the bots thought in a worker process"
@@ -41,10 +41,10 @@ async def test_a_killed_worker_fails_one_attempt_and_the_move_is_made_on_the_nex
     with pytest.raises(ServiceError) as lost:
         await games.wake(created.id)
     assert (lost.value.kind, lost.value.code) == ("unavailable", "bot-worker-lost")
-    assert (await games.view(created.id, None)).version == version, "nothing was appended"
+    assert (await games.view(GetTable(created.id))).version == version, "nothing was appended"
 
     assert (await games.wake(created.id)).fired, "a new worker made the move"
-    assert (await games.view(created.id, None)).version > version
+    assert (await games.view(GetTable(created.id))).version > version
 
 
 async def test_workers_think_at_a_lower_cpu_priority_than_their_server(games: Games) -> None:

@@ -18,7 +18,7 @@ from adapters.database import create_engine
 from adapters.migrate import alembic_config, is_migrated, upgrade
 from adapters.schema import include_object, metadata
 from api.bootstrap import bootstrap
-from services.commands import Act, CreateGame, NewSeat, Resign
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign
 from tests.bots import bots_move
 from tests.projecting import settle_all
 
@@ -96,9 +96,9 @@ async def test_migration_0006_folds_the_statistics_again_to_count_earlier_resign
         game = await services.games.create(CreateGame("sushi-go", 3, None, 3, seats))
         await services.games.resign(Resign(game.id, game.tokens["0"]))
         # Bob is the only person left: the bots move once he has.
-        while (await services.games.view(game.id, None)).status == "active":
+        while (await services.games.view(GetTable(game.id))).status == "active":
             await bots_move(services.games, game.id)
-            legal = await services.games.legal_commands(game.id, game.tokens["1"])
+            legal = await services.games.legal_commands(ListLegalCommands(game.id, game.tokens["1"]))
             if not legal.commands:
                 continue
             await services.games.act(Act(game.id, game.tokens["1"], msgspec.json.encode(legal.commands[0])))

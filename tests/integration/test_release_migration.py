@@ -33,6 +33,7 @@ from api.bootstrap import Services, bootstrap
 from domain.catalog import GAMES
 from services.access import AppCaller
 from services.codec import codec_for, game_of_log
+from services.commands import GetTable, ListEvents
 from services.errors import ServiceError
 from services.ports import BUILTIN_APP
 from services.statistics import FinishedGame, GameTotals, PlayerRecord, add_to_players, finished_game
@@ -342,15 +343,15 @@ async def test_every_game_shows_and_replays_as_the_release_showed_it(services: S
             # of it (as if it did not exist); its owner (the built-in app's key) sees what the release
             # showed anybody.
             with pytest.raises(ServiceError) as refused:
-                await services.games.view(game_id, None)
+                await services.games.view(GetTable(game_id))
             assert refused.value.code == "game-not-found"
             with pytest.raises(ServiceError):
-                await services.games.events(game_id, None, 0, EVENTS_PAGE)
+                await services.games.events(ListEvents(game_id, after=0, limit=EVENTS_PAGE))
             caller = OWN
         else:
             caller = None
-        assert as_json(await services.games.view(game_id, caller)) == table, f"the table of {game_id}"
-        events = await services.games.events(game_id, caller, 0, EVENTS_PAGE)
+        assert as_json(await services.games.view(GetTable(game_id, caller))) == table, f"the table of {game_id}"
+        events = await services.games.events(ListEvents(game_id, after=0, limit=EVENTS_PAGE, caller=caller))
         assert as_json(events) == recorded["events"][game_id], f"the events of {game_id}"
         # `kaiten replay --verify`: the stored log passes an import's checks and rebuilds the summary.
         report = await verify_game(services.games.store, game_id)
@@ -565,7 +566,7 @@ async def test_a_downgrade_puts_names_back_into_the_log_and_an_upgrade_again_wor
         private = {game.game_id for game in finished_games() if not game.public}
         for game_id, table in recorded["tables"].items():
             caller = OWN if game_id in private else None
-            assert as_json(await services.games.view(game_id, caller)) == table, game_id
+            assert as_json(await services.games.view(GetTable(game_id, caller))) == table, game_id
         assert services.history is not None
         assert as_json((await services.history.matches(limit=100)).items) == recorded["matches"]
     finally:

@@ -14,7 +14,7 @@ from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds
 from services.bot_moves import BUSY_RETRY_SECONDS, BotChoice, BotLoad, ThreadThinker
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 from services.ports import BUILTIN_APP
 from services.quotas import QuotaExceeded
@@ -59,13 +59,13 @@ async def test_a_persons_command_appends_only_its_own_events_and_the_bots_move_w
         CreateGame("sushi-go", 3, None, 7, [NewSeat(name="Ann"), *[NewSeat(bot="greedy")] * 2])
     )
     assert thinker.decisions == 0, "creating the game made no bot think"
-    assert (await games.view(created.id, None)).awaiting == [0, 1, 2]
+    assert (await games.view(GetTable(created.id))).awaiting == [0, 1, 2]
     await bots_move(games, created.id)
     assert thinker.decisions == 2
-    before = await games.view(created.id, None)
+    before = await games.view(GetTable(created.id))
     assert before.awaiting == [0]
 
-    legal = await games.legal_commands(created.id, created.tokens["0"])
+    legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
     outcome = await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
     stored = await games.store.read(created.id)
     mine = [event for event in stored if event.version > before.version]

@@ -10,7 +10,7 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, ReplayGame
 from services.errors import ServiceError
 from services.games import Games
 from services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
@@ -56,7 +56,7 @@ async def new_game(games: Games):
 
 
 async def first_legal(games: Games, game_id: str, token: str) -> bytes:
-    legal = await games.legal_commands(game_id, token)
+    legal = await games.legal_commands(ListLegalCommands(game_id, token))
     return msgspec.json.encode(legal.commands[0])
 
 
@@ -76,7 +76,7 @@ async def test_a_client_pinning_the_version_gets_the_conflict_instead(games, sto
     with pytest.raises(ServiceError) as raised:
         await games.act(Act(game.id, game.tokens["0"], body, if_match=game.version))
     assert raised.value.code == "version-conflict"
-    assert (await games.view(game.id, None)).version == game.version
+    assert (await games.view(GetTable(game.id))).version == game.version
 
 
 async def test_endless_contention_gives_up_with_a_retryable_error(games, store):
@@ -120,17 +120,17 @@ async def test_seat_tokens_are_stored_only_as_hashes(games, store):
 async def test_a_game_that_is_over_is_replayed_as_any_seat_saw_it(games):
     game = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(bot="random")]))
     with pytest.raises(ServiceError) as running:
-        await games.replay(game.id, None, 5, as_seat=1)
+        await games.replay(ReplayGame(game.id, 5, as_seat=1))
     assert running.value.code == "seat-not-yours"
-    mine = await games.replay(game.id, game.tokens["0"], 5, as_seat=0)
+    mine = await games.replay(ReplayGame(game.id, 5, game.tokens["0"], as_seat=0))
     assert mine.viewer.seat == 0, "a seat's own view needs no end"
     await play_to_the_end(games, game.id, game.tokens)
-    bot = await games.replay(game.id, None, 5, as_seat=1)
-    spectator = await games.replay(game.id, None, 5)
+    bot = await games.replay(ReplayGame(game.id, 5, as_seat=1))
+    spectator = await games.replay(ReplayGame(game.id, 5))
     assert bot.viewer.seat == 1 and spectator.viewer.seat is None
     assert bot.state.hand and not spectator.state.hand, "the bot's hand, which a spectator never saw"
-    as_seat_0 = await games.replay(game.id, None, 5, as_seat=0)
+    as_seat_0 = await games.replay(ReplayGame(game.id, 5, as_seat=0))
     assert as_seat_0.state.hand == mine.state.hand, "the same hand its person saw then"
     with pytest.raises(ServiceError) as bad:
-        await games.replay(game.id, None, 5, as_seat=2)
+        await games.replay(ReplayGame(game.id, 5, as_seat=2))
     assert bad.value.code == "invalid-seat"

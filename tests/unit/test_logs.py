@@ -17,7 +17,7 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from services.commands import CreateGame, NewSeat, Resign
+from services.commands import CreateGame, GetTable, ListEvents, NewSeat, Resign
 from services.errors import ServiceError
 from services.games import Games
 from services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
@@ -185,7 +185,7 @@ def games() -> Games:
 async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go-party", 3, None, 17, [NewSeat(bot="random")] * 3))
     await bots_move(games, created.id)
-    finished = await games.view(created.id, None)
+    finished = await games.view(GetTable(created.id))
     exported = await export_log(games, created.id, None)
     document = _as_builtins(exported)
     assert (document["format"], document["id"], document["game"], document["rules_version"]) == (
@@ -194,14 +194,14 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
         "sushi-go-party",
         2,
     )
-    page = await games.events(created.id, None, 0, 1000)
+    page = await games.events(ListEvents(created.id, after=0, limit=1000))
     assert document["events"] == [_as_builtins(view) for view in page.events]
     imported, _ = await import_log(games, _as_builtins(exported), None)
     assert imported.id != created.id and imported.imported_from == created.id
     assert imported.status == "finished" and imported.result == finished.result
-    shown = await games.view(imported.id, None)
+    shown = await games.view(GetTable(imported.id))
     assert shown.imported_from == created.id and shown.full_state == finished.full_state
-    again = await games.events(imported.id, None, 0, 1000)
+    again = await games.events(ListEvents(imported.id, after=0, limit=1000))
     assert [(e.version, e.type, e.data) for e in again.events] == [(e.version, e.type, e.data) for e in page.events]
     stored = await games.store.read(imported.id)
     assert stored[0].metadata["imported_from"] == created.id and "token_hash" not in str(stored)
@@ -242,7 +242,7 @@ async def test_a_game_that_is_not_over_has_no_log_to_export(games: Games) -> Non
 
 async def test_a_game_played_here_shows_no_imported_from(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
-    assert "imported_from" not in msgspec.to_builtins(await games.view(created.id, None))
+    assert "imported_from" not in msgspec.to_builtins(await games.view(GetTable(created.id)))
 
 
 async def test_a_golden_log_of_0_1_0_imports_in_todays_shapes(games: Games) -> None:

@@ -19,7 +19,17 @@ from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from api.conditional import seen_version
-from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
+from services.commands import (
+    Act,
+    CreateGame,
+    GetTable,
+    ListEvents,
+    ListLegalCommands,
+    NewSeat,
+    ReplayGame,
+    Resign,
+    TakeSeat,
+)
 from services.errors import ServiceError
 from services.games import Games
 from services.logs import export_log
@@ -82,7 +92,7 @@ async def play(games: Games, game_id: str, token: str, commands: int) -> int:
     """Send that seat's first legal command `commands` times (the other seat's turn too, as needed)."""
     version = 0
     for _ in range(commands):
-        legal = await games.legal_commands(game_id, token)
+        legal = await games.legal_commands(ListLegalCommands(game_id, token))
         outcome = await games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))
         version = outcome.version
     return version
@@ -92,7 +102,7 @@ async def test_a_running_game_read_without_a_seen_version_comes_from_the_primary
     game = await two_seats(games)
     await replicate(primary, replica, game.id)
     replica.reads = primary.reads = 0
-    view = await games.view(game.id, None)
+    view = await games.view(GetTable(game.id))
     assert view.version == game.version
     # The replica's summary row says the game runs: its log is not read.
     assert (primary.reads, replica.reads) == (1, 0)
@@ -105,18 +115,18 @@ async def test_a_replica_that_reached_the_seen_version_answers_though_the_primar
     primary_version = await play(games, game.id, game.tokens["1"], 1)
     assert primary_version > game.version
     primary.reads = 0
-    lagging = await games.view(game.id, token, seen=game.version)
+    lagging = await games.view(GetTable(game.id, token, seen=game.version))
     assert lagging.version == game.version and primary.reads == 0
     # Having seen the newer version, the caller gets it from the primary: never a step back.
-    assert (await games.view(game.id, token, seen=primary_version)).version == primary_version
-    legal = await games.legal_commands(game.id, token, seen=game.version)
+    assert (await games.view(GetTable(game.id, token, seen=primary_version))).version == primary_version
+    legal = await games.legal_commands(ListLegalCommands(game.id, token, seen=game.version))
     assert legal.version == game.version
 
 
 async def test_a_game_the_replica_does_not_hold_yet_is_read_from_the_primary(games, primary, replica):
     game = await two_seats(games)
-    assert (await games.view(game.id, None, seen=1)).version == game.version
-    page = await games.events(game.id, None, after=0, limit=10)
+    assert (await games.view(GetTable(game.id, seen=1))).version == game.version
+    page = await games.events(ListEvents(game.id, after=0, limit=10))
     assert page.last_version == game.version
 
 
@@ -125,7 +135,7 @@ async def test_a_token_the_replica_has_not_seen_taken_is_checked_on_the_primary(
     await replicate(primary, replica, game.id)
     seat = await games.take_seat(TakeSeat(game.id, NewSeat(name="b")))
     assert seat.token is not None
-    view = await games.view(game.id, seat.token, seen=1)
+    view = await games.view(GetTable(game.id, seat.token, seen=1))
     assert view.viewer.seat == 1 and view.version > game.version
 
 
@@ -133,13 +143,13 @@ async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(ga
     game = await two_seats(games)
     await replicate(primary, replica, game.id, upto=2)
     primary.reads = 0
-    page = await games.events(game.id, None, after=1, limit=10)
+    page = await games.events(ListEvents(game.id, after=1, limit=10))
     assert page.last_version == 2 and [event.version for event in page.events] == [2]
-    assert (await games.replay(game.id, None, at=2)).version == 2
+    assert (await games.replay(ReplayGame(game.id, 2))).version == 2
     assert primary.reads == 0
     # Past what the replica holds, the primary answers, and a replay within the log is no error.
-    assert (await games.events(game.id, None, after=3, limit=10)).last_version == game.version
-    assert (await games.replay(game.id, None, at=game.version)).version == game.version
+    assert (await games.events(ListEvents(game.id, after=3, limit=10))).last_version == game.version
+    assert (await games.replay(ReplayGame(game.id, game.version))).version == game.version
     # Each loads the game from the primary: the page is cut from the log read to load it, and the
     # replay reads its window there once the replica's falls short.
     assert primary.reads == 3
@@ -151,11 +161,11 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
     await replicate(primary, replica, created.id)
     primary.reads = replica.reads = 0
     # Not known finished yet: the primary answers, as for any game read with no version named.
-    assert (await games.view(created.id, None)).status == "finished"
+    assert (await games.view(GetTable(created.id))).status == "finished"
     assert (primary.reads, replica.reads) == (1, 0)
-    assert (await games.view(created.id, None)).status == "finished"
+    assert (await games.view(GetTable(created.id))).status == "finished"
     assert (await export_log(games, created.id, None)).id == created.id
-    assert (await games.events(created.id, None, after=0, limit=5)).last_version == created.version
+    assert (await games.events(ListEvents(created.id, after=0, limit=5))).last_version == created.version
     # The table, the export, and the events page's game (its page cut from that log): all from the
     # replica.
     assert (primary.reads, replica.reads) == (1, 3)
@@ -164,21 +174,21 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
 async def test_a_game_the_replica_answered_finished_is_known_finished(games, primary, replica):
     created = await created_and_played(games, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     await replicate(primary, replica, created.id)
-    await games.replay(created.id, None, at=2)
+    await games.replay(ReplayGame(created.id, 2))
     primary.reads = 0
-    assert (await games.view(created.id, None)).status == "finished"
+    assert (await games.view(GetTable(created.id))).status == "finished"
     assert primary.reads == 0
 
 
 async def test_an_abandoned_game_is_over_and_read_from_the_replica_alone(games, primary, replica):
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(name="a"), NewSeat(bot="random")]))
     await games.resign(Resign(created.id, created.tokens["0"]))
-    assert (await games.view(created.id, None)).status == "abandoned"
+    assert (await games.view(GetTable(created.id))).status == "abandoned"
     await replicate(primary, replica, created.id)
     last = (await primary.summary(created.id)).version
     primary.reads = 0
-    assert (await games.view(created.id, None)).status == "abandoned"
-    assert (await games.events(created.id, None, after=0, limit=5)).last_version == last
+    assert (await games.view(GetTable(created.id))).status == "abandoned"
+    assert (await games.events(ListEvents(created.id, after=0, limit=5))).last_version == last
     assert primary.reads == 0
 
 
@@ -211,10 +221,10 @@ async def test_refusals_still_come_from_the_primary(games, primary, replica):
     game = await two_seats(games)
     await replicate(primary, replica, game.id)
     with pytest.raises(ServiceError) as refused:
-        await games.view(game.id, "not-a-token", seen=1)
+        await games.view(GetTable(game.id, "not-a-token", seen=1))
     assert refused.value.code == "invalid-token"
     with pytest.raises(ServiceError) as refused:
-        await games.view("6a1f1f6e-1c7b-4a57-9b8b-2f0f5a0c6f10", None)
+        await games.view(GetTable("6a1f1f6e-1c7b-4a57-9b8b-2f0f5a0c6f10"))
     assert refused.value.code == "game-not-found"
 
 
@@ -222,12 +232,16 @@ async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary
     created = await created_and_played(caching, CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
     await replicate(primary, replica, created.id)
     primary.reads = replica.reads = 0
-    assert (await caching.view(created.id, None)).status == "finished"
-    assert (await caching.view(created.id, None, seen=created.version)).version == created.version
+    assert (await caching.view(GetTable(created.id))).status == "finished"
+    assert (await caching.view(GetTable(created.id, seen=created.version))).version == created.version
     assert (primary.reads, replica.reads) == (0, 0)
     # Only the windows of an events page and a replay are read, and the replica holds them.
-    assert [event.version for event in (await caching.events(created.id, None, after=0, limit=3)).events] == [1, 2, 3]
-    assert (await caching.replay(created.id, None, at=4)).version == 4
+    assert [event.version for event in (await caching.events(ListEvents(created.id, after=0, limit=3))).events] == [
+        1,
+        2,
+        3,
+    ]
+    assert (await caching.replay(ReplayGame(created.id, 4))).version == 4
     assert (primary.reads, replica.reads) == (0, 2)
     # The cache tells the replica reads the game is over: its export reads the replica's log.
     assert len((await export_log(caching, created.id, None)).events) == created.version
@@ -242,7 +256,7 @@ async def test_a_cached_running_game_reads_its_newest_events_from_the_primary(ca
     primary.reads = replica.reads = 0
     # Though the replica reached the version the caller has seen, the cached table asks the primary
     # for the events after it: one small read, and the caller gets the newest version.
-    view = await caching.view(game.id, game.tokens["0"], seen=game.version)
+    view = await caching.view(GetTable(game.id, game.tokens["0"], seen=game.version))
     assert view.version == moved
     assert (primary.reads, replica.reads) == (1, 0)
 
@@ -251,9 +265,9 @@ async def test_a_game_not_cached_is_loaded_through_the_replica_then_cached(cachi
     game = await two_seats(Games(primary, SystemClock(), SecureIds(), people=primary.people))
     await replicate(primary, replica, game.id)
     primary.reads = replica.reads = 0
-    assert (await caching.view(game.id, game.tokens["0"], seen=game.version)).version == game.version
+    assert (await caching.view(GetTable(game.id, game.tokens["0"], seen=game.version))).version == game.version
     assert (primary.reads, replica.reads) == (0, 1)
-    assert (await caching.view(game.id, game.tokens["0"], seen=game.version)).version == game.version
+    assert (await caching.view(GetTable(game.id, game.tokens["0"], seen=game.version))).version == game.version
     assert (primary.reads, replica.reads) == (1, 1)
 
 

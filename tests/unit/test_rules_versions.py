@@ -18,7 +18,7 @@ from domain.dim_sum_derby.game import DIM_SUM_DERBY
 from domain.engine import RuleViolation
 from domain.sushi_go.game import SUSHI_GO
 from services.codec import codec_for
-from services.commands import NewSeat, TakeSeat
+from services.commands import NewSeat, ReplayGame, TakeSeat
 from services.games import Games
 from services.loading import load_game
 from services.ports import NewEvent
@@ -93,5 +93,5 @@ async def test_a_game_whose_log_has_no_rules_version_plays_on_as_version_1() -> 
     assert loaded.table.status == "finished" and loaded.table.rules_version == 1
     assert loaded.game is DIM_SUM_DERBY.at_rules_version(1)
     assert loaded.events[0].rules_version == 1
-    view = await games.replay(game_id, None, 6)  # just dealt
+    view = await games.replay(ReplayGame(game_id, 6))  # just dealt
     assert view.state is not None and [cart.seat for cart in view.state.carts] == [0, 1, 2, None]

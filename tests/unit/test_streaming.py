@@ -12,7 +12,7 @@ from adapters.memory_store import InMemoryEventStore
 from adapters.notify import LocalNotifier
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
 from services.games import Games
 from services.ports import RESYNC, StoredEvent
 from services.streaming import EventStreams, KeepAlive
@@ -39,7 +39,7 @@ async def two_person_game(games: Games) -> CreatedGame:
 
 async def play(games: Games, game: CreatedGame, seat: int) -> None:
     token = game.tokens[str(seat)]
-    legal = await games.legal_commands(game.id, token)
+    legal = await games.legal_commands(ListLegalCommands(game.id, token))
     await games.act(Act(game.id, token, msgspec.json.encode(legal.commands[0])))
 
 
@@ -58,7 +58,7 @@ async def test_appends_between_the_check_and_the_subscription_are_caught_up(game
     # The game was checked but nothing subscribed yet: these appends are announced to nobody.
     await play(games, game, 0)
     await play(games, game, 1)
-    expected = (await games.events(game.id, alice, game.version, 100)).events
+    expected = (await games.events(ListEvents(game.id, after=game.version, limit=100, caller=alice))).events
     assert expected and await take(items, len(expected)) == expected
 
 
@@ -70,12 +70,12 @@ async def test_a_resync_makes_the_follower_read_what_it_was_not_told_of(games):
     alice = game.tokens["0"]
     items = await streams.follow(game.id, alice, 0)
     assert items is not None
-    caught_up = (await games.events(game.id, alice, 0, 100)).events
+    caught_up = (await games.events(ListEvents(game.id, after=0, limit=100, caller=alice))).events
     # Caught up means subscribed (the subscription comes first).
     assert await take(items, len(caught_up)) == caught_up
     await play(games, game, 0)
     elsewhere.publish(RESYNC)
-    expected = (await games.events(game.id, alice, game.version, 100)).events
+    expected = (await games.events(ListEvents(game.id, after=game.version, limit=100, caller=alice))).events
     assert expected and await take(items, len(expected)) == expected
 
 
@@ -97,7 +97,7 @@ async def test_a_stream_resumed_late_in_a_cached_game_reads_only_what_it_sends(n
     for _ in range(5):
         await play(games, game, 0)
         await play(games, game, 1)
-    version = (await games.view(game.id, None)).version
+    version = (await games.view(GetTable(game.id))).version
     store.events_read = 0
     items = await EventStreams(games.tables, notifier, games.names, NO_KEEPALIVE).follow(game.id, None, version - 2)
     assert items is not None and len(await take(items, 2)) == 2

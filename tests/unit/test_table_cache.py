@@ -10,7 +10,7 @@ from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from api.settings import Settings, SettingsError
 from domain.engine import RuleViolation
-from services.commands import Act, CreateGame, NewSeat, TakeSeat
+from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat, ReplayGame, TakeSeat
 from services.errors import ServiceError
 from services.games import Games
 from services.lru import Lru
@@ -48,7 +48,7 @@ async def two_humans(games: Games, seats: int = 2):
 
 
 async def play(games: Games, game_id: str, token: str) -> int:
-    legal = await games.legal_commands(game_id, token)
+    legal = await games.legal_commands(ListLegalCommands(game_id, token))
     return (await games.act(Act(game_id, token, msgspec.json.encode(legal.commands[0])))).version
 
 
@@ -57,7 +57,7 @@ async def test_a_cached_read_asks_only_for_the_events_after_its_version(store):
     game = await two_humans(games)
     await play(games, game.id, game.tokens["0"])
     store.reads.clear()
-    view = await games.view(game.id, None)
+    view = await games.view(GetTable(game.id))
     assert store.reads == [0]
     assert view.version == game.version + 1
 
@@ -65,8 +65,8 @@ async def test_a_cached_read_asks_only_for_the_events_after_its_version(store):
 async def test_a_command_on_a_cached_table_appends_without_reading(store):
     games = process(store)
     game = await two_humans(games)
-    await games.view(game.id, game.tokens["0"])
-    legal = await games.legal_commands(game.id, game.tokens["0"])
+    await games.view(GetTable(game.id, game.tokens["0"]))
+    legal = await games.legal_commands(ListLegalCommands(game.id, game.tokens["0"]))
     store.reads.clear()
     await games.act(Act(game.id, game.tokens["0"], msgspec.json.encode(legal.commands[0])))
     assert store.reads == []
@@ -77,10 +77,10 @@ async def test_each_process_sees_and_builds_on_what_the_other_appended(store):
     game = await two_humans(first)
     for turn in range(12):
         games = (first, second)[turn % 2]
-        seat = (await games.view(game.id, None)).awaiting[0]
+        seat = (await games.view(GetTable(game.id))).awaiting[0]
         await play(games, game.id, game.tokens[str(seat)])
-    uncached = await process(store, cached_tables=0).view(game.id, None)
-    assert await first.view(game.id, None) == await second.view(game.id, None) == uncached
+    uncached = await process(store, cached_tables=0).view(GetTable(game.id))
+    assert await first.view(GetTable(game.id)) == await second.view(GetTable(game.id)) == uncached
     picks = [e for e in await store.read(game.id) if e.type == "CardPicked"]
     assert len(picks) == 12
 
@@ -88,9 +88,9 @@ async def test_each_process_sees_and_builds_on_what_the_other_appended(store):
 async def test_a_stale_table_loses_the_append_and_the_command_is_decided_again(store):
     first, second = process(store), process(store)
     game = await two_humans(first)
-    await second.view(game.id, None)  # the second process caches the table now
+    await second.view(GetTable(game.id))  # the second process caches the table now
     version = await play(first, game.id, game.tokens["0"])  # and is behind from here on
-    legal = await first.legal_commands(game.id, game.tokens["1"])
+    legal = await first.legal_commands(ListLegalCommands(game.id, game.tokens["1"]))
     outcome = await second.act(Act(game.id, game.tokens["1"], msgspec.json.encode(legal.commands[0])))
     assert outcome.events[0].version == version + 1
     assert [e.version for e in await store.read(game.id)] == list(range(1, outcome.version + 1))
@@ -99,11 +99,11 @@ async def test_a_stale_table_loses_the_append_and_the_command_is_decided_again(s
 async def test_a_refusal_decided_on_a_stale_table_is_checked_against_the_log(store):
     first, second = process(store), process(store)
     game = await two_humans(first)
-    await second.view(game.id, None)
+    await second.view(GetTable(game.id))
     # Both seats pick: the turn passes and the hands rotate, which the second process has not seen.
     for seat in ("0", "1"):
         await play(first, game.id, game.tokens[seat])
-    legal = await first.legal_commands(game.id, game.tokens["0"])
+    legal = await first.legal_commands(ListLegalCommands(game.id, game.tokens["0"]))
     outcome = await second.act(Act(game.id, game.tokens["0"], msgspec.json.encode(legal.commands[0])))
     assert outcome.version > game.version + 2
 
@@ -114,16 +114,16 @@ async def test_a_refusal_stands_when_the_table_was_current(store):
     body = msgspec.json.encode({"type": "PickCard", "card": "no-such-card"})
     with pytest.raises(RuleViolation):
         await games.act(Act(game.id, game.tokens["0"], body))
-    assert (await games.view(game.id, None)).version == game.version
+    assert (await games.view(GetTable(game.id))).version == game.version
 
 
 async def test_a_token_of_a_seat_taken_in_another_process_is_known(store):
     first, second = process(store), process(store)
     game = await two_humans(first, seats=1)
-    await second.view(game.id, None)
+    await second.view(GetTable(game.id))
     granted = await first.take_seat(TakeSeat(game.id, NewSeat(name="late")))
     assert granted.token is not None
-    view = await second.view(game.id, granted.token)
+    view = await second.view(GetTable(game.id, granted.token))
     assert view.viewer.seat == 1
     assert await play(second, game.id, granted.token) > view.version
 
@@ -131,9 +131,9 @@ async def test_a_token_of_a_seat_taken_in_another_process_is_known(store):
 async def test_if_match_is_compared_with_the_log_not_with_a_stale_table(store):
     first, second = process(store), process(store)
     game = await two_humans(first)
-    await second.view(game.id, None)
+    await second.view(GetTable(game.id))
     version = await play(first, game.id, game.tokens["0"])
-    legal = await first.legal_commands(game.id, game.tokens["1"])
+    legal = await first.legal_commands(ListLegalCommands(game.id, game.tokens["1"]))
     body = msgspec.json.encode(legal.commands[0])
     outcome = await second.act(Act(game.id, game.tokens["1"], body, if_match=version))
     assert outcome.events[0].version == version + 1
@@ -148,26 +148,26 @@ async def test_replay_folds_from_the_nearest_point_kept(store):
     assert game.version >= 3 * REPLAY_POINT_EVERY
     fresh = process(store, cached_tables=0)
     at = game.version - 3
-    first = await games.replay(game.id, None, at)
+    first = await games.replay(ReplayGame(game.id, at))
     store.reads.clear()
-    again = await games.replay(game.id, None, at - 1)
+    again = await games.replay(ReplayGame(game.id, at - 1))
     assert max(store.reads) <= REPLAY_POINT_EVERY
-    assert first == await fresh.replay(game.id, None, at)
-    assert again == await fresh.replay(game.id, None, at - 1)
+    assert first == await fresh.replay(ReplayGame(game.id, at))
+    assert again == await fresh.replay(ReplayGame(game.id, at - 1))
     for version in (1, REPLAY_POINT_EVERY, REPLAY_POINT_EVERY + 1, game.version):
-        assert await games.replay(game.id, None, version) == await fresh.replay(game.id, None, version)
+        assert await games.replay(ReplayGame(game.id, version)) == await fresh.replay(ReplayGame(game.id, version))
 
 
 async def test_an_events_page_reads_only_the_page(store):
     games = process(store)
     game = await created_and_played(games, CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="random")] * 2))
-    await games.view(game.id, None)
+    await games.view(GetTable(game.id))
     store.reads.clear()
-    page = await games.events(game.id, None, after=10, limit=5)
+    page = await games.events(ListEvents(game.id, after=10, limit=5))
     assert [event.version for event in page.events] == [11, 12, 13, 14, 15]
     # The game is over (bots only): its cached table needs no events after it, and only the page is read.
     assert store.reads == [5]
-    whole = await process(store, 0).events(game.id, None, after=10, limit=5)
+    whole = await process(store, 0).events(ListEvents(game.id, after=10, limit=5))
     assert page == whole
 
 
@@ -179,13 +179,13 @@ async def test_an_events_page_of_a_game_not_cached_is_cut_from_the_log_read_to_l
     for cached_tables in (0, 100):
         uncached = process(store, cached_tables)
         store.reads.clear()
-        page = await uncached.events(game.id, None, after=10, limit=5)
+        page = await uncached.events(ListEvents(game.id, after=10, limit=5))
         assert store.reads == [game.version]
-        assert page == await games.events(game.id, None, after=10, limit=5)
+        assert page == await games.events(ListEvents(game.id, after=10, limit=5))
         assert [event.version for event in page.events] == [11, 12, 13, 14, 15]
-    last = await process(store, 0).events(game.id, None, after=game.version - 2, limit=5)
+    last = await process(store, 0).events(ListEvents(game.id, after=game.version - 2, limit=5))
     assert [event.version for event in last.events] == [game.version - 1, game.version]
-    assert (await process(store, 0).events(game.id, None, after=game.version, limit=5)).events == []
+    assert (await process(store, 0).events(ListEvents(game.id, after=game.version, limit=5))).events == []
 
 
 def test_the_cache_forgets_the_least_recently_used_beyond_its_capacity():
@@ -227,7 +227,7 @@ async def test_cached_clocks_are_the_clocks_a_fold_of_the_log_works_out(store):
     game = await first.create(CreateGame("sushi-go", 2, options, 3, [NewSeat(name="a"), NewSeat(name="b")]))
 
     async def deadlines(games: Games) -> object:
-        return (await games.view(game.id, None)).awaiting_until
+        return (await games.view(GetTable(game.id))).awaiting_until
 
     fresh = await deadlines(process(store, 0))
     assert fresh and await deadlines(first) == fresh

@@ -18,7 +18,7 @@ from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
 from adapters.webhook_http import HttpWebhookSender, is_public
 from api.settings import SettingsError, WebhookOptions
-from services.commands import Act, CreateGame, NewSeat, Resign, TakeSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign, TakeSeat
 from services.games import Games
 from services.ports import DELIVERIES_QUEUED, RESYNC, AppendNotice
 from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
@@ -34,9 +34,9 @@ def payloads(store: InMemoryEventStore, game_id: str) -> list[Payload]:
 
 
 async def play_to_the_end(games: Games, game_id: str, tokens: dict[str, str]) -> None:
-    while (table := await games.view(game_id, None)).status != "finished":
+    while (table := await games.view(GetTable(game_id))).status != "finished":
         for seat in table.awaiting:
-            legal = await games.legal_commands(game_id, tokens[str(seat)])
+            legal = await games.legal_commands(ListLegalCommands(game_id, tokens[str(seat)]))
             body = msgspec.json.encode(legal.commands[0])
             await games.act(Act(game_id=game_id, token=tokens[str(seat)], body=body))
 
@@ -49,7 +49,7 @@ async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_win
     assert granted.token is not None
     tokens = {**created.tokens, "2": granted.token}
     # The game started with the last seat: every seat's turn came at once.
-    started = (await games.view(created.id, None)).version
+    started = (await games.view(GetTable(created.id))).version
     assert payloads(store, created.id) == [
         {"game_id": created.id, "version": started, "event": "turn", "seats": [0, 1, 2]}
     ]
@@ -58,7 +58,7 @@ async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_win
     # Simultaneous picks: a seat that picked waits for the others and hears nothing until the hands
     # pass, when every seat's next turn comes together.
     assert {tuple(payload["seats"]) for payload in sent if payload["event"] == "turn"} == {(0, 1, 2)}
-    final = await games.view(created.id, None)
+    final = await games.view(GetTable(created.id))
     assert sent[-1] == {
         "game_id": created.id,
         "version": final.version,
@@ -73,7 +73,7 @@ async def test_an_abandoned_game_ends_too_with_no_winners() -> None:
     games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     created = await games.create(CreateGame("sushi-go", 2, None, 11, [NewSeat(name="a"), NewSeat(bot="greedy")]))
     await games.resign(Resign(game_id=created.id, token=created.tokens["0"]))
-    final = await games.view(created.id, None)
+    final = await games.view(GetTable(created.id))
     assert final.status == "abandoned"
     assert payloads(store, created.id)[-1] == {
         "game_id": created.id,

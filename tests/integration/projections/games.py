@@ -12,7 +12,7 @@ from adapters.people import SqlPeople
 from adapters.sql_store import SqlEventStore
 from adapters.system import SecureIds, SystemClock
 from domain.catalog import GAMES
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 from tests.bots import bots_move
 
@@ -47,11 +47,11 @@ async def people_game(games: Games, game_id: str, player_ids: Sequence[str | Non
     created = await games.create(CreateGame(game_id, players, None, rng.randrange(2**32), seats))
     for _ in range(MAX_COMMANDS):
         await bots_move(games, created.id)
-        table = await games.view(created.id, None)
+        table = await games.view(GetTable(created.id))
         if table.status == "finished":
             return created.id
         seat = rng.choice(table.awaiting)
         token = created.tokens[str(seat)]
-        legal = await games.legal_commands(created.id, token)
+        legal = await games.legal_commands(ListLegalCommands(created.id, token))
         await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
     raise AssertionError(f"game {created.id} did not finish within {MAX_COMMANDS} commands")

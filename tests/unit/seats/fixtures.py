@@ -12,7 +12,7 @@ from adapters.deadlines import InMemoryDeadlines
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds
-from services.commands import Act, CreateGame, NewSeat
+from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 from services.scheduler import Scheduler
 from services.views import CreatedGame
@@ -46,7 +46,7 @@ class Server:
 
     async def move(self, game_id: str, token: str, idempotency_key: str | None = None) -> int:
         """The seat's first legal command; the version after it."""
-        legal = await self.games.legal_commands(game_id, token)
+        legal = await self.games.legal_commands(ListLegalCommands(game_id, token))
         body = msgspec.json.encode(legal.commands[0])
         outcome = await self.games.act(Act(game_id, token, body, idempotency_key=idempotency_key))
         return outcome.version
@@ -78,7 +78,7 @@ async def play_out(s: Server, game_id: str, tokens: dict[str, str]) -> None:
     """The people who still hold these seats play their first legal command until the game ends."""
     while True:
         await s.bots()
-        view = await s.games.view(game_id, None)
+        view = await s.games.view(GetTable(game_id))
         if view.status != "active":
             return
         seat = next(seat for seat in view.awaiting if str(seat) in tokens)

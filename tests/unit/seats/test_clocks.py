@@ -14,6 +14,7 @@ from api.settings import SettingsError, parse_duration
 from domain.clock import ClockOptions
 from domain.engine import RuleViolation
 from services.clocks import SeatClock, deadline, start_clocks, tick
+from services.commands import GetTable, ListEvents, ListLegalCommands
 from tests.unit.seats.fixtures import PEOPLE, START, server
 
 CLOCK = {"turn_seconds": 60, "bank_seconds": 30}
@@ -58,7 +59,7 @@ async def test_the_table_shows_when_each_awaited_seat_runs_out() -> None:
     assert game.options.clock == ClockOptions(turn_seconds=60, bank_seconds=30)
     s.clock.advance(10)
     await s.move(game.id, game.tokens["0"])
-    view = await s.games.view(game.id, None)
+    view = await s.games.view(GetTable(game.id))
     assert view.awaiting_until == {"1": START + timedelta(seconds=90)}
 
 
@@ -81,7 +82,7 @@ async def test_a_deadline_fires_once_with_the_greedy_bots_move_and_the_time_it_f
     timed_out = [event for event in fired if event.type == "TurnTimedOut"]
     assert [event.metadata["seat"] for event in timed_out] == [0, 1]
     assert all(b'"at":"2026-01-01T12:01:31Z"' in event.data for event in timed_out)
-    view = await s.games.view(game.id, None)
+    view = await s.games.view(GetTable(game.id))
     # Both picked (the round moved on), and with their banks spent each has just its turn now.
     assert view.version > game.version + 2
     assert view.awaiting_until == {"0": s.clock.at + timedelta(seconds=60), "1": s.clock.at + timedelta(seconds=60)}
@@ -103,10 +104,10 @@ async def test_a_person_who_moves_in_time_is_not_timed_out() -> None:
 async def test_skip_makes_the_games_default_move() -> None:
     s = server()
     game = await s.create({"turn_seconds": 5, "on_timeout": "skip"}, PEOPLE)
-    legal = await s.games.legal_commands(game.id, game.tokens["0"])
+    legal = await s.games.legal_commands(ListLegalCommands(game.id, game.tokens["0"]))
     s.clock.advance(6)
     await s.scheduler.run_once()
-    fired = await s.games.events(game.id, game.tokens["0"], game.version, 10)
+    fired = await s.games.events(ListEvents(game.id, after=game.version, limit=10, caller=game.tokens["0"]))
     assert fired.events[0].type == "TurnTimedOut"
     picked = fired.events[1].data
     assert list(picked.cards) == list(legal.commands[0].cards)

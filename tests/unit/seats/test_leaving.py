@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from domain.engine import NotNow, Result, SeatScore
 from domain.lobby import Seat, Table, leavers_last
-from services.commands import Act, CreateGame, NewSeat, Resign
+from services.commands import Act, CreateGame, GetTable, ListEvents, NewSeat, Resign
 from services.errors import ServiceError
 from services.logs import export_log, import_log
 from tests.unit.seats.fixtures import PEOPLE, play_out, server
@@ -24,13 +24,13 @@ async def test_a_resigned_seat_is_played_by_a_bot_to_the_end_and_ranks_last() ->
     game = await s.create(None, THREE)
     outcome = await s.games.resign(Resign(game.id, game.tokens["0"]))
     assert [event.type for event in outcome.events[:2]] == ["SeatResigned", "SeatTakenOver"]
-    view = await s.games.view(game.id, None)
+    view = await s.games.view(GetTable(game.id))
     assert view.seats[0].resigned and view.seats[0].taken_over_by == "greedy"
     assert 0 in view.awaiting, "the bot owes the seat's pick: it makes it in an append of its own"
     await s.bots()
-    assert 0 not in (await s.games.view(game.id, None)).awaiting, "the bot moved for the seat"
+    assert 0 not in (await s.games.view(GetTable(game.id))).awaiting, "the bot moved for the seat"
     await play_out(s, game.id, {"1": game.tokens["1"], "2": game.tokens["2"]})
-    final = await s.games.view(game.id, None)
+    final = await s.games.view(GetTable(game.id))
     assert final.status == "finished"
     assert final.result.ranking[-1] == 0
     assert 0 not in final.result.winners
@@ -73,8 +73,10 @@ async def test_when_every_person_resigned_the_game_is_abandoned() -> None:
     game = await s.create(None, [PEOPLE[0], NewSeat(bot="greedy")])
     outcome = await s.games.resign(Resign(game.id, game.tokens["0"]))
     assert [event.type for event in outcome.events] == ["SeatResigned", "GameAbandoned"]
-    assert outcome.events[1].data.seed == (await s.games.events(game.id, None, 0, 1)).events[0].data.seed
-    view = await s.games.view(game.id, None)
+    assert (
+        outcome.events[1].data.seed == (await s.games.events(ListEvents(game.id, after=0, limit=1))).events[0].data.seed
+    )
+    view = await s.games.view(GetTable(game.id))
     assert view.status == "abandoned" and view.awaiting == [] and view.full_state is not None
 
 
@@ -143,7 +145,7 @@ async def test_an_open_game_is_abandoned_too() -> None:
     assert game.status == "open"
     s.clock.advance(301)
     await s.scheduler.run_once()
-    assert (await s.games.view(game.id, None)).status == "abandoned"
+    assert (await s.games.view(GetTable(game.id))).status == "abandoned"
 
 
 def result(*totals: int) -> Result:
@@ -180,7 +182,7 @@ async def test_a_game_with_a_leaver_and_a_timeout_exports_and_imports_as_it_was(
     document = msgspec.to_builtins(await export_log(s.games, game.id, None))
     assert "TurnTimedOut" in {event["type"] for event in document["events"]}
     imported, _ = await import_log(s.games, document, None)
-    original = await s.games.view(game.id, None)
+    original = await s.games.view(GetTable(game.id))
     assert imported.result == original.result and imported.seats == original.seats
 
 
