@@ -5,7 +5,8 @@ A step is one agent's action as a learner takes it: `last()` (the observation ve
 mask), a uniformly random legal action, and `step()`. A decision is one bot command in
 the simulator (legal commands, the bot's choice, the rules). Rounds alternate the two, and the best
 round of each is kept, so the ratio holds on any machine even when absolute figures move. Target: a
-ratio of at least 0.5 (the wrapper must not cost more than the rules).
+ratio of at least 0.5 (the wrapper must not cost more than the rules). The load averages printed
+before and after tell whether other work shared the CPU: compare runs made close together.
 
     .venv/bin/python -m bench.environments [--games 100] [--rounds 3] [--game sushi-go --players 4]
 """
@@ -13,6 +14,7 @@ ratio of at least 0.5 (the wrapper must not cost more than the rules).
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 
@@ -65,12 +67,19 @@ def main() -> None:
     args = parser.parse_args()
     games = [args.game] if args.game else sorted(GAMES)
     print(f"random actions, {args.games} games x {args.rounds} rounds, best round kept; target ratio >= {TARGET}")
+    print(_load_averages())
     print(f"{'game':<22} {'players':>7} {'env steps/s':>12} {'sim decisions/s':>16} {'ratio':>6}")
     for game in games:
         players = args.players or min(4, GAMES[game].max_players)
         environment_steps_per_second(game, players, 2, 0)  # warm up (imports, interned commands)
         steps, decisions = measure(game, players, args.games, args.rounds)
         print(f"{game:<22} {players:>7} {steps:>12.0f} {decisions:>16.0f} {steps / decisions:>6.2f}")
+    print(_load_averages())
+
+
+def _load_averages() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"load averages {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 if __name__ == "__main__":

@@ -1,23 +1,16 @@
-"""Building observation vectors.
+"""The observations' one primitive: numbers kept from one state to the next.
 
-`Features`: a fixed-size vector built from what is not zero. Observations are mostly zeros
-(one-hots, counts of a few cards among dozens of kinds), so the encoders of views name only the
-places that count (`count`, +1 each time) and the scalars (`set`), and numpy fills the vector at
-once: much cheaper than building hundreds of Python floats.
-
-The environments' hot path (`GameSpec.observer`, at every step) reads the state instead: an
-observer keeps its numbers from one state to the next (`KeptNumbers`) and reads again only what a
-step replaced. The drafting games' encoders of views (OpenSpiel's public observations) join parts in
-float32 bytes (`joined`), their per-seat blocks cached while the table is the same (`SeatBlocks`).
-Tests compare whole games of observations with fresh encodings of the views.
+Every game has one observation encoder (`games/<game>_observer.py`), which reads the state the way
+the seat's view shows it: it keeps its numbers from the last state it observed (`KeptNumbers`) and
+reads again only what a step replaced. Tests compare whole games of observations with the
+documented layout of each seat's view.
 """
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Callable, Iterable
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from functools import cache
-from operator import attrgetter
 from typing import Any, TypeVar
 
 import numpy as np
@@ -26,75 +19,10 @@ Vector = np.ndarray[Any, np.dtype[np.float32]]
 T = TypeVar("T")
 
 
-class Features:
-    """`count(index)` adds 1 at `index` (a one-hot, or one more card of a kind); `set(index, value)`
-    puts a number at a place no `count` uses. Both are the bound methods of a list and a dict, so a
-    call costs no Python frame: the encoders call them hundreds of times a step."""
-
-    __slots__ = ("_hot", "_scalars", "_size", "count", "set")
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._hot: list[int] = []
-        self._scalars: dict[int, float] = {}
-        self.count = self._hot.append
-        self.set = self._scalars.__setitem__
-
-    def vector(self) -> Vector:
-        out = np.bincount(np.array(self._hot, dtype=np.intp), minlength=self._size).astype(np.float32)
-        if self._scalars:
-            out[list(self._scalars)] = list(self._scalars.values())
-        return out
-
-
-class SeatBlocks:
-    """The per-seat part of an observation, seats in turn from the observer: one block of `width`
-    numbers per seat, which `encode(table, seat, out, at)` sets in `out` from `at` on, reading only
-    the table's `fields` (the public parts of the table: tableaus, scores...). The table is a view
-    or the state itself: both name these fields alike, and a view hands on the state's own tuples.
-
-    Those fields change only now and then (at a reveal, say). So the blocks are encoded once for
-    every observer while the fields are the same (equal: a quick test while they are the very same
-    objects, as they stay from one step to the next). The last table seen is kept, whichever
-    environment observes.
-    """
-
-    __slots__ = ("_encode", "_fields", "_last", "_width")
-
-    def __init__(
-        self,
-        width: int,
-        fields: tuple[str, str, *tuple[str, ...]],
-        encode: Callable[[Any, int, array[float], int], None],
-    ) -> None:
-        self._width = width
-        #: Two fields or more, so the getter answers a tuple.
-        self._fields = attrgetter(*fields)
-        self._encode = encode
-        #: The fields and the player count last seen, and their blocks: one tuple, replaced at once,
-        #: so that threads sharing it never see the blocks of other fields.
-        self._last: tuple[tuple[Any, ...], int, bytes] = ((), 0, b"")
-
-    def from_seat(self, table: Any, seat: int, players: int) -> tuple[bytes, bytes]:
-        """Every seat's block from the observer's on, in two parts (the observer's to the last seat's,
-        then the first seat's to the one before the observer's), as float32 bytes to be `joined`."""
-        key = self._fields(table)
-        last = self._last
-        if key != last[0] or players != last[1]:
-            width = self._width
-            out = array("f", bytes(4 * width * players))
-            for other in range(players):
-                self._encode(table, other, out, other * width)
-            last = self._last = (key, players, out.tobytes())
-        blocks = last[2]
-        split = 4 * self._width * seat
-        return blocks[split:], blocks[:split]
-
-
-class KeptNumbers:
+class KeptNumbers(ABC):
     """An observer's numbers, kept from the last state it observed (a subclass reads a state into
-    them), in one order that serves every seat: a seat's observation is `self._floats[order]`, an
-    order per seat (its cards and blocks first, the others in turn from it...), which copies.
+    them, `_read`), in one order that serves every seat: a seat's observation is the numbers taken
+    in its order (`_order_of`: its cards and blocks first, the others in turn from it...), a copy.
 
     A subclass keeps, beside the numbers, the very objects it read them from, and reads again only
     what is not the same object: an object it still holds can be no other, so nothing read is stale,
@@ -115,15 +43,32 @@ class KeptNumbers:
         self._floats: Vector = np.frombuffer(numbers, np.float32)
         self._cells = self._numbers.cast("f")
 
+    def __call__(self, state: Any, seat: int) -> Vector:
+        """What the seat's view shows, seats in turn from it."""
+        self._read(state, seat)
+        # Fancy indexing copies: the vector is the caller's own, and writable.
+        observation: Vector = self._floats[self._order_of(state, seat, True)]
+        return observation
+
+    def public(self, state: Any, seat: int) -> Vector:
+        """What a spectator's view shows, laid out as the seat's observation (seats in turn from it,
+        its private parts as zeros): OpenSpiel's observation without private information."""
+        self._read(state, seat)
+        observation: Vector = self._floats[self._order_of(state, seat, False)]
+        return observation
+
+    @abstractmethod
+    def _read(self, state: Any, seat: int) -> None:
+        """Bring the numbers up to date with the state, at least those the seat's observation shows."""
+
+    @abstractmethod
+    def _order_of(self, state: Any, seat: int, private: bool) -> np.ndarray[Any, np.dtype[np.intp]]:
+        """Where each number of the seat's observation is among the numbers (`private`: with what
+        its own view shows beyond a spectator's)."""
+
     def __reduce__(self) -> tuple[Any, ...]:
         # What it keeps is a cache: a copy starts afresh (OpenSpiel pickles states, which hold it).
         return type(self), (self._players,)
-
-
-def joined(parts: Iterable[bytes | array[float]]) -> Vector:
-    """An observation made of parts in float32 bytes (cached `bytes`, or an `array("f")` set afresh):
-    joining bytes and wrapping them costs far less than numpy's concatenate of many small arrays."""
-    return np.frombuffer(bytearray().join(parts), np.float32)
 
 
 @cache

@@ -384,12 +384,12 @@ class KaitenObserver:
     """OpenSpiel's Python observer: the view tensor, and the log (perfect recall) or the view as strings."""
 
     def __init__(self, game: KaitenGame, iig_obs_type: Any) -> None:
-        self._spec = game.spec
-        self._players = game.players
         self._perfect_recall = bool(iig_obs_type.perfect_recall)
         self._private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
-        self.tensor = np.zeros(self._spec.observation_size(game.players), np.float32)
+        self.tensor = np.zeros(game.spec.observation_size(game.players), np.float32)
         self.dict = {"observation": self.tensor}
+        #: Its own encoder for the public observations (a state's serves its private ones).
+        self._public = game.spec.observer(game.players)
 
     def set_from(self, state: KaitenState, player: int) -> None:
         match = state.match
@@ -399,7 +399,7 @@ class KaitenObserver:
         if self._private:
             self.tensor[:] = match.observation(player)
         else:
-            self.tensor[:] = self._spec.observe(match.view(None), player, self._players)
+            self.tensor[:] = self._public.public(match.state, player)
 
     def string_from(self, state: KaitenState, player: int) -> str:
         seat = player if self._private else None

@@ -29,8 +29,15 @@ class ActionTable:
         return len(self.keys)
 
 
-#: `observer(state, seat)`: the seat's observation of the state (see `GameSpec.observer`).
-Observer = Callable[[Any, int], Vector]
+class Observer(Protocol):
+    """A game's observation encoder (see `GameSpec.observer`)."""
+
+    def __call__(self, state: Any, seat: int) -> Vector:
+        """What the seat's view (`Game.view(state, seat)`) shows, as `observation_size(players)`
+        numbers, seats in turn from `seat`."""
+
+    def public(self, state: Any, seat: int) -> Vector:
+        """What a spectator's view shows, laid out as the seat's observation."""
 
 
 class GameSpec(Protocol):
@@ -57,15 +64,11 @@ class GameSpec(Protocol):
 
     def observation_size(self, players: int) -> int: ...
 
-    def observe(self, view: Any, seat: int, players: int) -> Vector:
-        """The seat's own view (or a spectator's) as `observation_size(players)` numbers, seats in turn
-        from `seat`."""
-
     def observer(self, players: int) -> Observer:
-        """`observer(state, seat)` is `observe(game.view(state, seat), seat, players)`, read straight
-        off the state without building the view: the environments' hot path. For one owner (an
-        environment or a match; never two threads at once): it keeps what it read of the last state
-        it observed to read the next one."""
+        """The game's one observation encoder for this player count: the seat's view as numbers,
+        read straight off the state without building the view (the environments' hot path). For one
+        owner (an environment, a match, an OpenSpiel observer; never two threads at once): it keeps
+        what it read of the last state it observed to read the next one."""
 
     def simultaneous_now(self, state: Any) -> bool:
         """Whether the seats awaited now pick at once (hidden), rather than one after another."""

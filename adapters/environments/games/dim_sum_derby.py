@@ -35,10 +35,8 @@ from collections.abc import Hashable, Sequence
 from itertools import permutations
 from typing import Any
 
-from adapters.environments.features import Features, Vector
 from adapters.environments.games.dim_sum_derby_observer import (
     DERBY_KIND_COUNT,
-    DISH_COUNT,
     PLACE_FEATURES,
     DerbyObserver,
 )
@@ -60,13 +58,11 @@ from domain.dim_sum_derby.cards import (
     SLOTS,
     SWITCH_PLATES,
     TABLE_LIMIT,
-    slot_of,
     turn_limit,
 )
 from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
 from domain.dim_sum_derby.game import DIM_SUM_DERBY
 from domain.dim_sum_derby.state import DerbyState
-from domain.dim_sum_derby.view import DerbyView
 
 MAX_PLAYERS = DIM_SUM_DERBY.max_players
 PLACES = range(TABLE_LIMIT)
@@ -78,16 +74,6 @@ ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(permutations(range(PEEK_DEPTH)
 SLOT_FEATURES = CART_TYPES + len(DISHES) + 2
 SEAT_FEATURES = 2 + CART_TYPES + CART_TYPES * (DISHES_PER_CART + 1) + 1
 TAIL_FEATURES = 4 + len(DERBY_KINDS) + len(DISHES) + CART_TYPES + 1
-
-
-def _layout(players: int) -> tuple[int, int, int, int, int]:
-    """Where the table places, the seats, the hand, the peeked cards and the tail start."""
-    table_at = SLOTS * SLOT_FEATURES
-    seats_at = table_at + TABLE_LIMIT * (PLACE_FEATURES + players)
-    hand_at = seats_at + players * SEAT_FEATURES
-    peek_at = hand_at + len(DERBY_KINDS)
-    tail_at = peek_at + PEEK_DEPTH * len(DISHES)
-    return table_at, seats_at, hand_at, peek_at, tail_at
 
 
 def _keys() -> list[Hashable]:
@@ -181,58 +167,9 @@ class DerbySpec:
         return ("play-derby", derby)
 
     def observation_size(self, players: int) -> int:
-        return _layout(players)[-1] + TAIL_FEATURES
-
-    def observe(self, view: Any, seat: int, players: int) -> Vector:
-        assert isinstance(view, DerbyView)
-        table_at, seats_at, hand_at, peek_at, tail_at = _layout(players)
-        out = Features(tail_at + TAIL_FEATURES)
-        # The seat's own slot as the view shows it (the Kitchen's place depends on the rules version).
-        mine = next((cart.slot for cart in view.carts if cart.seat == seat), slot_of(seat, view.first_player, players))
-        for cart in view.carts:
-            base = ((cart.slot - mine) % SLOTS) * SLOT_FEATURES
-            out.count(base + cart.cart)
-            if cart.top is not None:
-                out.count(base + CART_TYPES + CARD_DISH[cart.top])
-            out.set(base + CART_TYPES + DISH_COUNT, cart.size)
-            out.set(base + CART_TYPES + DISH_COUNT + 1, 1.0 if cart.seat is None else 0.0)
-        for place, dish in enumerate(view.table):
-            base = table_at + place * (PLACE_FEATURES + players)
-            out.count(base)
-            out.count(base + 1 + CARD_DISH[dish.card])
-            out.set(base + 1 + DISH_COUNT, dish.portions - len(dish.markers))
-            for owner in dish.markers:
-                out.count(base + PLACE_FEATURES + (owner - seat) % players)
-        for other in view.seats:
-            base = seats_at + ((other.seat - seat) % players) * SEAT_FEATURES
-            out.set(base, other.markers)
-            out.set(base + 1, other.lost)
-            for cart_type, portions in enumerate(other.portions):
-                out.set(base + 2 + cart_type, portions)
-            for cart_type, yen in enumerate(other.yen):
-                # A yen card's dish index runs through the carts' dishes in order, 5 per cart.
-                place = DISHES_PER_CART if yen is None else yen % DISHES_PER_CART
-                out.count(base + 2 + CART_TYPES + cart_type * (DISHES_PER_CART + 1) + place)
-            out.set(base + SEAT_FEATURES - 1, other.derby)
-        for card in view.hand:
-            out.count(hand_at + DERBY_KIND[card])
-        for place, card in enumerate(view.peek):
-            out.count(peek_at + place * DISH_COUNT + CARD_DISH[card])
-        for at, value in enumerate((view.actions_left, view.turn, view.turn_limit, view.derby_deck)):
-            out.set(tail_at + at, value)
-        # The rest of the tail (discarded Derby cards, scored dishes, yen decks, arranging) follows.
-        discarded_at = tail_at + 4
-        for card in view.derby_discard:
-            out.count(discarded_at + DERBY_KIND[card])
-        waiting_at = discarded_at + DERBY_KIND_COUNT
-        for cards in view.dish_discards:
-            for card in cards:
-                out.count(waiting_at + CARD_DISH[card])
-        yen_at = waiting_at + DISH_COUNT
-        for cart_type, size in enumerate(view.yen_decks):
-            out.set(yen_at + cart_type, size)
-        out.set(yen_at + CART_TYPES, 1.0 if view.arranging else 0.0)
-        return out.vector()
+        places = TABLE_LIMIT * (PLACE_FEATURES + players)
+        hand_and_peek = len(DERBY_KINDS) + PEEK_DEPTH * len(DISHES)
+        return SLOTS * SLOT_FEATURES + places + players * SEAT_FEATURES + hand_and_peek + TAIL_FEATURES
 
     def observer(self, players: int) -> Observer:
         return DerbyObserver(players)

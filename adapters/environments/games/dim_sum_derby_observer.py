@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
+from adapters.environments.features import KeptNumbers, per_player_count, turn_order
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
     CARD_PORTIONS,
@@ -133,7 +133,7 @@ class DerbyObserver(KeptNumbers):
         self._yen_decks: Any = None
         self._cells[self._layout.turn_limit] = turn_limit(players)
 
-    def __call__(self, derby: Any, seat: int) -> Vector:
+    def _read(self, derby: Any, seat: int) -> None:
         # Called at every step: typed rather than checked.
         state: DerbyState = derby
         numbers, layout = self._numbers, self._layout
@@ -166,18 +166,19 @@ class DerbyObserver(KeptNumbers):
             self._read_tail(state)
         # The turn limit is set once for all (`__init__`), arranging with the peeked cards.
         _SCALARS.pack_into(numbers, 4 * layout.scalars, state.actions_left, state.turn, len(state.derby_deck))
-        order = _order(
+
+    def _order_of(self, derby: Any, seat: int, private: bool) -> np.ndarray[Any, np.dtype[np.intp]]:
+        state: DerbyState = derby
+        return _order(
             self._players,
             seat,
             state.slots,
             state.first_player,
             state.kitchen_left,
             state.over,
-            bool(peek) and seat == state.turn_seat,
+            private,
+            private and bool(state.peek) and seat == state.turn_seat,
         )
-        # Fancy indexing copies: the vector is the caller's own, and writable.
-        observation: Vector = self._floats[order]
-        return observation
 
     def _read_carts(self, carts: tuple[Cards, ...]) -> None:
         self._carts = carts
@@ -257,12 +258,20 @@ class DerbyObserver(KeptNumbers):
 
 @lru_cache(maxsize=1 << 10)
 def _order(
-    players: int, seat: int, slots: Cards, first_player: int, kitchen_left: bool, over: bool, peek_shown: bool
+    players: int,
+    seat: int,
+    slots: Cards,
+    first_player: int,
+    kitchen_left: bool,
+    over: bool,
+    private: bool,
+    peek_shown: bool,
 ) -> np.ndarray[Any, np.dtype[np.intp]]:
     """Where each number of the seat's observation is among a `DerbyObserver`'s numbers: cart slots
     from the seat's on (`slots`: the cart type at each slot), markers and seats in turn from the
     seat, each seat's yen cards as the seat sees them (`over`: all shown), its own Derby cards, and
-    the peeked cards when the seat is the one arranging them."""
+    the peeked cards when the seat is the one arranging them. A spectator's view (not `private`)
+    shows the seat's own yen cards as the others see them, and no Derby cards."""
     layout = _LAYOUTS[players]
     at = seats_at(first_player, players, kitchen_left)
     zero, kitchen = layout.flags, layout.flags + 1
@@ -279,13 +288,13 @@ def _order(
         order += [start + PLACE_FEATURES + other for other in turn_order(players)[seat]]
     for other in turn_order(players)[seat]:
         cards_at = layout.yen + other * YEN_CARD_NUMBERS
-        shown_at = cards_at + CART_TYPES + (0 if over or other == seat else YEN_FEATURES)
+        shown_at = cards_at + CART_TYPES + (0 if over or (private and other == seat) else YEN_FEATURES)
         order += (layout.counts + other, layout.counts + players + other)
         order += range(cards_at, cards_at + CART_TYPES)
         order += range(shown_at, shown_at + YEN_FEATURES)
         order.append(layout.counts + 2 * players + other)
     hand = layout.hands + seat * DERBY_KIND_COUNT
-    order += range(hand, hand + DERBY_KIND_COUNT)
+    order += range(hand, hand + DERBY_KIND_COUNT) if private else [zero] * DERBY_KIND_COUNT
     order += range(layout.peek, layout.tail) if peek_shown else [zero] * PEEK_FEATURES
     # The tail: the scalars but arranging, the discarded and scored cards and yen decks, arranging.
     order += (layout.scalars, layout.scalars + 1, layout.turn_limit, layout.scalars + 2)

@@ -21,15 +21,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from adapters.environments.features import Features, Vector
 from adapters.environments.games.spin_some_observer import BLOCK, SpinSomeObserver
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable, Observer
-from domain.spin_some.cards import CARD_KIND, CARD_SLUG, KIND_COUNT, SLUGS
+from domain.spin_some.cards import CARD_KIND, CARD_SLUG, SLUGS
 from domain.spin_some.commands import ReturnBun, Rotate, Take
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
 from domain.spin_some.state import BASKETS, MAX_STEPS, MENU_SIZE, SpinState, front, top
-from domain.spin_some.view import SpinView
 
 ROTATIONS = tuple(steps for steps in range(-MAX_STEPS, MAX_STEPS + 1) if steps)
 
@@ -73,29 +71,6 @@ class SpinSomeSpec:
 
     def observation_size(self, players: int) -> int:
         return (BASKETS + players) * BLOCK + 2
-
-    def observe(self, view: Any, seat: int, players: int) -> Vector:
-        assert isinstance(view, SpinView)
-        out = Features(self.observation_size(players))
-        here = view.players[seat].basket
-        for offset in range(BASKETS):
-            basket = view.baskets[(here + offset) % BASKETS]
-            base = offset * BLOCK
-            if basket.top is not None:
-                out.count(base + CARD_KIND[basket.top])
-            out.set(base + KIND_COUNT, basket.cards)
-            out.set(base + KIND_COUNT + 1, basket.tokens)
-        for offset in range(players):
-            player = view.players[(seat + offset) % players]
-            base = (BASKETS + offset) * BLOCK
-            for card in player.menu:
-                out.count(base + CARD_KIND[card])
-            out.set(base + KIND_COUNT, player.tokens)
-            out.set(base + KIND_COUNT + 1, 1.0 if player.squishy_bun else 0.0)
-        tail = (BASKETS + players) * BLOCK
-        out.set(tail, 1.0 if view.squishy_bun is None else 0.0)
-        out.set(tail + 1, len(view.players[seat].menu))
-        return out.vector()
 
     def observer(self, players: int) -> Observer:
         return SpinSomeObserver(players)

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
+from adapters.environments.features import KeptNumbers, per_player_count, turn_order
 from domain.engine import CardIds
 from domain.spin_some.cards import CARD_KIND, KIND_COUNT
 from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
@@ -68,7 +68,7 @@ class SpinSomeObserver(KeptNumbers):
         self._bun: int | None = None
         self._cells[self._layout.bun] = 1.0
 
-    def __call__(self, spin: Any, seat: int) -> Vector:
+    def _read(self, spin: Any, seat: int) -> None:
         # Called at every step: typed rather than checked.
         state: SpinState = spin
         piles, depth = state.piles, state.depth
@@ -86,9 +86,10 @@ class SpinSomeObserver(KeptNumbers):
             self._tokens = state.tokens
         if state.bun != self._bun:
             self._read_bun(state.bun)
-        # Fancy indexing copies: the vector is the caller's own, and writable.
-        observation: Vector = self._floats[_order(self._players, seat, state.rotation)]
-        return observation
+
+    def _order_of(self, spin: Any, seat: int, private: bool) -> np.ndarray[Any, np.dtype[np.intp]]:
+        # The whole table is public but the piles below their tops: a seat sees what spectators see.
+        return _order(self._players, seat, spin.rotation)
 
     def _read_piles(self, baskets: Iterable[int], piles: tuple[CardIds, ...], depth: tuple[int, ...]) -> None:
         """The top card and cards left of these baskets."""

@@ -20,19 +20,16 @@ seat it passes to, and so on):
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from adapters.environments.features import SeatBlocks, Vector, joined
-from adapters.environments.games.sushi_go_observer import KINDS, SEAT_FEATURES, SushiGoObserver, count_tableau
+from adapters.environments.games.sushi_go_observer import KINDS, SEAT_FEATURES, SushiGoObserver
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable, Observer
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, ROUNDS
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.game import SUSHI_GO
 from domain.sushi_go.state import SushiGoState
-from domain.sushi_go.view import SushiGoView
 
 SLUGS = tuple(card.slug for card in CARD_TYPES)
 
@@ -43,12 +40,6 @@ def _name(key: Hashable) -> str:
 
 
 _ACTIONS = ActionTable([(kind,) for kind in range(KINDS)] + [(a, b) for a in range(KINDS) for b in range(KINDS)], _name)
-
-
-#: The head of an observation before its numbers are set: round, turn, hand size, hand per kind.
-_EMPTY_HEAD = bytes(4 * (3 + KINDS))
-#: Where a card counts in the head (its kind in the hand).
-_HAND_AT_KIND = tuple(3 + kind for kind in KIND)
 
 
 class _ActionOf(dict[Pick, int]):
@@ -76,16 +67,6 @@ class SushiGoSpec:
     def observation_size(self, players: int) -> int:
         return 3 + KINDS + SEAT_FEATURES * players
 
-    def observe(self, view: Any, seat: int, players: int) -> Vector:
-        assert isinstance(view, SushiGoView)
-        head = array("f", _EMPTY_HEAD)
-        head[0] = view.round
-        head[1] = view.turn
-        head[2] = view.hand_size
-        for card in view.hand:
-            head[_HAND_AT_KIND[card]] += 1.0
-        return joined((head, *_SEATS.from_seat(view, seat, players)))
-
     def observer(self, players: int) -> Observer:
         return SushiGoObserver(players)
 
@@ -107,19 +88,6 @@ class SushiGoSpec:
             )
         lines.append(scores_line(SUSHI_GO.result(state)))
         return "\n".join(line for line in lines if line)
-
-
-def _seat_block(table: SushiGoView, seat: int, out: array[float], at: int) -> None:
-    if not table.tableaus:
-        return
-    out[at + KINDS] = count_tableau(table.tableaus[seat], out, at, 0.0)
-    out[at + KINDS + 1] = len(table.puddings[seat])
-    out[at + KINDS + 2] = table.totals[seat]
-
-
-#: The seat blocks of `observe(view)` (OpenSpiel encodes one view for every player): encoded once
-#: while the tableaus, puddings and totals are the same (see `SeatBlocks`).
-_SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "puddings", "totals"), _seat_block)
 
 
 def _slug(card: int) -> str:

@@ -2,8 +2,8 @@
 
 Every seat's observation (laid out in `sushi_go.py`) is one ordering of the same numbers: round,
 turn and hand size, every seat's hand per kind, then every seat's block (tableau per kind, uncovered
-wasabi, puddings, total). A seat's observation takes the three scalars, its own hand, then the
-blocks in turn from it.
+wasabi, puddings, total). A seat's observation takes the three scalars, its own hand (zeros in its
+public observation), then the blocks in turn from it.
 
 A `SushiGoObserver` keeps those numbers from the state it last observed (see `KeptNumbers`). A pick
 changes none of the objects they are read from; a reveal changes every hand and tableau, and each is
@@ -12,11 +12,11 @@ read again once, a hand only when its seat is observed.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, turn_order
+from adapters.environments.features import KeptNumbers, turn_order
 from domain.sushi_go.cards import CARD_TYPES, DEAL, KIND, NIGIRI_POINTS, WASABI
 from domain.sushi_go.state import Cards, SushiGoState
 
@@ -29,15 +29,20 @@ SCALARS = 3
 UNCOVERED, PUDDINGS, TOTAL = KINDS, KINDS + 1, KINDS + 2
 
 
-def _orders(players: int) -> tuple[np.ndarray[Any, np.dtype[np.intp]], ...]:
-    """Per seat, where each number of its observation is among a `SushiGoObserver`'s numbers."""
+def _orders(players: int) -> tuple[tuple[np.ndarray[Any, np.dtype[np.intp]], ...], ...]:
+    """Per seat, where each number of its public then its private observation is among a
+    `SushiGoObserver`'s numbers (the public one shows no hand: zeros)."""
     blocks = SCALARS + KINDS * players
+    zero = blocks + SEAT_FEATURES * players
     orders = []
     for seat in range(players):
-        order = [*range(SCALARS), *range(SCALARS + KINDS * seat, SCALARS + KINDS * (seat + 1))]
+        seats: list[int] = []
         for other in turn_order(players)[seat]:
-            order += range(blocks + SEAT_FEATURES * other, blocks + SEAT_FEATURES * (other + 1))
-        orders.append(np.array(order, np.intp))
+            seats += range(blocks + SEAT_FEATURES * other, blocks + SEAT_FEATURES * (other + 1))
+        hand = range(SCALARS + KINDS * seat, SCALARS + KINDS * (seat + 1))
+        public = [*range(SCALARS), *[zero] * KINDS, *seats]
+        private = [*range(SCALARS), *hand, *seats]
+        orders.append((np.array(public, np.intp), np.array(private, np.intp)))
     return tuple(orders)
 
 
@@ -51,7 +56,8 @@ class SushiGoObserver(KeptNumbers):
     __slots__ = ("_hands", "_orders", "_puddings", "_seat_hands", "_seat_tableaus", "_tableaus", "_totals")
 
     def __init__(self, players: int) -> None:
-        super().__init__(players, SCALARS + (KINDS + SEAT_FEATURES) * players)
+        # The numbers end with a zero, which the public observations show in place of the hand.
+        super().__init__(players, SCALARS + (KINDS + SEAT_FEATURES) * players + 1)
         self._orders = _ORDERS[players]
         # What the numbers were read from (None: nothing yet).
         self._hands: Any = None
@@ -61,7 +67,7 @@ class SushiGoObserver(KeptNumbers):
         self._totals: Any = None
         self._seat_tableaus: list[Cards | None] = [None] * players
 
-    def __call__(self, sushi: Any, seat: int) -> Vector:
+    def _read(self, sushi: Any, seat: int) -> None:
         # Called at every step: typed rather than checked.
         state: SushiGoState = sushi
         cells = self._cells
@@ -82,16 +88,17 @@ class SushiGoObserver(KeptNumbers):
         tableaus, puddings, totals = state.tableaus, state.puddings, state.totals
         if tableaus is not self._tableaus or puddings is not self._puddings or totals is not self._totals:
             self._read_seats(tableaus, puddings, totals)
-        # Fancy indexing copies: the vector is the caller's own, and writable.
-        observation: Vector = self._floats[self._orders[seat]]
-        return observation
+
+    def _order_of(self, state: Any, seat: int, private: bool) -> np.ndarray[Any, np.dtype[np.intp]]:
+        return self._orders[seat][private]
 
     def _read_seats(self, tableaus: tuple[Cards, ...], puddings: tuple[Cards, ...], totals: tuple[int, ...]) -> None:
         cells, held = self._cells, self._seat_tableaus
         start = SCALARS + KINDS * self._players
+        end = start + SEAT_FEATURES * self._players
         if not tableaus:
             # No tableaus (no deal yet): every block is zeros.
-            self._numbers[4 * start :] = bytes(4 * SEAT_FEATURES * self._players)
+            self._numbers[4 * start : 4 * end] = bytes(4 * SEAT_FEATURES * self._players)
             self._tableaus = self._puddings = self._totals = None
             held[:] = [None] * self._players
             return
@@ -105,11 +112,11 @@ class SushiGoObserver(KeptNumbers):
                 at += SEAT_FEATURES
         if puddings is not self._puddings:
             self._puddings = puddings
-            for at, kept in zip(range(start + PUDDINGS, len(cells), SEAT_FEATURES), puddings, strict=True):
+            for at, kept in zip(range(start + PUDDINGS, end, SEAT_FEATURES), puddings, strict=True):
                 cells[at] = len(kept)
         if totals is not self._totals:
             self._totals = totals
-            for at, total in zip(range(start + TOTAL, len(cells), SEAT_FEATURES), totals, strict=True):
+            for at, total in zip(range(start + TOTAL, end, SEAT_FEATURES), totals, strict=True):
                 cells[at] = total
 
     def _read_tableau(self, tableau: Cards, held: Cards | None, at: int) -> None:
@@ -127,15 +134,7 @@ class SushiGoObserver(KeptNumbers):
         cells[at + UNCOVERED] = count_tableau(tableau[read:], cells, at, uncovered)
 
 
-class Counts(Protocol):
-    """Numbers set one at a time: an `array("f")`, or a float memoryview."""
-
-    def __getitem__(self, index: int, /) -> float: ...
-
-    def __setitem__(self, index: int, value: float, /) -> None: ...
-
-
-def count_tableau(cards: Cards, out: Counts, at: int, uncovered: float) -> float:
+def count_tableau(cards: Cards, out: memoryview[float], at: int, uncovered: float) -> float:
     """Add the cards to their kinds' counts in `out` (the kinds from `at` on), in the order they were
     played; the wasabi no nigiri has covered after them, `uncovered` before."""
     for card in cards:

@@ -32,29 +32,21 @@ observer: itself, then the seat on its left, and so on):
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Hashable, Sequence
-from functools import cache, lru_cache
-from struct import Struct
+from functools import cache
 from typing import Any
 
-from adapters.environments.features import SeatBlocks, Vector, joined
 from adapters.environments.games.sushi_go_party_observer import (
-    DESSERT_INDEX,
     DESSERTS,
-    PHASE_INDEX,
     PHASES,
-    PROMPT_INDEX,
     PROMPTS,
     SLUG_INDEX,
-    SLUG_INDEX_OF_CARD,
     SLUGS,
-    TYPE_INDEX,
     PartyObserver,
 )
 from adapters.environments.render import card_list, scores_line
 from adapters.environments.spec import ActionTable, Observer
-from domain.sushi_go_party.cards import DEAL, FACE_DOWN, REQUESTS, ROUNDS, SLUG, TYPES
+from domain.sushi_go_party.cards import DEAL, REQUESTS, ROUNDS, SLUG, TYPES
 from domain.sushi_go_party.commands import (
     ChooseMenu,
     Chopsticks,
@@ -69,9 +61,7 @@ from domain.sushi_go_party.commands import (
 )
 from domain.sushi_go_party.game import SUSHI_GO_PARTY
 from domain.sushi_go_party.legal import flip_commands, menu_choices
-from domain.sushi_go_party.options import MenuSpec
 from domain.sushi_go_party.state import PartyState
-from domain.sushi_go_party.view import PartyView
 
 SPOON_REQUESTS: tuple[str, ...] = tuple(sorted(REQUESTS))
 CALLS = ("none", "chopsticks", "spoon")
@@ -79,14 +69,9 @@ CALLS = ("none", "chopsticks", "spoon")
 MAX_FLIPPABLE = 20
 FLIP_ACTIONS = max(2**8, 2 * (1 + MAX_FLIPPABLE + MAX_FLIPPABLE * (MAX_FLIPPABLE - 1) // 2))
 _SLOT = len(SLUGS)
-# Where each part of the observation starts.
-SCALARS_AT = len(PHASES)
-MENU_AT = SCALARS_AT + 6
-HAND_AT = MENU_AT + len(TYPES)
-PROMPT_AT = HAND_AT + _SLOT
-OPTIONS_AT = PROMPT_AT + len(PROMPTS) + 1
-URAMAKI_AT = OPTIONS_AT + _SLOT
-SEATS_AT = URAMAKI_AT + 1
+#: Where the seats start: after the phase, the scalars, the menu, the hand, the bonus action (its
+#: kind, asked, its options) and the next uramaki points.
+SEATS_AT = len(PHASES) + 6 + len(TYPES) + _SLOT + len(PROMPTS) + 1 + _SLOT + 1
 #: Per seat: tableau per slug and face down, fridge per dessert, total, uramaki icons and points.
 SEAT_FEATURES = _SLOT + 1 + len(DESSERTS) + 3
 
@@ -192,23 +177,6 @@ class PartySpec:
     def observation_size(self, players: int) -> int:
         return SEATS_AT + players * SEAT_FEATURES
 
-    def observe(self, view: Any, seat: int, players: int) -> Vector:
-        assert isinstance(view, PartyView)
-        scalars = (
-            view.round,
-            view.turn,
-            view.hand_size,
-            view.deck_size,
-            view.dessert_pile_size,
-            view.passing == "right",
-        )
-        prompt = view.prompt
-        kind = None if prompt is None else prompt.kind
-        asked = prompt is not None and prompt.seat == seat
-        options = (prompt.options or ()) if asked and prompt is not None else ()
-        head = _head(view.phase, scalars, view.menu, view.hand or (), kind, asked, options, view.uramaki_next)
-        return joined((*head, *_SEATS.from_seat(view, seat, players)))
-
     def observer(self, players: int) -> Observer:
         return PartyObserver(players)
 
@@ -240,66 +208,5 @@ class PartySpec:
         lines.append(scores_line(state.result))
         return "\n".join(line for line in lines if line)
 
-
-def _seat_block(table: PartyView, seat: int, out: array[float], at: int) -> None:
-    for _, slug, _ in table.tableaus[seat]:
-        out[at + (_SLOT if slug == FACE_DOWN else SLUG_INDEX[slug])] += 1.0
-    for _, slug in table.fridges[seat]:
-        out[at + _SLOT + 1 + DESSERT_INDEX[slug]] += 1.0
-    scalars = at + _SLOT + 1 + len(DESSERTS)
-    out[scalars] = table.totals[seat]
-    out[scalars + 1] = table.uramaki_icons[seat]
-    out[scalars + 2] = table.uramaki_points[seat]
-
-
-def _head(
-    phase: str,
-    scalars: tuple[int, int, int, int, int, bool],
-    menu: MenuSpec | None,
-    hand: tuple[int, ...],
-    prompt: str | None,
-    asked: bool,
-    options: tuple[int, ...],
-    uramaki_next: int,
-) -> tuple[bytes, array[float], bytes, bytes]:
-    """Everything before the seat blocks, as float32 parts: `scalars` are the round, turn, hand size,
-    deck size, dessert pile size and whether hands pass right; `prompt` the waiting bonus action's
-    kind, `asked` whether the observer is asked, `options` what it chooses among."""
-    hand_counts = array("f", _EMPTY_HAND)
-    for card in hand:
-        hand_counts[SLUG_INDEX_OF_CARD[card]] += 1.0
-    waiting = _NO_PROMPT if prompt is None else _prompt(prompt, asked, options)
-    return _public_head(phase, scalars, menu), hand_counts, waiting, _URAMAKI.pack(uramaki_next)
-
-
-@lru_cache(maxsize=1 << 10)
-def _public_head(phase: str, scalars: tuple[int, int, int, int, int, bool], menu: MenuSpec | None) -> bytes:
-    """The phase one-hot, the scalars and the menu's card types one-hot (the same for every seat)."""
-    out = array("f", bytes(4 * HAND_AT))
-    out[PHASE_INDEX[phase]] = 1.0
-    for at, value in enumerate(scalars, SCALARS_AT):
-        out[at] = value
-    for name in menu.types() if menu is not None else ():
-        out[MENU_AT + TYPE_INDEX[name]] = 1.0
-    return out.tobytes()
-
-
-def _prompt(prompt: str, asked: bool, options: tuple[int, ...]) -> bytes:
-    """The waiting bonus action's kind, 1 when the observer is asked, the cards it chooses among."""
-    out = array("f", _NO_PROMPT)
-    out[PROMPT_INDEX[prompt]] = 1.0
-    if asked:
-        out[len(PROMPTS)] = 1.0
-        for card in options:
-            out[len(PROMPTS) + 1 + SLUG_INDEX_OF_CARD[card]] += 1.0
-    return out.tobytes()
-
-
-_EMPTY_HAND = bytes(4 * _SLOT)
-_NO_PROMPT = bytes(4 * (URAMAKI_AT - PROMPT_AT))
-_URAMAKI = Struct("<f")
-
-#: Seat blocks change only when cards are revealed or scored: encoded once for every observer.
-_SEATS = SeatBlocks(SEAT_FEATURES, ("tableaus", "fridges", "totals", "uramaki_icons", "uramaki_points"), _seat_block)
 
 SPEC = PartySpec()

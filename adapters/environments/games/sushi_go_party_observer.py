@@ -2,8 +2,9 @@
 
 Every seat's observation (laid out in `sushi_go_party.py`) is one ordering of the same numbers: the
 phase, the menu, the scalars, the waiting bonus action and the cards it offers, every seat's tableau
-and fridge, totals, uramaki icons and points, and every seat's hand. `_orders` gives, per observer
-and whether the bonus action asks it, where each number of its observation is among them.
+and fridge, totals, uramaki icons and points, and every seat's hand. `_orders` gives, per observer,
+whether it observes its own view or a spectator's, and whether the bonus action asks it, where each
+number of its observation is among them.
 
 A `PartyObserver` keeps those numbers from the state it last observed (see `KeptNumbers`). The
 names the observations count by (slugs, card types, desserts, phases, bonus actions) are here too.
@@ -18,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers, Vector, per_player_count, turn_order
+from adapters.environments.features import KeptNumbers, per_player_count, turn_order
 from domain.sushi_go_party.cards import DESSERT_SLUGS, FACE_DOWN, SLUG, TYPES, URAMAKI_PLACES
 from domain.sushi_go_party.game import SUSHI_GO_PARTY
 from domain.sushi_go_party.options import MenuSpec
@@ -112,7 +113,7 @@ class PartyObserver(KeptNumbers):
         self._icons: Any = None
         self._points: Any = None
 
-    def __call__(self, party: Any, seat: int) -> Vector:
+    def _read(self, party: Any, seat: int) -> None:
         # Called at every step: typed rather than checked.
         state: PartyState = party
         numbers = self._numbers
@@ -154,11 +155,12 @@ class PartyObserver(KeptNumbers):
         if totals is not self._totals or icons is not self._icons or points is not self._points:
             self._totals, self._icons, self._points = totals, icons, points
             self._tail.pack_into(numbers, self._tail_at, *totals, *icons, *points)
+
+    def _order_of(self, party: Any, seat: int, private: bool) -> np.ndarray[Any, np.dtype[np.intp]]:
+        prompt: Prompt | None = party.prompt
         # Nobody is shown a menu's draw; the asked seat alone sees its options.
         asked = prompt is not None and prompt.seat == seat and prompt.kind != "draw-menu"
-        # Fancy indexing copies: the vector is the caller's own, and writable.
-        observation: Vector = self._floats[self._orders[seat][asked]]
-        return observation
+        return self._orders[seat][2 * private + asked]
 
     def _read_prompt(self, prompt: Prompt | None) -> None:
         self._prompt = prompt
@@ -200,22 +202,27 @@ class PartyObserver(KeptNumbers):
 
 @cache
 def _orders(players: int) -> tuple[tuple[np.ndarray[Any, np.dtype[np.intp]], ...], ...]:
-    """Per seat, then per whether the bonus action asks it (False, True): where each number of its
-    observation is among a `PartyObserver`'s numbers."""
+    """Per seat, then per `2 * private + asked` (whether the observation is its own view's rather
+    than a spectator's, whether the bonus action asks it): where each number of its observation is
+    among a `PartyObserver`'s numbers. A spectator's view shows no hand and no options, but whom
+    the bonus action asks."""
     layout = _LAYOUTS[players]
     orders = []
     for seat in range(players):
-        head = [*range(_MENU), *range(_SCALARS, _URAMAKI), *range(_MENU, _SCALARS)]
-        head += range(layout.hands + seat * _SLOT, layout.hands + (seat + 1) * _SLOT)
-        head += range(_PROMPT, _OPTIONS)
+        scalars = [*range(_MENU), *range(_SCALARS, _URAMAKI), *range(_MENU, _SCALARS)]
+        hand = range(layout.hands + seat * _SLOT, layout.hands + (seat + 1) * _SLOT)
         seats: list[int] = []
         for other in turn_order(players)[seat]:
             at = _CARDS + other * _CARD_FEATURES
             seats += range(at, at + _CARD_FEATURES)
             seats += (layout.tail + other, layout.tail + players + other, layout.tail + 2 * players + other)
-        not_asked = [*head, *[_ZERO] * (1 + _SLOT), _URAMAKI, *seats]
-        asked = [*head, _ONE, *range(_OPTIONS, _ZERO), _URAMAKI, *seats]
-        orders.append((np.array(not_asked, np.intp), np.array(asked, np.intp)))
+        by_mode = []
+        for private in (False, True):
+            head = [*scalars, *(hand if private else [_ZERO] * _SLOT), *range(_PROMPT, _OPTIONS)]
+            options = range(_OPTIONS, _ZERO) if private else [_ZERO] * _SLOT
+            by_mode.append([*head, *[_ZERO] * (1 + _SLOT), _URAMAKI, *seats])
+            by_mode.append([*head, _ONE, *options, _URAMAKI, *seats])
+        orders.append(tuple(np.array(order, np.intp) for order in by_mode))
     return tuple(orders)
 
 

@@ -1,4 +1,5 @@
-"""Observations are the documented encodings of each seat's view, whatever the environment caches."""
+"""Observations are the documented layouts of each seat's view (`layouts.py`), whatever each game's
+one encoder keeps from one state to the next."""
 
 from __future__ import annotations
 
@@ -17,34 +18,13 @@ from adapters.environments.games import sushi_go_party as party
 from adapters.environments.pettingzoo_env import env
 from domain.catalog import GAMES
 from domain.dim_sum_derby.cards import DERBY_CARDS, DISHES_PER_CART
-from domain.sushi_go.cards import DECK_SIZE, KIND, NIGIRI_POINTS, WASABI
-from domain.sushi_go.view import SushiGoView
+from domain.sushi_go.cards import DECK_SIZE
 from domain.sushi_go_party.cards import SLUG as PARTY_SLUG
+from tests.unit.environments import layouts
 from tests.unit.environments.cases import CASES
+from tests.unit.environments.layouts import LAYOUTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
-
-
-def sushi_go_encoding(view: SushiGoView, seat: int, players: int) -> list[float]:
-    """adapters/environments/games/sushi_go.py's layout, written out plainly."""
-    kinds = 12
-    out = [float(view.round), float(view.turn), float(view.hand_size)] + [0.0] * kinds
-    for card in view.hand:
-        out[3 + KIND[card]] += 1
-    for offset in range(players):
-        other = (seat + offset) % players
-        block = [0.0] * (kinds + 3)
-        uncovered = 0
-        for card in view.tableaus[other] if view.tableaus else ():
-            block[KIND[card]] += 1
-            if KIND[card] == WASABI:
-                uncovered += 1
-            elif NIGIRI_POINTS[KIND[card]] and uncovered:
-                uncovered -= 1
-        if view.tableaus:
-            block[kinds:] = [uncovered, len(view.puddings[other]), view.totals[other]]
-        out += block
-    return out
 
 
 @pytest.mark.parametrize("players", [2, 5])
@@ -59,7 +39,7 @@ def test_sushi_go_observations_encode_each_seats_view(players: int) -> None:
             assert match is not None
             # Every seat, not only the one to act: observers share the cached blocks of a turn.
             for other in reversed(range(players)):
-                expected = sushi_go_encoding(match.view(other), other, players)
+                expected = layouts.sushi_go(match.view(other), other, players)
                 assert np.array_equal(table.observe(f"player_{other}")["observation"], expected)
             if terminated or truncated:
                 table.step(None)
@@ -68,18 +48,18 @@ def test_sushi_go_observations_encode_each_seats_view(players: int) -> None:
 
 
 def fresh_observation(game: str, view: object, seat: int, players: int) -> np.ndarray:
-    """The observation of a copy of the view made of new objects, which no cache has seen."""
+    """The documented layout of a copy of the view made of new objects, which no encoder has seen."""
     copy = msgspec.json.decode(msgspec.json.encode(view), type=type(view))
     assert copy == view
-    return get_spec(game).observe(copy, seat, players)
+    return np.array(LAYOUTS[game](copy, seat, players), np.float32)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
-def test_observations_read_off_the_state_are_the_encodings_of_the_views(game: str, players: int) -> None:
+def test_observations_read_off_the_state_are_the_layouts_of_the_views(game: str, players: int) -> None:
     """At every decision of whole games, every seat's observation (read straight off the state, from
-    parts cached while what they read is the same) is the documented encoding of a fresh copy of its
-    view: so it shows no more than the view, and no cached part is stale. Two games of other player counts
-    run alongside, so caches shared by every environment of a game see them interleaved."""
+    numbers kept while what they were read from is the same) is the documented layout of a fresh copy
+    of its view: so it shows no more than the view, and no kept number is stale. Two games of other
+    player counts run alongside, each with its own encoder."""
     other_players = sorted({GAMES[game].min_players, GAMES[game].max_players} - {players}) or [players]
     tables = [env(game, count) for count in (players, *other_players)]
     rngs = [random.Random(seed) for seed in range(len(tables))]
@@ -124,7 +104,7 @@ def test_an_observer_given_states_in_any_order_observes_each_as_its_view_shows_i
     """An environment's observer keeps what it read of the last state, and reads again only what is
     not the very object it last read (`KeptNumbers`). Fed the states of several games in a
     shuffled order (as a search visits a match and its copies), and copied by pickling midway (as
-    OpenSpiel serializes states), it still gives every seat the encoding of its view, the state
+    OpenSpiel serializes states), it still gives every seat the layout of its view, the state
     before the deal included."""
     spec = get_spec(game)
     # Environments deal before they observe; Party's state before its setup has no phase to encode.
@@ -139,6 +119,23 @@ def test_an_observer_given_states_in_any_order_observes_each_as_its_view_shows_i
         seat = number % players
         expected = fresh_observation(game, spec.game.view(state, seat), seat, players)
         assert np.array_equal(observer(state, seat), expected)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_public_observations_are_the_layouts_of_the_spectators_view(game: str, players: int) -> None:
+    """`public(state, seat)` (OpenSpiel's observation without private information) is the layout of
+    the spectator's view from the seat, whatever the encoder observed before (the seat's own
+    observations included, which show more)."""
+    spec = get_spec(game)
+    states = [state for seed in range(2) for state in played_states(game, players, seed)]
+    random.Random(players).shuffle(states)
+    observer = spec.observer(players)
+    for number, state in enumerate(states):
+        seat = number % players
+        expected = fresh_observation(game, spec.game.view(state, None), seat, players)
+        assert np.array_equal(observer.public(state, seat), expected)
+        own = fresh_observation(game, spec.game.view(state, seat), seat, players)
+        assert np.array_equal(observer(state, seat), own)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -161,7 +158,7 @@ def test_an_environment_dealt_again_observes_the_new_game_as_its_views_show_it(g
 
 
 @pytest.mark.parametrize(("game", "players"), [("sushi-go", 3), ("sushi-go-party", 2), ("sushi-go-party", 8)])
-def test_cached_seat_blocks_give_what_a_fresh_encoding_gives(game: str, players: int) -> None:
+def test_every_seat_observed_at_every_step_gets_its_views_layout(game: str, players: int) -> None:
     table = env(game, players)
     choice = random.Random(players).choice
     table.reset(seed=players)

@@ -12,12 +12,14 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 from adapters.environments.match import Match
 from adapters.environments.openspiel_game import GAME_CLASSES, KaitenState, short_name
 from domain.chance import Chance
 from domain.lobby import parse_options
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
+from tests.unit.environments.layouts import LAYOUTS
 
 #: Few simulations and short rollouts: the point is a whole game played by the search, quickly.
 SIMULATIONS = 6
@@ -54,6 +56,23 @@ def test_dynamics_follow_the_rules(game: str, players: int) -> None:
     assert dynamics == expected
     state = deal(loaded, iter(range(100)))
     assert state.is_simultaneous_node() == (game in SIMULTANEOUS)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_an_observation_without_private_information_is_the_spectators_view_from_the_seat(
+    game: str, players: int
+) -> None:
+    loaded = load(game, players)
+    public = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    observation = make_observation(loaded, public)
+    state = deal(loaded, iter(range(100)))
+    match = state.match
+    for seat in range(players):
+        observation.set_from(state, seat)
+        expected = LAYOUTS[game](match.view(None), seat, players)
+        assert np.array_equal(observation.tensor, np.array(expected, np.float32))
 
 
 @pytest.mark.parametrize(("game", "players"), [case for case in CASES if case[0] in SIMULTANEOUS])
