@@ -10,6 +10,7 @@ import msgspec
 from domain.catalog import GAMES, get_game
 from services.access import Credential
 from services.commands import CreateGame, NewSeat
+from services.seats import IssuedInvitation
 from services.text_rules import PRINTABLE
 from services.webhooks import WebhookEvent
 
@@ -157,3 +158,19 @@ class WebhookRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     events: Annotated[list[WebhookEvent], msgspec.Meta(min_length=1, max_length=2)]
     #: Signs every delivery (`X-Kaiten-Signature`); keep it secret.
     secret: Annotated[str, msgspec.Meta(min_length=16, max_length=256, pattern=PRINTABLE)]
+
+
+class Invitation(msgspec.Struct, frozen=True):
+    """An invitation to a private game: its code takes any free seat (`takeSeat` with `invitation`)
+    until it is revoked; it is shown only now (kaiten keeps its hash)."""
+
+    id: str
+    code: str
+    #: The web client's page that takes a seat with it (the code travels in the fragment, which
+    #: browsers never send to a server).
+    url: str
+
+    @classmethod
+    def of(cls, issued: IssuedInvitation) -> Invitation:
+        url = f"/play#/games/{issued.game_id}/join?invitation={issued.code}"
+        return cls(id=issued.id, code=issued.code, url=url)

@@ -52,8 +52,9 @@ from services.errors import ServiceError
 from services.games import Games
 from services.loading import imported_from
 from services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
-from services.presenting import event_views, stored_log_view, summary_of
+from services.presenting import event_views, stored_log_view
 from services.seats import Seating
+from services.summaries import summary_of
 from services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
 from services.upcasting import UnknownSchemaVersion
 from services.views import LogDocument, TableView, views_of

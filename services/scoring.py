@@ -1,5 +1,5 @@
 """The scoring calculator: tableaus scored by a game's rules without playing (API.md, "Games in the
-catalog"), answered with each player's breakdown typed as the game's."""
+catalog"), each player's total and breakdown as the rules work them out."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from domain.engine import Breakdown, RuleViolation
 from services.codec import codec_for
 from services.commands import ScoreTableaus
 from services.errors import ServiceError
-from services.views import views_of
 
 
 class ScoredPlayer(msgspec.Struct, frozen=True):
@@ -28,6 +27,4 @@ def score_tableaus(command: ScoreTableaus) -> ScoreResponse:
     except RuleViolation as exc:
         raise ServiceError("not-found", exc.code, exc.message) from None
     request = codec_for(game.id).decode_score_request(command.body)
-    answer = ScoreResponse(players=[ScoredPlayer(s.total, s.breakdown) for s in game.score(request)])
-    shown: ScoreResponse = views_of(game.id).shown.converter(ScoreResponse)(answer)
-    return shown
+    return ScoreResponse(players=[ScoredPlayer(s.total, s.breakdown) for s in game.score(request)])

@@ -37,7 +37,7 @@ from services.reading import Reading, rematch_id_of, with_deadlines
 from services.secrets import hash_secret
 from services.table_cache import CachedTable
 from services.text_rules import check_player_id, clean_name
-from services.views import CreatedGame, Invitation, SeatGranted, SeatToken, TableView, views_of
+from services.views import CreatedGame, SeatGranted, SeatToken, TableView, views_of
 from services.writing import Planned, Writer, new_event, new_events
 
 T = TypeVar("T")
@@ -55,6 +55,14 @@ class Seating:
     bot: str | None = None
     #: A guest is kept among the people only once their seat is decided (a refused seat leaves no one).
     guest_name: str | None = None
+
+
+class IssuedInvitation(msgspec.Struct, frozen=True):
+    """An invitation just issued: its code is shown once (kaiten keeps its hash)."""
+
+    game_id: str
+    id: str
+    code: str
 
 
 class Seats:
@@ -169,15 +177,14 @@ class Seats:
         guest_id = self.ids.command_id()
         return await self.writer.write(command.game_id, attempt)
 
-    async def invite(self, command: CreateInvitation) -> Invitation:
+    async def invite(self, command: CreateInvitation) -> IssuedInvitation:
         """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
         code, invitation_id = self.ids.token("inv"), str(uuid.uuid4())
 
-        def attempt(loaded: CachedTable) -> Planned[Invitation]:
+        def attempt(loaded: CachedTable) -> Planned[IssuedInvitation]:
             seat = seat_of_required(loaded.access(command.token))
             issued = lobby.issue_invitation(loaded.table, seat, invitation_id, hash_secret(code))
-            url = f"/play#/games/{loaded.game_id}/join?invitation={code}"
-            invitation = Invitation(id=invitation_id, code=code, url=url)
+            invitation = IssuedInvitation(game_id=loaded.game_id, id=invitation_id, code=code)
             return _lobby_event(loaded, issued, {"seat": seat}, lambda _stored: invitation)
 
         return await self.writer.write(command.game_id, attempt)

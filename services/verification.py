@@ -14,7 +14,7 @@ import msgspec
 from services.loading import check_game_id, load_game
 from services.logs import InvalidLog, check_events
 from services.ports import EventStore
-from services.presenting import summary_of
+from services.summaries import summary_of
 
 #: The summary fields that must follow from the log alone (timestamps come from the clock).
 DERIVED_FIELDS = (

@@ -132,17 +132,6 @@ class CreatedGame(TableView, frozen=True):
     seat_tokens: list[SeatToken]
 
 
-class Invitation(msgspec.Struct, frozen=True):
-    """An invitation to a private game: its code takes any free seat (`takeSeat` with `invitation`)
-    until it is revoked; it is shown only now (kaiten keeps its hash)."""
-
-    id: str
-    code: str
-    #: The web client's page that takes a seat with it (the code travels in the fragment, which
-    #: browsers never send to a server).
-    url: str
-
-
 class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: int
     #: The new seat's secret; bots have none.

@@ -28,7 +28,7 @@ from services.clocks import Clocks, fold_clocked, wake_at
 from services.codec import GameCodec
 from services.errors import ServiceError
 from services.ports import Clock, ConcurrencyConflict, DuplicateIdempotencyKey, EventStore, NewEvent, StoredEvent
-from services.presenting import summary_of
+from services.summaries import summary_of
 from services.table_cache import CachedTable, Tables, created_table, is_activity, token_hashes_of
 from services.webhooks import outbox_messages
 

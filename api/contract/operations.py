@@ -13,14 +13,22 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from api.routes.admin import NewApp, QuotaChanges, Rotation
-from api.schemas import CreateGameRequest, Health, TakeSeatRequest, TypedCatalog, WebhookRequest, catalog_types
+from api.schemas import (
+    CreateGameRequest,
+    Health,
+    Invitation,
+    TakeSeatRequest,
+    TypedCatalog,
+    WebhookRequest,
+    catalog_types,
+)
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from services.apps import AppList, AppView, IssuedKey
 from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
 from services.scoring import ScoreResponse
 from services.stream_tickets import StreamTicket
-from services.views import Invitation, SeatGranted, views_of
+from services.views import SeatGranted, views_of
 from services.webhooks import Deliveries, Webhook, WebhookList
 
 #: The credentials an operation takes, each an HTTP bearer security scheme of the document.

@@ -25,6 +25,7 @@ from domain.engine import AnyGame, RuleViolation
 from services.commands import ScoreTableaus
 from services.errors import ServiceError
 from services.scoring import ScoreResponse, score_tableaus
+from services.views import views_of
 
 GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
 
@@ -103,4 +104,7 @@ class CatalogController(Controller):
         status_code=200,
     )
     async def score(self, game: GameName, request: KaitenRequest) -> ScoreResponse:
-        return score_tableaus(ScoreTableaus(game=game, body=await request.checked_body()))
+        scored = score_tableaus(ScoreTableaus(game=game, body=await request.checked_body()))
+        # Each breakdown typed as the game's, its cards as objects (services/views.py).
+        shown: ScoreResponse = views_of(get_game(game).id).shown.converter(ScoreResponse)(scored)
+        return shown

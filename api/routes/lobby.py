@@ -9,8 +9,9 @@ from litestar.params import PathParameter
 
 from api.auth import seat_token
 from api.routes.params import GameId, GamesDep, SeatCaller
+from api.schemas import Invitation
 from services.commands import CreateInvitation, CreateRematch, RevokeInvitation
-from services.views import CreatedGame, Invitation
+from services.views import CreatedGame
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
@@ -31,7 +32,8 @@ class LobbyController(Controller):
         status_code=201,
     )
     async def create_invitation(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Invitation:
-        return await games.invite(CreateInvitation(game_id, await seat_token(games, game_id, seat_caller)))
+        issued = await games.invite(CreateInvitation(game_id, await seat_token(games, game_id, seat_caller)))
+        return Invitation.of(issued)
 
     @delete("/invitations/{invitation_id:str}", operation_id="revokeInvitation", summary="Revoke an invitation")
     async def revoke_invitation(
