@@ -9,7 +9,6 @@ single process writing, so its store publishes straight to a LocalNotifier after
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
@@ -36,6 +35,11 @@ CONNECT_TIMEOUT_SECONDS = 10
 
 #: The wait before each reconnection attempt doubles from the first to the last.
 RECONNECT_DELAYS_SECONDS = (0.1, 10.0)
+
+#: How long a stopping notifier waits for its cancelled listener, then again once it has closed the
+#: listener's connection under it: a stop never waits for a network round trip (a health check, a
+#: cancelled LISTEN's cancellation request) or the 30 s idle wait of `notifies()`.
+STOP_SECONDS = 2.0
 
 
 def notice_payload(stream_id: str, version: int) -> str:
@@ -92,6 +96,8 @@ class PostgresNotifier:
         self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
         self._fanout = Fanout(capacity)
         self._listening = False
+        self._connection: psycopg.AsyncConnection[TupleRow] | None = None
+        self._stopping = False
 
     def subscribe(self) -> AbstractAsyncContextManager[Subscription]:
         return self._fanout.subscribe()
@@ -111,6 +117,7 @@ class PostgresNotifier:
     async def running(self) -> AsyncIterator[None]:
         """Listen in the background until the block exits, then end every subscription."""
         first_attempt = asyncio.Event()
+        self._stopping = False
         listener = asyncio.create_task(self._listen(first_attempt), name="kaiten-notifier")
         try:
             # Serve once the first connection is up, so that no append after startup goes unheard; if the
@@ -118,14 +125,27 @@ class PostgresNotifier:
             await first_attempt.wait()
             yield
         finally:
-            listener.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await listener
+            await self._stop(listener)
             self._fanout.close_all()
+
+    async def _stop(self, listener: asyncio.Task[None]) -> None:
+        """Cancel the listener and wait for it, at most STOP_SECONDS; if it has not ended by then, close its
+        connection under it (whatever it waits on fails at once) and wait as long again, then leave it."""
+        self._stopping = True
+        listener.cancel()
+        await asyncio.wait({listener}, timeout=STOP_SECONDS)
+        if not listener.done() and self._connection is not None:
+            log.warning("notification listener running %.0fs after its stop: closing its connection", STOP_SECONDS)
+            self._connection.pgconn.finish()
+            await asyncio.wait({listener}, timeout=STOP_SECONDS)
+        if not listener.done():
+            log.warning("notification listener did not stop; leaving it behind")
+        elif not listener.cancelled() and listener.exception() is not None:
+            log.error("notification listener failed as it stopped", exc_info=listener.exception())
 
     async def _listen(self, first_attempt: asyncio.Event) -> None:
         delay, max_delay = RECONNECT_DELAYS_SECONDS
-        while True:
+        while not self._stopping:
             try:
                 connection = await psycopg.AsyncConnection.connect(
                     self._conninfo,
@@ -133,6 +153,7 @@ class PostgresNotifier:
                     connect_timeout=CONNECT_TIMEOUT_SECONDS,
                     application_name=APPLICATION_NAME,
                 )
+                self._connection = connection
                 async with connection:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self._listening = True
@@ -147,6 +168,7 @@ class PostgresNotifier:
                 # A bug must not silence every live stream of the process for good: log it and go on.
                 log.exception("notification listener failed; restarting in %.1fs", delay)
             self._listening = False
+            self._connection = None
             first_attempt.set()
             await asyncio.sleep(delay)
             delay = min(delay * 2, max_delay)

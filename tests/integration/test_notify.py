@@ -15,10 +15,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 import msgspec
+import psycopg
 import pytest
 import sqlalchemy as sa
+from psycopg.rows import TupleRow
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import adapters.notify
 from adapters.database import create_engine
 from adapters.memory_store import InMemoryEventStore
 from adapters.notify import LocalNotifier, PostgresNotifier, notice_payload, parse_payload
@@ -236,3 +239,33 @@ async def test_a_listener_whose_database_is_down_lets_the_server_start_and_stop(
     async with notifier.running(), notifier.subscribe() as notices:
         assert not notifier.listening
     assert [notice async for notice in notices] == []
+
+
+@pytest.mark.postgres
+async def test_a_listener_that_ignores_its_cancellation_still_lets_the_notifier_stop(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Whatever keeps the listener from ending when cancelled (a wait that swallows the cancellation, a
+    # round trip to a server that does not answer), the stop closes its connection under it and returns.
+    # The listener swallows the stop's cancellation only, so the test's own timeout can still end it.
+    swallowed = 0
+
+    async def stubborn_relay(connection: psycopg.AsyncConnection[TupleRow]) -> None:
+        nonlocal swallowed
+        while True:
+            try:
+                async for _ in connection.notifies(timeout=30):
+                    pass
+            except asyncio.CancelledError:
+                swallowed += 1
+                if swallowed > 1:
+                    raise
+
+    notifier = PostgresNotifier(postgres_url)
+    monkeypatch.setattr(notifier, "_relay", stubborn_relay)
+    monkeypatch.setattr(adapters.notify, "STOP_SECONDS", 0.5)
+    async with asyncio.timeout(WAIT_SECONDS):
+        async with notifier.running():
+            assert notifier.listening
+    assert swallowed == 1
+    assert not notifier.listening

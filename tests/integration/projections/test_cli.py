@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import signal
 import sys
 from pathlib import Path
@@ -88,3 +89,37 @@ def test_an_unknown_projection_is_refused(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as exited:
         main(["projections", "rebuild", "nope"])
     assert exited.value.code == 2
+
+
+#: A stopped `projections run` exits within this: a bound that catches a hang (the notifier's listening
+#: connection waited up to its 30 s health check), not a measure of speed.
+EXIT_SECONDS = 10
+SIGTERMS = int(os.environ.get("KAITEN_SIGTERMS", "6"))
+
+
+async def test_run_exits_promptly_whenever_sigterm_comes(fresh_postgres_engine: AsyncEngine) -> None:
+    # SIGTERM at a random moment of the process's life: starting, connecting its listener, listening while
+    # games are appended (notices to relay), or idle between them.
+    seed = random.randrange(2**32)
+    rng = random.Random(seed)
+    games = games_service(fresh_postgres_engine)
+    for attempt in range(SIGTERMS):
+        run = await kaiten(fresh_postgres_engine, "run")
+        try:
+            assert run.stderr is not None
+            if attempt % 2:
+                started = await asyncio.wait_for(run.stderr.readline(), WAIT_SECONDS)
+                assert b"running projections" in started
+                if attempt % 4 == 1:
+                    await bot_games(games, 1)
+            await asyncio.sleep(rng.uniform(0, 1.5))
+            run.send_signal(signal.SIGTERM)
+            try:
+                code = await asyncio.wait_for(run.wait(), EXIT_SECONDS)
+            except TimeoutError as hang:
+                raise AssertionError(f"attempt {attempt}, seed {seed}: alive {EXIT_SECONDS} s after SIGTERM") from hang
+            assert code in (0, -signal.SIGTERM), (attempt, seed, code)
+        finally:
+            if run.returncode is None:
+                run.kill()
+                await run.wait()
