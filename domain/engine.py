@@ -1,14 +1,20 @@
 """The engine protocol every game implements (the Decider pattern).
 
-A game is a value with pure functions over frozen msgspec structs: `setup` and `decide` turn intent
-into events, `evolve` folds an event into the state, and everything else reads the state. Chance is
-handed in as a `Chance` and its outcomes are written into events, so replay never draws again.
+A game is a value with pure functions over frozen msgspec structs, one contract for every game:
+
+- `setup` and `decide` turn intent into events (a seat's command, validated: its events, nothing else);
+- `follow` answers the events the rules write on their own in a state (a reveal once every pick is in,
+  a round's scores, the next deal): none while the game waits for a seat;
+- `evolve` applies one event, through the game's table of handlers (`evolver`);
+- the caller folds each event once, into the state the next step reads (`settled`, `play`).
+
+Chance is handed in as a `Chance` and its outcomes are written into events, so replay never draws again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Annotated, Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Protocol, TypeVar
 
 import msgspec
 
@@ -145,19 +151,48 @@ E = TypeVar("E")
 O_contra = TypeVar("O_contra", contravariant=True)
 
 
-class Decided(msgspec.Struct, Generic[E, S], frozen=True):
-    """What `setup` and `decide` answer: the events, and the game state they lead to (the decider
-    folds them anyway, to run the steps that follow on its own; the table takes the state as it is)."""
-
-    events: tuple[E, ...]
-    state: S
+def _unchanged(state: S, event: Any) -> S:
+    return state
 
 
-def folded(evolve: Callable[[S, E], S], state: S, events: Sequence[E]) -> Decided[E, S]:
-    """The events with the state they lead to, for a decider with nothing to follow them up."""
-    for event in events:
-        state = evolve(state, event)
-    return Decided(events=tuple(events), state=state)
+class _Handlers(dict[type, Callable[[Any, Any], Any]]):
+    """Handlers by event type, with one for any other type: it leaves the state as it is."""
+
+    def __missing__(self, kind: type) -> Callable[[Any, Any], Any]:
+        return _unchanged
+
+
+def evolver(handlers: Mapping[type, Callable[[S, Any], S]]) -> Callable[[S, Any], S]:
+    """A game's `evolve`: each event applied by the handler of its type; an event of no handler's
+    type leaves the state as it is (`evolve` is total and never validates). The hot path of every
+    fold: one subscript and the handler's call."""
+    handler_of = _Handlers(handlers)
+
+    def evolve(state: S, event: Any) -> S:
+        new: S = handler_of[type(event)](state, event)
+        return new
+
+    return evolve
+
+
+def settled(game: Game[S, Any, E, Any], state: S, events: Sequence[E], chance: Chance) -> tuple[tuple[E, ...], S]:
+    """`events` (a decision's, or the setup's), then the events the rules write on their own after them
+    (`follow`, drawing from the same `chance`), each folded once: all of them, and the state they lead
+    to."""
+    evolve = game.evolve
+    follow = game.follow
+    written: tuple[E, ...] = ()
+    while events:
+        for event in events:
+            state = evolve(state, event)
+        written += tuple(events)
+        events = follow(state, chance)
+    return written, state
+
+
+def play(game: Game[S, C, E, Any], state: S, seat: int, command: C, chance: Chance) -> tuple[tuple[E, ...], S]:
+    """A seat's command decided, and what follows it: the events and the state they lead to."""
+    return settled(game, state, game.decide(state, seat, command, chance), chance)
 
 
 class Bot(Protocol):
@@ -216,8 +251,9 @@ class Game(Protocol[S, C, E, O_contra]):
     def check_options(self, options: O_contra, players: int) -> None:
         """Raise RuleViolation when the options do not fit the player count."""
 
-    def setup(self, options: O_contra, players: int, chance: Chance) -> Decided[E, S]:
-        """The events that set the table for play (dealt hands, pile orders...)."""
+    def setup(self, options: O_contra, players: int, chance: Chance) -> Sequence[E]:
+        """The events that set the table for play (dealt hands, pile orders...), before what follows
+        them (`settled`)."""
 
     def initial_state(self, options: O_contra, players: int) -> S:
         """The state before the first setup event is evolved."""
@@ -225,8 +261,14 @@ class Game(Protocol[S, C, E, O_contra]):
     def evolve(self, state: S, event: E) -> S:
         """Total: apply one event, never validate."""
 
-    def decide(self, state: S, seat: int, command: C, chance: Chance) -> Decided[E, S]:
-        """Validate a seat's command and return its events, or raise RuleViolation."""
+    def decide(self, state: S, seat: int, command: C, chance: Chance) -> Sequence[E]:
+        """Validate a seat's command and return its events, or raise RuleViolation. Never changes
+        `state`; what the rules do on their own after these events is `follow`'s."""
+
+    def follow(self, state: S, chance: Chance) -> Sequence[E]:
+        """The events the rules write on their own in this state, with no seat's choice (a reveal, a
+        round's scores, a deal), at most up to the next state they need to read; empty while the game
+        waits for a seat. The caller folds them and asks again (`settled`)."""
 
     def legal_commands(self, state: S, seat: int) -> Sequence[C]:
         """Every command this seat may send now; empty when it is not awaited."""

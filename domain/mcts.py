@@ -49,7 +49,7 @@ from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
 from domain.chance import Chance
-from domain.engine import AnyGame, Bot, C, E, Game, Result, S, victory_shares
+from domain.engine import AnyGame, Bot, C, E, Game, Result, S, play, victory_shares
 
 
 class Determinizer(Protocol):
@@ -95,7 +95,7 @@ class _Node:
 
 def apply(game: Game[S, C, E, Any], state: S, seat: int, command: C, chance: Chance) -> S:
     """The state after a seat's command."""
-    return game.decide(state, seat, command, chance).state
+    return play(game, state, seat, command, chance)[1]
 
 
 def rewards(result: Result) -> list[float]:

@@ -15,7 +15,7 @@ from typing import Any
 from adapters.environments.features import Vector
 from adapters.environments.spec import GameSpec, Observer
 from domain.chance import Chance
-from domain.engine import Decided, Result
+from domain.engine import Result, play, settled
 
 
 class Match:
@@ -47,7 +47,7 @@ class Match:
         """A dealt game and the events that dealt it."""
         game = spec.game
         match = cls(spec, players, options, game.initial_state(options, players), 0, observer)
-        events = match._fold(game.setup(options, players, chance))
+        events = match._moved(*settled(game, match.state, game.setup(options, players, chance), chance))
         return match, events
 
     def copy(self) -> Match:
@@ -95,7 +95,7 @@ class Match:
 
     def play(self, seat: int, command: Any, chance: Chance) -> tuple[Any, ...]:
         """Decide and apply one command; its events."""
-        return self._fold(self.spec.game.decide(self.state, seat, command, chance))
+        return self._moved(*play(self.spec.game, self.state, seat, command, chance))
 
     def view(self, seat: int | None) -> Any:
         return self.spec.game.view(self.state, seat)
@@ -118,9 +118,10 @@ class Match:
         others = self.players - 1
         return [total - (everyone - total) / others for total in totals]
 
-    def _fold(self, decided: Decided[Any, Any]) -> tuple[Any, ...]:
-        self.state = decided.state
-        self.version += len(decided.events)
+    def _moved(self, events: tuple[Any, ...], state: Any) -> tuple[Any, ...]:
+        """The match after `events`, which led to `state`; the events."""
+        self.state = state
+        self.version += len(events)
         self._legal = {}
         self._result_known = False
-        return decided.events
+        return events

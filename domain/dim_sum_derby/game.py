@@ -18,30 +18,26 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
 from domain.dim_sum_derby import sampler
 from domain.dim_sum_derby.bots import BOTS, GreedyBot
 from domain.dim_sum_derby.cards import (
     CARD_DISH,
-    CART_DECKS,
-    DERBY_CARDS,
     DERBY_KIND,
     DERBY_KINDS,
     DISHES,
     KITCHEN_LEFT,
-    YEN_DECKS,
 )
 from domain.dim_sum_derby.catalog import Details, details
 from domain.dim_sum_derby.commands import DerbyCommand
-from domain.dim_sum_derby.decide import decide
-from domain.dim_sum_derby.events import EVENT_TYPES, DerbyDealt, DerbyEvent, DerbyPlayed, PortionEaten
+from domain.dim_sum_derby.decide import decide, follow, setup
+from domain.dim_sum_derby.events import EVENT_TYPES, DerbyEvent, DerbyPlayed, PortionEaten
 from domain.dim_sum_derby.evolve import evolve
 from domain.dim_sum_derby.legal import legal_commands
 from domain.dim_sum_derby.options import DerbyOptions, check_options
 from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, folded
+from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
 from domain.mcts import search_bots
 
 
@@ -88,29 +84,15 @@ class DimSumDerby(RulesVersioned):
     def check_options(self, options: DerbyOptions, players: int) -> None:
         check_options(options, players)
 
-    def setup(self, options: DerbyOptions, players: int, chance: Chance) -> Decided[DerbyEvent, DerbyState]:
-        yen_decks = [chance.shuffled(deck) for deck in YEN_DECKS]
-        yen = tuple(tuple(deck[seat] for deck in yen_decks) for seat in range(players))
-        dealt = DerbyDealt(
-            first_player=options.first_player,
-            yen=yen,
-            yen_decks=tuple(tuple(deck[players:]) for deck in yen_decks),
-            carts=tuple(tuple(chance.shuffled(deck)) for deck in CART_DECKS),
-            derby_deck=tuple(chance.shuffled(range(DERBY_CARDS))),
-        )
-        return folded(evolve, self.initial_state(options, players), [dealt])
+    setup = staticmethod(setup)
 
     def initial_state(self, options: DerbyOptions, players: int) -> DerbyState:
         state = DerbyState(players=players, first_player=options.first_player, turn_seat=options.first_player)
         return state if self.rules_version == 1 else msgspec.structs.replace(state, rules_version=self.rules_version)
 
-    def evolve(self, state: DerbyState, event: Any) -> DerbyState:
-        return evolve(state, event)
-
-    def decide(
-        self, state: DerbyState, seat: int, command: DerbyCommand, chance: Chance
-    ) -> Decided[DerbyEvent, DerbyState]:
-        return folded(evolve, state, decide(state, seat, command, chance))
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+    follow = staticmethod(follow)
 
     def legal_commands(self, state: DerbyState, seat: int) -> Sequence[Any]:
         return legal_commands(state, seat)

@@ -76,6 +76,8 @@ def run_bots(
     key = chance_key(table)
     awaited = game.awaiting
     decide = game.decide
+    evolve = game.evolve
+    follow = game.follow
     result_of = game.result
     # `bot_command` inline: the seat's bot, built afresh for each decision, sees its view (when it reads
     # one) and its legal commands.
@@ -108,11 +110,16 @@ def run_bots(
                 legal_commands(state, seat),
                 chance,
             )
-        # `_played` inline.
-        decided = decide(state, seat, command, Chance(key, at))
-        state = decided.state
+        # `_played` inline (`domain.engine.play`): the command's events and those that follow them,
+        # each folded once.
+        rules_chance = Chance(key, at)
+        written = decide(state, seat, command, rules_chance)
+        while written:
+            for event in written:
+                state = evolve(state, event)
+            events.extend(written)
+            written = follow(state, rules_chance)
         behind = True
-        events.extend(decided.events)
         at = version + len(events)
         result = result_of(state)
         if result is not None:

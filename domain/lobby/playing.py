@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import C, E, Game, NotNow, RuleViolation, S
+from domain.engine import C, E, Game, NotNow, RuleViolation, S, play
 from domain.lobby.bots import bot_command
 from domain.lobby.events import GameAbandoned, GameFinished, SeatResigned, SeatTakenOver, TurnTimedOut
 from domain.lobby.folding import evolve_table, fold
@@ -43,13 +43,13 @@ def act(game: Game[S, C, E, Any], table: Table[S], seat: int, command: C, chance
 
 def _played(game: Game[S, C, E, Any], table: Table[S], state: S, seat: int, command: C, chance: Chance) -> Decision[S]:
     """`act` once the table is known to await this seat (`game` is the table's rules version)."""
-    decided = game.decide(state, seat, command, chance)
-    after = _replace(table, state=decided.state)
-    result = game.result(decided.state)
+    events, state = play(game, state, seat, command, chance)
+    after = _replace(table, state=state)
+    result = game.result(state)
     if result is None:
-        return Decision(events=decided.events, table=after)
+        return Decision(events=events, table=after)
     finished = GameFinished(result=leavers_last(result, after), seed=table.seed, salt=table.salt)
-    return Decision(events=(*decided.events, finished), table=evolve_table(game, after, finished))
+    return Decision(events=(*events, finished), table=evolve_table(game, after, finished))
 
 
 def time_out(

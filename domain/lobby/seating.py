@@ -9,12 +9,12 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import AnyGame, C, Decided, E, Game, NotNow, RuleViolation, S
+from domain.engine import AnyGame, C, E, Game, NotNow, RuleViolation, S, settled
 from domain.lobby.events import GameCreated, GameStarted, SeatTaken, Visibility
 from domain.lobby.folding import fold
 from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options
 from domain.lobby.seeding import commit_to_seed
-from domain.lobby.table import Decision, Table, rules_of
+from domain.lobby.table import Decision, Table, rules_of, state_of
 
 
 def create_game(
@@ -53,11 +53,6 @@ def create_game(
     ]
 
 
-def _apply(table: Table[S], decided: Decided[E, S]) -> tuple[list[Any], Table[S]]:
-    """The game's events and the table after them: the state the game folded them into."""
-    return list(decided.events), msgspec.structs.replace(table, state=decided.state)
-
-
 def take_seat(
     game: Game[S, C, E, Any],
     table: Table[S],
@@ -89,5 +84,6 @@ def seated(game: Game[S, C, E, Any], table: Table[S], taken: SeatTaken, chance: 
         return Decision(events=tuple(events), table=fold(game, table, events))
     events.append(GameStarted())
     started = fold(game, table, events)
-    dealt, after = _apply(started, game.setup(table.options, table.players, chance))
-    return Decision(events=(*events, *dealt), table=after)
+    state = state_of(started)
+    dealt, state = settled(game, state, game.setup(table.options, table.players, chance), chance)
+    return Decision(events=(*events, *dealt), table=msgspec.structs.replace(started, state=state))

@@ -1,21 +1,41 @@
-"""`decide`: a command checked against the rules and the events it leads to; a turn is one command
-that always ends with a card taken."""
+"""`setup` (the baskets filled) and `decide`: a command checked against the rules and the events it
+leads to; a turn is one command that always ends with a card taken, so nothing `follow`s it."""
 
 from __future__ import annotations
 
 from typing import Final
 
+from domain.chance import Chance
 from domain.engine import NotNow, RuleViolation
-from domain.spin_some.cards import CARD_KIND, STEAMED_BUN
+from domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
 from domain.spin_some.commands import ReturnBun, Rotate, Take
-from domain.spin_some.events import DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
+from domain.spin_some.events import BasketsFilled, DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
 from domain.spin_some.legal import has_card, paid_options
+from domain.spin_some.options import SpinOptions
 from domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over, top
 
 Event = SquishyBunReturned | TableRotated | DimSumTaken | SquishyBunTaken
 
 #: The forced free rotation's search order: nearest first, clockwise first.
 _NEAREST: Final = (1, -1, 2, -2, 3)
+
+
+def setup(options: SpinOptions, players: int, chance: Chance) -> tuple[BasketsFilled]:
+    """The shuffled deck dealt into the six baskets, as evenly as it goes."""
+    deck = chance.shuffled(DECK)
+    base, extra = divmod(len(deck), BASKETS)
+    piles: list[tuple[int, ...]] = []
+    start = 0
+    for basket in range(BASKETS):
+        size = base + (1 if basket < extra else 0)
+        piles.append(tuple(deck[start : start + size]))
+        start += size
+    filled = BasketsFilled(
+        piles=tuple(piles),
+        tops=tuple(pile[0] if pile else None for pile in piles),
+        sizes=tuple(len(pile) for pile in piles),
+    )
+    return (filled,)
 
 
 def _take(state: SpinState, seat: int, basket: int, bun: int | None) -> list[Event]:
@@ -53,7 +73,7 @@ def _target(state: SpinState, here: int, steps: int) -> int:
     return target
 
 
-def decide(state: SpinState, seat: int, command: object) -> list[Event]:
+def decide(state: SpinState, seat: int, command: object, chance: Chance) -> list[Event]:
     if seat != state.current or not state.piles or is_over(state):
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
     here = front(state, seat)
@@ -97,3 +117,8 @@ def decide(state: SpinState, seat: int, command: object) -> list[Event]:
             *_take(state, seat, target, None),
         ]
     raise RuleViolation("invalid-command", f"not a Spin Some for Dim Sum command: {command!r}")
+
+
+def follow(state: SpinState, chance: Chance) -> tuple[()]:
+    """Nothing happens in Spin Some but what a seat's command does."""
+    return ()

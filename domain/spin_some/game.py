@@ -38,10 +38,8 @@ from typing import Any, Final
 
 import msgspec
 
-from domain.chance import Chance
 from domain.engine import (
     Bot,
-    Decided,
     Game,
     Result,
     RulesVersion,
@@ -49,7 +47,6 @@ from domain.engine import (
     RuleViolation,
     SeatScore,
     breakdown_type,
-    folded,
     rank_scores,
 )
 from domain.mcts import search_bots
@@ -57,16 +54,16 @@ from domain.spin_some import sampler
 from domain.spin_some import state as spin
 from domain.spin_some import view as views
 from domain.spin_some.bots import BOTS, GreedyBot
-from domain.spin_some.cards import CARD_SLUG, DECK
+from domain.spin_some.cards import CARD_SLUG
 from domain.spin_some.catalog import Details, details
 from domain.spin_some.commands import Command
-from domain.spin_some.decide import decide
-from domain.spin_some.events import EVENT_TYPES, BasketsFilled, DimSumTaken, SpinEvent
+from domain.spin_some.decide import decide, follow, setup
+from domain.spin_some.events import EVENT_TYPES, DimSumTaken, SpinEvent
 from domain.spin_some.evolve import evolve
 from domain.spin_some.legal import legal_commands
 from domain.spin_some.options import SpinOptions
 from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
-from domain.spin_some.state import BASKETS, SpinState
+from domain.spin_some.state import SpinState
 from domain.spin_some.view import SpinView
 
 
@@ -111,30 +108,14 @@ class SpinSomeForDimSum(RulesVersioned):
                 "invalid-options", f"first_player must be a seat 0..{players - 1}, not {options.first_player}"
             )
 
-    def setup(self, options: SpinOptions, players: int, chance: Chance) -> Decided[SpinEvent, SpinState]:
-        deck = chance.shuffled(DECK)
-        base, extra = divmod(len(deck), BASKETS)
-        piles: list[tuple[int, ...]] = []
-        start = 0
-        for basket in range(BASKETS):
-            size = base + (1 if basket < extra else 0)
-            piles.append(tuple(deck[start : start + size]))
-            start += size
-        filled = BasketsFilled(
-            piles=tuple(piles),
-            tops=tuple(pile[0] if pile else None for pile in piles),
-            sizes=tuple(len(pile) for pile in piles),
-        )
-        return folded(evolve, spin.initial_state(options, players), [filled])
+    setup = staticmethod(setup)
 
     def initial_state(self, options: SpinOptions, players: int) -> SpinState:
         return spin.initial_state(options, players)
 
-    def evolve(self, state: SpinState, event: Any) -> SpinState:
-        return evolve(state, event)
-
-    def decide(self, state: SpinState, seat: int, command: Command, chance: Chance) -> Decided[SpinEvent, SpinState]:
-        return folded(evolve, state, decide(state, seat, command))
+    evolve = staticmethod(evolve)
+    decide = staticmethod(decide)
+    follow = staticmethod(follow)
 
     def legal_commands(self, state: SpinState, seat: int) -> Sequence[Command]:
         return legal_commands(state, seat)

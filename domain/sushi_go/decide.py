@@ -1,8 +1,9 @@
-"""`decide`: a seat's command checked against the rules, and the events it leads to (chance drawn
-here, its outcomes written into the events: the deals).
+"""`decide`: a seat's command checked against the rules, and its events; `follow`: the events the
+rules write on their own once every seat has picked (chance drawn there, its outcomes written into
+the events: the deals).
 
-A turn: each awaited seat sends one `Pick` (one `CardPicked` each, hidden from the others). The last
-pick of the turn also reveals every pick at once (`CardsRevealed`), which moves the picks into the
+A turn: each awaited seat sends one `Pick` (one `CardPicked` each, hidden from the others). Once the
+last pick is in, every pick is revealed at once (`CardsRevealed`), which moves the picks into the
 tableaus, puts used chopsticks back into the hands, and passes the hands left. When that leaves one
 card per hand, that card is placed automatically (a second `CardsRevealed` with `auto=True`); the
 round is then scored (`RoundScored`), and the next round dealt (`HandsDealt`) or, after the third,
@@ -16,11 +17,10 @@ from math import floor
 from typing import Any
 
 from domain.chance import Chance
-from domain.engine import Decided, NotNow, RuleViolation, seat_score
+from domain.engine import NotNow, RuleViolation, seat_score
 from domain.sushi_go.cards import DEAL, DECK_SIZE, IS_CHOPSTICKS, KIND, ROUNDS
 from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
-from domain.sushi_go.evolve import _dealt, _picked, _puddings_scored, _revealed, _round_scored
 from domain.sushi_go.legal import has_chopsticks
 from domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
 from domain.sushi_go.state import SushiGoState
@@ -29,9 +29,7 @@ from domain.sushi_go.state import SushiGoState
 NO_CHOPSTICKS: dict[int, tuple[None, ...]] = {players: (None,) * players for players in range(1, 9)}
 
 
-def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> Decided[Any, SushiGoState]:
-    """The command's events and the state they lead to: each event is applied as it is decided (the
-    end of a round needs the state its reveals lead to), so nothing is folded twice."""
+def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> tuple[CardPicked]:
     if state.result is not None:
         raise NotNow("game-finished", "the game is over")
     if type(command) is not Pick:
@@ -54,21 +52,32 @@ def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> Deci
             raise RuleViolation("invalid-command", "the two cards must be different")
         if not has_chopsticks(state.tableaus[seat]):
             raise RuleViolation("no-chopsticks", "two cards need a chopsticks card in your tableau")
-    picked = CardPicked(seat, cards)
-    after = _picked(state, picked)
-    if after.awaiting:
-        return Decided((picked,), after)
-    events: list[Any] = [picked]
-    after = _end_of_turn(after, events, chance)
-    return Decided(tuple(events), after)
+    return (CardPicked(seat, cards),)
 
 
-def _end_of_turn(state: SushiGoState, events: list[Any], chance: Chance) -> SushiGoState:
-    """Reveal every pick (the state has them all); at the end of a round, go on to score it. Appends
-    the events to `events` and answers the state they lead to."""
+def follow(state: SushiGoState, chance: Chance) -> tuple[Any, ...]:
+    """Once nobody is awaited: reveal every pick; place the last cards; score the round; deal the next
+    one or score the puddings. One event at a time, each read from the state the one before led to."""
+    if state.awaiting or state.result is not None:
+        return ()
+    hands = state.hands
+    if hands and hands[0]:
+        if state.picks[0]:
+            return (_revealed(state),)
+        # One card per hand is left: it is placed automatically.
+        return (CardsRevealed(state.round, state.turn, hands, NO_CHOPSTICKS[state.players], True),)
+    if len(state.scored) < state.round:
+        return (round_scored(state),)
+    if state.round < ROUNDS:
+        return (deal(state, state.round + 1, chance),)
+    return (puddings_scored(state),)
+
+
+def _revealed(state: SushiGoState) -> CardsRevealed:
+    """Every pick (the state has them all), with the chopsticks going back into the hands: the
+    earliest chopsticks of each tableau that took two cards."""
     picks = state.picks
     if 2 in map(len, picks):
-        # The earliest chopsticks of each tableau that took two cards go back into the hand.
         chopsticks = tuple(
             [
                 next(card for card in tableau if IS_CHOPSTICKS[card]) if len(pick) == 2 else None
@@ -77,37 +86,23 @@ def _end_of_turn(state: SushiGoState, events: list[Any], chance: Chance) -> Sush
         )
     else:
         chopsticks = NO_CHOPSTICKS[state.players]
-    revealed = CardsRevealed(state.round, state.turn, picks, chopsticks)
-    events.append(revealed)
-    round_ends = len(state.hands[0]) <= 2
-    state = _revealed(state, revealed)
-    if not round_ends:
-        return state
-    # The round ends: place the last cards, score, then deal again or score the puddings.
-    if state.hands and state.hands[0]:
-        last = CardsRevealed(state.round, state.turn, state.hands, NO_CHOPSTICKS[state.players], True)
-        events.append(last)
-        state = _revealed(state, last)
-    return end_of_round(state, events, chance)
+    return CardsRevealed(state.round, state.turn, picks, chopsticks)
 
 
-def end_of_round(state: SushiGoState, events: list[Any], chance: Chance) -> SushiGoState:
-    """Score a round whose hands are all played, then deal the next one or score the puddings (the
-    events appended to `events`, the state they lead to answered)."""
+def round_scored(state: SushiGoState) -> RoundScored:
+    """The round's points, its hands all played."""
     breakdowns = round_breakdowns([[KIND[card] for card in tableau] for tableau in state.tableaus])
-    scored = RoundScored(
+    return RoundScored(
         round=state.round,
         scores=tuple([seat_score(seat, breakdown) for seat, breakdown in enumerate(breakdowns)]),
     )
-    events.append(scored)
-    after = _round_scored(state, scored)
-    if state.round < ROUNDS:
-        dealt = deal(after, state.round + 1, chance)
-        events.append(dealt)
-        return _dealt(after, dealt)
-    counts = tuple([len(kept) for kept in after.puddings])
+
+
+def puddings_scored(state: SushiGoState) -> PuddingsScored:
+    """The puddings' points, after the last round."""
+    counts = tuple([len(kept) for kept in state.puddings])
     points = pudding_points(counts)
-    puddings = PuddingsScored(
+    return PuddingsScored(
         puddings=counts,
         scores=tuple(
             [
@@ -116,8 +111,6 @@ def end_of_round(state: SushiGoState, events: list[Any], chance: Chance) -> Sush
             ]
         ),
     )
-    events.append(puddings)
-    return _puddings_scored(after, puddings)
 
 
 def deal(state: SushiGoState, round_: int, chance: Chance) -> HandsDealt:

@@ -1,15 +1,16 @@
-"""`evolve`: one event applied to the state, never validated (`decide` did that)."""
+"""`evolve`: one event applied to the state by the handler of its type, never validated (`decide`
+did that)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import chain, filterfalse
 from operator import add, itemgetter
 from typing import Any
 
 import msgspec
 
-from domain.engine import Result, SeatScore, rank_scores, seat_score
+from domain.engine import Result, SeatScore, evolver, rank_scores, seat_score
 from domain.sushi_go.cards import IS_PUDDING
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
 from domain.sushi_go.scoring import CATEGORIES
@@ -22,29 +23,14 @@ SEATS: dict[int, tuple[int, ...]] = {players: tuple(range(players)) for players 
 NO_PICKS: dict[int, tuple[Cards, ...]] = {players: ((),) * players for players in range(1, 9)}
 
 
-def evolve(state: SushiGoState, event: Any) -> SushiGoState:
-    kind = type(event)
-    if kind is CardPicked:
-        return _picked(state, event)
-    if kind is CardsRevealed:
-        return _revealed(state, event)
-    if kind is HandsDealt:
-        return _dealt(state, event)
-    if kind is RoundScored:
-        return _round_scored(state, event)
-    if kind is PuddingsScored:
-        return _puddings_scored(state, event)
-    return state
-
-
 def _picked(state: SushiGoState, event: CardPicked) -> SushiGoState:
     seat = event.seat
-    picks = list(state.picks)
-    picks[seat] = event.cards or ()
     awaiting = state.awaiting
+    picks = state.picks
     return _replace(
         state,
-        picks=tuple(picks),
+        # `domain.tuples.replaced` written out: a pick is the hottest event, and a call costs.
+        picks=(*picks[:seat], event.cards or (), *picks[seat + 1 :]),
         awaiting=awaiting[1:] if awaiting[0] == seat else tuple([other for other in awaiting if other != seat]),
     )
 
@@ -142,6 +128,16 @@ def _puddings_scored(state: SushiGoState, event: PuddingsScored) -> SushiGoState
         awaiting=(),
         result=final_result(scored, event.puddings),
     )
+
+
+_HANDLERS: dict[type, Callable[[SushiGoState, Any], SushiGoState]] = {
+    CardPicked: _picked,
+    CardsRevealed: _revealed,
+    HandsDealt: _dealt,
+    RoundScored: _round_scored,
+    PuddingsScored: _puddings_scored,
+}
+evolve = evolver(_HANDLERS)
 
 
 #: A breakdown's points in the order of `CATEGORIES` (KeyError when one lacks a category).

@@ -10,8 +10,8 @@ Rules versions (`rules_versions`; a game keeps the version it was created with):
 The outcomes of play are events in every version: the picks (`CardPicked`), the reveal with the
 chopsticks that went back into the hands (`CardsRevealed`, after which hands pass left, the one
 direction Sushi Go! knows), each round's scores (`RoundScored`) and the puddings' (`PuddingsScored`),
-all worked out in `decide`; `evolve` only applies them (the final ranking adds up the recorded scores
-and is recorded by `GameFinished`).
+all worked out in `decide` and `follow`; `evolve` only applies them (the final ranking adds up the
+recorded scores and is recorded by `GameFinished`).
 
 Decisions where the rules leave a choice (see ../shared/rules/sushi-go.md):
 
@@ -42,7 +42,6 @@ import msgspec
 from domain.chance import Chance
 from domain.engine import (
     Bot,
-    Decided,
     Game,
     Result,
     RulesVersion,
@@ -50,7 +49,6 @@ from domain.engine import (
     RuleViolation,
     SeatScore,
     breakdown_type,
-    folded,
 )
 from domain.mcts import search_bots
 from domain.sushi_go import sampler
@@ -63,7 +61,7 @@ from domain.sushi_go.cards import (
 )
 from domain.sushi_go.catalog import Details, details
 from domain.sushi_go.commands import Pick
-from domain.sushi_go.decide import deal, decide
+from domain.sushi_go.decide import deal, decide, follow
 from domain.sushi_go.events import EVENT_TYPES, CardsRevealed, SushiGoEvent
 from domain.sushi_go.evolve import evolve
 from domain.sushi_go.legal import legal_commands
@@ -117,9 +115,8 @@ class SushiGo(RulesVersioned):
         if not MIN_PLAYERS <= players <= self.max_players:
             raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {self.max_players} players")
 
-    def setup(self, options: SushiGoOptions, players: int, chance: Chance) -> Decided[SushiGoEvent, SushiGoState]:
-        state = initial_state(players)
-        return folded(evolve, state, [deal(state, 1, chance)])
+    def setup(self, options: SushiGoOptions, players: int, chance: Chance) -> tuple[SushiGoEvent, ...]:
+        return (deal(initial_state(players), 1, chance),)
 
     def initial_state(self, options: SushiGoOptions, players: int) -> SushiGoState:
         return initial_state(players)
@@ -129,6 +126,7 @@ class SushiGo(RulesVersioned):
     legal_commands = staticmethod(legal_commands)
 
     decide = staticmethod(decide)
+    follow = staticmethod(follow)
     view = staticmethod(view)
     redact = staticmethod(redact)
 

@@ -1,26 +1,10 @@
-"""`evolve` (rules version 1) and `evolve_v2`: fold one event into the state. Total, never validate,
-never draw. Both share every way an event changes the cards (`_Work`, the `_apply_*` functions); they
-differ in who runs the turn machine below.
+"""How the events change a Sushi Go Party! state, as every rules version applies them: the cards
+moving (`Work`), the handlers of the events both versions fold alike (`SHARED_HANDLERS`), and the small
+functions the rules name (`passing`, `clashing_misos`, `copy_options`, `flip_options`...). Total, never
+validate, never draw.
 
-**Version 2** (`evolve_v2`) only applies events: the machine runs in `decide` (decide.py, `RULES_V2`), which
-writes each of its outcomes as an event (a choice asked, a bonus that does nothing, a miso clash, an
-uramaki place, the hands passed, a vote's tally), and `evolve_v2` applies them.
-
-**Version 1** (`evolve`, kaiten 0.1.0) runs the machine itself, and its logs hold no outcome events, so
-it is kept as it was: the bonus actions of a turn are a small machine that `evolve` runs after every
-event of the turn
-(`_Work.advance`), until it needs a seat's choice (`state.prompt`), a chance draw (a menu's cards),
-or the turn ends:
-
-1. At the reveal every seat's card is played, then the called chopsticks and spoons are queued with
-   the menus and takeout boxes played, by card number (chopsticks 1-3, spoon 4-6, menu 7-9, takeout
-   box 10-12; a special order acting as chopsticks or spoon 13-15).
-2. A played special order resolves at once (before the queue goes on): it copies an earlier card of
-   its owner's tableau of this round; with nothing to copy it is discarded.
-3. The queue resolves lowest number first; cards played by a bonus action (second card, spoon, menu)
-   are played like any other (wasabi, miso soup, uramaki, special order, menu, takeout box).
-4. The turn ends: miso soups clash (more than one played this turn, by any means: all of them are
-   discarded, even if a takeout box flipped one meanwhile), the uramaki race is checked, the hands pass.
+Each rules version's `evolve` is its own module: version 1 (`rules_v1.py`) runs the turn machine while
+folding; version 2 (`rules_v2.py`) only applies the events its `follow` writes.
 """
 
 from __future__ import annotations
@@ -40,51 +24,34 @@ from domain.sushi_go_party.cards import (
     NUMBER,
     ROUNDS,
     SLUG,
-    TWO_PLAYER_DRAW_TURNS,
     TYPE,
     URAMAKI_ICONS,
-    URAMAKI_PLACES,
 )
 from domain.sushi_go_party.events import (
-    BonusDropped,
     CardChosen,
     CardsDrawn,
     CardsFlipped,
     CardsRevealed,
-    ChoiceAsked,
     ChopsticksUsed,
     DessertsScored,
-    HandsPassed,
     MenuChosen,
     MenuDrawn,
     MenuOrdered,
     MenuProposed,
-    MisoClashed,
     RoundDealt,
     RoundScored,
     SpecialOrderCopied,
     SpoonGiven,
-    SpoonUsed,
-    UramakiPlaced,
     VoteCast,
-    VotesCounted,
 )
 from domain.sushi_go_party.options import menu_cards
-from domain.sushi_go_party.scoring import menu_categories, uramaki_race
-from domain.sushi_go_party.state import Action, Entry, PartyState, Prompt, Selection, Tableau
+from domain.sushi_go_party.scoring import menu_categories
+from domain.sushi_go_party.state import Entry, PartyState, Prompt, Selection, Tableau
 
 _replace = msgspec.structs.replace
 
 
-def evolve(state: PartyState, event: Any) -> PartyState:
-    handler = _HANDLERS.get(type(event))
-    return handler(state, event) if handler is not None else state
-
-
-# --- the turn machine -----------------------------------------------------------------------------
-
-
-class _Work:
+class Work:
     """A mutable copy of the parts of the state a turn changes."""
 
     __slots__ = (
@@ -185,7 +152,7 @@ class _Work:
     def copy(self, seat: int, card: int, slug: str) -> None:
         """A special order becomes a copy of `slug`, played like a new card of that slug."""
         tableau = self.tableaus[seat]
-        at = _position(tableau, card)
+        at = position(tableau, card)
         if at < 0:
             return
         effect = _EFFECT.get(slug, 0)
@@ -196,7 +163,7 @@ class _Work:
     def remove(self, seat: int, card: int) -> bool:
         """Take a card out of a tableau (it goes to a hand or the discard); False if it is not there."""
         tableau = self.tableaus[seat]
-        at = _position(tableau, card)
+        at = position(tableau, card)
         if at < 0:
             return False
         slug = tableau[at][1]
@@ -226,80 +193,6 @@ class _Work:
             else:
                 entries.append(entry)
         self.tableaus[seat] = tuple(entries)
-
-    # -- resolution --
-
-    def advance(self) -> None:
-        """Resolve what needs no choice until a prompt, a chance draw or the end of the turn."""
-        while self.prompt is None:
-            if self.immediate:
-                seat, card = self.immediate.pop(0)
-                options = copy_options(self.tableaus[seat], card)
-                if not options:
-                    self.discard_from_tableau(seat, card)
-                    continue
-                self.prompt = Prompt(kind="copy", seat=seat, card=card, options=options)
-                break
-            if self.queue:
-                self._resolve(self.queue.pop(0))
-                continue
-            self.end_turn()
-            return
-        self.phase = "resolve"
-        self.awaiting = () if self.prompt.kind == "draw-menu" else (self.prompt.seat,)
-
-    def _resolve(self, action: Action) -> None:
-        _, seat, card, kind = action
-        tableau = self.tableaus[seat]
-        at = _position(tableau, card)
-        if at < 0:
-            return
-        if kind == "chopsticks":
-            if self.hands[seat]:
-                self.prompt = Prompt(kind="chopsticks", seat=seat, card=card, options=self.hands[seat])
-        elif kind == "spoon":
-            # On the last turn nobody holds a card: nothing happens (the spoon stays).
-            if any(hand for other, hand in enumerate(self.hands) if other != seat):
-                self.prompt = Prompt(kind="spoon", seat=seat, card=card)
-        elif kind == "menu":
-            self.prompt = Prompt(kind="draw-menu", seat=seat, card=card)
-        else:  # takeout box
-            options = flip_options(tableau, card, desserts=False)
-            if options:
-                self.prompt = Prompt(kind="flip", seat=seat, card=card, options=options)
-            else:
-                self.discard_from_tableau(seat, card)
-
-    def end_turn(self) -> None:
-        players = self.players
-        for seat, card in clashing_misos(self.misos, different_players=False):
-            self.discard_from_tableau(seat, card)
-        self.misos = []
-        if self.uramaki_claimed < len(URAMAKI_PLACES) and max(self.icons) >= 10:
-            points, claimed, scorers = uramaki_race(self.icons, self.uramaki_claimed)
-            self.uramaki_claimed = claimed
-            race = list(self.race_points)
-            for seat in scorers:
-                race[seat] += points[seat]
-                for card, slug, _ in self.tableaus[seat]:
-                    if slug in URAMAKI_ICONS:
-                        self.discard_from_tableau(seat, card)
-            self.race_points = tuple(race)
-        self.picks = (-1,) * players
-        self.calls = (-1,) * players
-        self.prompt = None
-        if not self.hands[0]:
-            self.phase = "score"
-            self.awaiting = ()
-            return
-        self.pass_hands(passing(self.state))
-        self.turn += 1
-        if self.state.two_player_variant and self.turn in TWO_PLAYER_DRAW_TURNS:
-            self.phase = "draw"
-            self.awaiting = ()
-        else:
-            self.phase = "pick"
-            self.awaiting = tuple(range(players))
 
     def pass_hands(self, direction: str) -> None:
         hands = self.hands
@@ -336,14 +229,14 @@ _EFFECT: dict[str, int] = {
 def copy_options(tableau: Tableau, card: int) -> tuple[int, ...]:
     """What a special order may copy: its owner's earlier cards of this round (no menu, takeout box,
     special order or face-down card)."""
-    at = _position(tableau, card)
+    at = position(tableau, card)
     return tuple([entry[0] for entry in tableau[: max(at, 0)] if entry[1] not in NOT_COPYABLE])
 
 
 def flip_options(tableau: Tableau, box: int, desserts: bool) -> tuple[int, ...]:
     """What a takeout box may flip: its owner's earlier face-up cards of this round; desserts only when
     `desserts` (rules version 2: "choose any cards to flip"; version 1 kept them for the fridge)."""
-    at = _position(tableau, box)
+    at = position(tableau, box)
     return tuple(
         [
             entry[0]
@@ -353,7 +246,7 @@ def flip_options(tableau: Tableau, box: int, desserts: bool) -> tuple[int, ...]:
     )
 
 
-def _position(tableau: Tableau, card: int) -> int:
+def position(tableau: Tableau, card: int) -> int:
     for at, entry in enumerate(tableau):
         if entry[0] == card:
             return at
@@ -412,7 +305,7 @@ def _menu_proposed(state: PartyState, event: MenuProposed) -> PartyState:
     )
 
 
-def _vote_recorded(state: PartyState, event: VoteCast) -> PartyState:
+def vote_recorded(state: PartyState, event: VoteCast) -> PartyState:
     """The seat's vote on the current proposal (version 2's whole `VoteCast`)."""
     selection = state.selection
     assert selection is not None
@@ -441,21 +334,7 @@ def vote_tally(selection: Selection, players: int) -> tuple[int, int | None, int
     return approvals, chosen, None if chosen is not None else (selection.proposer + 1) % players
 
 
-def _vote_cast(state: PartyState, event: VoteCast) -> PartyState:
-    """Version 1 counts the votes here once the last is in (version 2: `VotesCounted`, `MenuChosen`)."""
-    state = _vote_recorded(state, event)
-    selection = state.selection
-    assert selection is not None
-    if -1 in selection.votes:
-        return state
-    approvals, chosen, proposer = vote_tally(selection, state.players)
-    state = _counted(state, approvals, proposer)
-    if chosen is None:
-        return state
-    return _replace(state, menu=selection.proposals[chosen], phase="chosen")
-
-
-def _counted(state: PartyState, approvals: int, proposer: int | None) -> PartyState:
+def count_votes(state: PartyState, approvals: int, proposer: int | None) -> PartyState:
     """The current proposal's approvals counted; the next proposer's turn, if the menu is not chosen."""
     selection = state.selection
     assert selection is not None
@@ -529,12 +408,12 @@ def _card_chosen(state: PartyState, event: CardChosen) -> PartyState:
     )
 
 
-# How the events of a turn change the cards, shared by both versions: each `_apply_*` changes a `_Work`;
+# How the events of a turn change the cards, shared by both versions: each `_apply_*` changes a `Work`;
 # version 1 then runs the machine (`_machine`), version 2 only marks the acting card's bonus action as
 # underway (`_applied`), since its outcomes come as events of their own.
 
 
-def _apply_reveal(work: _Work, event: CardsRevealed) -> None:
+def apply_reveal(work: Work, event: CardsRevealed) -> None:
     for seat, card in enumerate(event.cards):
         work.take_from_hand(seat, card)
         work.play(seat, card)
@@ -545,11 +424,11 @@ def _apply_reveal(work: _Work, event: CardsRevealed) -> None:
                 insort(work.queue, (NUMBER[call], seat, call, kind))
 
 
-def _apply_copy(work: _Work, event: SpecialOrderCopied) -> None:
+def apply_copy(work: Work, event: SpecialOrderCopied) -> None:
     work.copy(event.seat, event.card, event.slug)
 
 
-def _apply_chopsticks(work: _Work, event: ChopsticksUsed) -> None:
+def apply_chopsticks(work: Work, event: ChopsticksUsed) -> None:
     seat = event.seat
     work.take_from_hand(seat, event.card)
     if work.remove(seat, event.chopsticks):
@@ -557,70 +436,33 @@ def _apply_chopsticks(work: _Work, event: ChopsticksUsed) -> None:
     work.play(seat, event.card)
 
 
-def _apply_spoon_used_v1(work: _Work, event: SpoonUsed) -> None:
-    """Version 1 works out the spoon's outcome here: going left from the spoon's owner, the first seat
-    holding a match gives one (it chooses the variant when it holds several); nobody: the spoon is
-    discarded. (Version 2 writes that outcome as an event: `ChoiceAsked`, `SpoonGiven`, `BonusDropped`.)"""
-    found = spoon_giver(work.hands, event.seat, event.request)
-    if found is None:
-        work.discard_from_tableau(event.seat, event.spoon)
-    else:
-        giver, matches = found
-        work.prompt = Prompt(
-            kind="give", seat=giver, card=event.spoon, options=matches, request=event.request, owner=event.seat
-        )
-
-
-def _apply_give(work: _Work, event: SpoonGiven) -> None:
+def apply_give(work: Work, event: SpoonGiven) -> None:
     work.take_from_hand(event.seat, event.card)
     if work.remove(event.owner, event.spoon):
         work.hands[event.seat] = (*work.hands[event.seat], event.spoon)
     work.play(event.owner, event.card)
 
 
-def _apply_menu_drawn_v1(work: _Work, event: MenuDrawn) -> None:
-    """Version 1 asks for the menu's card here, or returns a draw of only menus (version 2: an event)."""
-    drawn = _draw_from_deck(work, event)
-    if any(SLUG[card] != "menu" for card in drawn):
-        work.drawn = drawn
-        work.prompt = Prompt(kind="menu", seat=event.seat, card=event.menu, options=drawn)
-    else:
-        work.deck = (*work.deck, *drawn)
-        work.discard_from_tableau(event.seat, event.menu)
-
-
-def _draw_from_deck(work: _Work, event: MenuDrawn) -> tuple[int, ...]:
+def draw_from_deck(work: Work, event: MenuDrawn) -> tuple[int, ...]:
     drawn = event.cards or ()
     taken = set(drawn)
     work.deck = tuple([card for card in work.deck if card not in taken])
     return drawn
 
 
-def _apply_order(work: _Work, event: MenuOrdered) -> None:
+def apply_order(work: Work, event: MenuOrdered) -> None:
     work.deck = (*work.deck, *[card for card in work.drawn if card != event.card])
     work.drawn = ()
     work.discard_from_tableau(event.seat, event.menu)
     work.play(event.seat, event.card)
 
 
-def _apply_flip(work: _Work, event: CardsFlipped) -> None:
+def apply_flip(work: Work, event: CardsFlipped) -> None:
     work.flip(event.seat, event.cards)
     work.discard_from_tableau(event.seat, event.box)
 
 
-def _machine(apply: Callable[[_Work, Any], None]) -> Callable[[PartyState, Any], PartyState]:
-    """Version 1: apply the event, then run the turn machine as far as it goes."""
-
-    def handler(state: PartyState, event: Any) -> PartyState:
-        work = _Work(state)
-        apply(work, event)
-        work.advance()
-        return work.build()
-
-    return handler
-
-
-def _round_scored(state: PartyState, event: RoundScored) -> PartyState:
+def apply_round_scored(state: PartyState, event: RoundScored) -> PartyState:
     fridges = []
     returned: list[int] = []
     for fridge, tableau in zip(state.fridges, state.tableaus, strict=True):
@@ -668,143 +510,12 @@ def final_result(scored: Sequence[Sequence[SeatScore]], desserts: Sequence[int],
     return rank_scores(scores, tiebreak=desserts)
 
 
-_HANDLERS: dict[type, Callable[[PartyState, Any], PartyState]] = {
+#: The events both rules versions apply alike.
+SHARED_HANDLERS: dict[type, Callable[[PartyState, Any], PartyState]] = {
     MenuProposed: _menu_proposed,
-    VoteCast: _vote_cast,
     MenuChosen: _menu_chosen,
     RoundDealt: _round_dealt,
     CardsDrawn: _cards_drawn,
     CardChosen: _card_chosen,
-    CardsRevealed: _machine(_apply_reveal),
-    SpecialOrderCopied: _machine(_apply_copy),
-    ChopsticksUsed: _machine(_apply_chopsticks),
-    SpoonUsed: _machine(_apply_spoon_used_v1),
-    SpoonGiven: _machine(_apply_give),
-    MenuDrawn: _machine(_apply_menu_drawn_v1),
-    MenuOrdered: _machine(_apply_order),
-    CardsFlipped: _machine(_apply_flip),
-    RoundScored: _round_scored,
     DessertsScored: _desserts_scored,
-}
-
-
-# --- version 2: a plain applier -------------------------------------------------------------------
-
-
-def evolve_v2(state: PartyState, event: Any) -> PartyState:
-    """Rules version 2: apply what the event says; every outcome of the turn machine is an event of
-    its own, worked out by `decide` (decide.py)."""
-    handler = _HANDLERS_V2.get(type(event))
-    return handler(state, event) if handler is not None else state
-
-
-def _applied(
-    apply: Callable[[_Work, Any], None], acting: Callable[[Any], int] | None = None
-) -> Callable[[PartyState, Any], PartyState]:
-    """Version 2: apply the event, after marking the bonus action of its acting card as underway. The
-    turn then waits in `resolve` for `decide` to write what happens next."""
-
-    def handler(state: PartyState, event: Any) -> PartyState:
-        work = _Work(state)
-        if acting is not None:
-            work.settle(acting(event))
-        apply(work, event)
-        return work.build()
-
-    return handler
-
-
-def _apply_spoon_used(work: _Work, event: SpoonUsed) -> None:
-    """Who gives comes next, as an event: the spoon's request waits in a transient prompt till then."""
-    work.prompt = Prompt(kind="spoon-used", seat=event.seat, card=event.spoon, request=event.request)
-
-
-def _apply_menu_drawn(work: _Work, event: MenuDrawn) -> None:
-    """The menu's owner plays one of the drawn cards (a draw of only menus is dropped next, an event)."""
-    drawn = _draw_from_deck(work, event)
-    work.drawn = drawn
-    work.prompt = Prompt(kind="menu", seat=event.seat, card=event.menu, options=drawn)
-    work.awaiting = (event.seat,)
-
-
-def _apply_choice_asked(work: _Work, event: ChoiceAsked) -> None:
-    work.prompt = Prompt(
-        kind=event.kind,
-        seat=event.seat,
-        card=event.card,
-        options=event.options or (),
-        request=event.request,
-        owner=-1 if event.owner is None else event.owner,
-    )
-    work.awaiting = (event.seat,)
-
-
-def _apply_bonus_dropped(work: _Work, event: BonusDropped) -> None:
-    if event.reason == "only-menus":
-        work.deck = (*work.deck, *work.drawn)
-        work.drawn = ()
-    if event.discarded:
-        work.discard_from_tableau(event.seat, event.card)
-
-
-def _apply_miso_clashed(work: _Work, event: MisoClashed) -> None:
-    for seat, card in event.cards:
-        work.discard_from_tableau(seat, card)
-    work.misos = []
-
-
-def _apply_uramaki_placed(work: _Work, event: UramakiPlaced) -> None:
-    race = list(work.race_points)
-    for seat in event.seats:
-        race[seat] += event.points
-    work.race_points = tuple(race)
-    work.uramaki_claimed = event.claimed
-    for seat, card in event.cards:
-        work.discard_from_tableau(seat, card)
-
-
-def _apply_hands_passed(work: _Work, event: HandsPassed) -> None:
-    players = work.players
-    work.pass_hands(event.direction)
-    work.turn = event.turn
-    work.picks = (-1,) * players
-    work.calls = (-1,) * players
-    work.misos = []
-    work.phase = "pick"
-    work.awaiting = tuple(range(players))
-
-
-def _votes_counted(state: PartyState, event: VotesCounted) -> PartyState:
-    return _counted(state, event.approvals, event.next_proposer)
-
-
-def _round_scored_v2(state: PartyState, event: RoundScored) -> PartyState:
-    """The last turn of a round passes no hands: its picks and miso soups are cleared with the round."""
-    players = state.players
-    scored = _round_scored(state, event)
-    return _replace(scored, picks=(-1,) * players, calls=(-1,) * players, misos=())
-
-
-def _acting_card(event: Any) -> int:
-    return int(event.card)
-
-
-_HANDLERS_V2: dict[type, Callable[[PartyState, Any], PartyState]] = {
-    **_HANDLERS,
-    VoteCast: _vote_recorded,
-    VotesCounted: _votes_counted,
-    CardsRevealed: _applied(_apply_reveal),
-    SpecialOrderCopied: _applied(_apply_copy, _acting_card),
-    ChopsticksUsed: _applied(_apply_chopsticks, lambda event: event.chopsticks),
-    SpoonUsed: _applied(_apply_spoon_used, lambda event: event.spoon),
-    SpoonGiven: _applied(_apply_give, lambda event: event.spoon),
-    MenuDrawn: _applied(_apply_menu_drawn, lambda event: event.menu),
-    MenuOrdered: _applied(_apply_order, lambda event: event.menu),
-    CardsFlipped: _applied(_apply_flip, lambda event: event.box),
-    ChoiceAsked: _applied(_apply_choice_asked, _acting_card),
-    BonusDropped: _applied(_apply_bonus_dropped, _acting_card),
-    MisoClashed: _applied(_apply_miso_clashed),
-    UramakiPlaced: _applied(_apply_uramaki_placed),
-    HandsPassed: _applied(_apply_hands_passed),
-    RoundScored: _round_scored_v2,
 }

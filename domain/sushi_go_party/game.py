@@ -2,18 +2,19 @@
 
 Rules versions (`rules_versions`; a game keeps the version it was created with):
 
-- **1** (kaiten 0.1.0): `evolve` (evolve.py) runs the turn machine itself: bonus actions, miso clashes,
-  the uramaki race, the hand pass and the vote's tally are worked out while folding, and its logs hold
-  no event for them. Kept apart, as it was, so that every version-1 log replays exactly as recorded.
-- **2**: outcomes are events. `decide` runs the turn machine (decide.py, `RULES_V2`) and writes each outcome
+- **1** (kaiten 0.1.0, `rules_v1.py`): its `evolve` runs the turn machine itself: bonus actions, miso
+  clashes, the uramaki race, the hand pass and the vote's tally are worked out while folding, and its
+  logs hold no event for them. Kept apart, as it was, so that every version-1 log replays exactly as
+  recorded.
+- **2** (`rules_v2.py`): outcomes are events. Its `follow` runs the turn machine and writes each outcome
   (`ChoiceAsked`, `BonusDropped`, `MisoClashed`, `UramakiPlaced`, `HandsPassed`, `VotesCounted`, and
-  the existing `SpecialOrderCopied`, `SpoonGiven`, `MenuDrawn`, `MenuChosen`...); `evolve_v2` only
+  the existing `SpecialOrderCopied`, `SpoonGiven`, `MenuDrawn`, `MenuChosen`...); its `evolve` only
   applies them. Two rules change: a **miso soup** clash needs two or more *different* players (one
   player's two miso soups are kept), and a **takeout box** may flip desserts played this round (a
   flipped dessert is a 2-point card, not a dessert: not kept in the fridge, not counted at the end).
-  Both versions share the card effects (`_Work`, the `_apply_*` functions), validation, draws and
-  scoring; what differs is a `PartyRules` (evolve, steps, whether desserts flip) and the two small
-  functions its rules name (`clashing_misos`, `flip_options`).
+  Both versions share the card effects (evolve.py: `Work`, the `apply_*` functions), validation, draws
+  and scoring (decide.py); what differs is a `PartyRules` (evolve, follow, whether desserts flip) and
+  the two small functions its rules name (`clashing_misos`, `flip_options`).
 
 Decisions of the rules spec (../shared/rules/sushi-go-party.md), both versions:
 
@@ -66,7 +67,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Decided, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
 from domain.mcts import search_bots
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party import sampler
@@ -78,7 +79,7 @@ from domain.sushi_go_party.cards import (
 )
 from domain.sushi_go_party.catalog import Details, details
 from domain.sushi_go_party.commands import Command
-from domain.sushi_go_party.decide import RULES_V2
+from domain.sushi_go_party.decide import PartyRules
 from domain.sushi_go_party.events import (
     EVENT_TYPES,
     OUTCOME_EVENT_TYPES,
@@ -90,6 +91,8 @@ from domain.sushi_go_party.events import (
 )
 from domain.sushi_go_party.legal import legal_commands
 from domain.sushi_go_party.options import PartyOptions, check_options
+from domain.sushi_go_party.rules_v1 import RULES_V1
+from domain.sushi_go_party.rules_v2 import RULES_V2
 from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
 from domain.sushi_go_party.state import PartyState
 from domain.sushi_go_party.view import PartyView, redact, view
@@ -101,6 +104,10 @@ RULES_V2_CHANGES: tuple[str, ...] = (
     "player playing two (chopsticks) keeps both",
     "takeout box: may flip desserts played this round; a flipped dessert is a 2-point card, not a dessert",
 )
+
+
+#: Each rules version's `decide`, `evolve` and `follow` differences, by version.
+RULES: dict[int, PartyRules] = {1: RULES_V1, 2: RULES_V2}
 
 
 class SushiGoParty(RulesVersioned):
@@ -141,15 +148,15 @@ class SushiGoParty(RulesVersioned):
 
     def __init__(self, rules_version: int | None = None) -> None:
         super().__init__(rules_version)
-        self.rules = RULES_V2 if self.rules_version >= 2 else deciding.RULES_V1
+        self.rules = RULES[self.rules_version]
         # Version 1 logs never hold the outcome events (its evolve works the outcomes out itself).
         self.event_types = EVENT_TYPES if self.rules_version == 1 else (*EVENT_TYPES, *OUTCOME_EVENT_TYPES)
 
     def check_options(self, options: Any, players: int) -> None:
         check_options(options, players)
 
-    def setup(self, options: PartyOptions, players: int, chance: Chance) -> Decided[PartyEvent, PartyState]:
-        return deciding.setup(options, players, chance, self.rules)
+    def setup(self, options: PartyOptions, players: int, chance: Chance) -> tuple[PartyEvent, ...]:
+        return deciding.setup(options, players, chance)
 
     def initial_state(self, options: Any, players: int) -> PartyState:
         return deciding.new_state(options, players)
@@ -157,8 +164,11 @@ class SushiGoParty(RulesVersioned):
     def evolve(self, state: Any, event: Any) -> PartyState:
         return self.rules.evolve(state, event)
 
-    def decide(self, state: PartyState, seat: int, command: Command, chance: Chance) -> Decided[PartyEvent, PartyState]:
+    def decide(self, state: PartyState, seat: int, command: Command, chance: Chance) -> tuple[PartyEvent, ...]:
         return deciding.decide(state, seat, command, chance, self.rules)
+
+    def follow(self, state: PartyState, chance: Chance) -> Sequence[PartyEvent]:
+        return self.rules.follow(state, chance)
 
     def legal_commands(self, state: Any, seat: int) -> Sequence[Any]:
         return legal_commands(state, seat)

@@ -59,7 +59,7 @@ def attack(game: AnyGame, players: int, version: int, seen: Any, seeds: range) -
     found = []
     for seed in seeds:
         state = initial
-        for event in game.setup(options, players, Chance(seed, version)).events:
+        for event in game.setup(options, players, Chance(seed, version)):
             state = game.evolve(state, event)
         if SEEN[game.id](state) == seen:
             found.append(seed)

@@ -1,6 +1,9 @@
 """Properties every game of the catalog must have, whatever its rules: bot games end, replay equals the
 live table, totals are the sums of their breakdowns, legal commands are accepted, events round-trip
-through JSON, and catalog, views and redacted events encode."""
+through JSON, and catalog, views and redacted events encode. And every game plays the roles of the one
+Decider contract (`domain.engine`): `decide` and `follow` never change their input, the caller's one
+fold of their events reaches the table's state and leaves nothing to follow, and a view shows a seat
+nothing of what it may not see."""
 
 from __future__ import annotations
 
@@ -11,11 +14,14 @@ from typing import Any, Union
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain import lobby
 from domain.catalog import GAMES
 from domain.chance import Chance
 from domain.engine import Game, reads_view
+from domain.mcts import MctsBot
 from services.logs import MAX_EVENT_DATA_BYTES
 
 SEEDS = range(3 if os.environ.get("CI") else 6)
@@ -132,14 +138,114 @@ def test_a_bot_that_reads_no_view_is_handed_none_and_the_others_their_view(
 
 def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
     """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots, sampler, catalog and game
-    (CONTRIBUTING.md says what each holds): a reader finds the same thing in the same place."""
+    (CONTRIBUTING.md says what each holds), and a `rules_v<N>` module for each rules version whose
+    `evolve` differs: a reader finds the same thing in the same place."""
     root = Path(__file__).resolve().parents[2] / "domain"
-    layouts = {
-        game.id: sorted(path.stem for path in (root / game.view_type.__module__.split(".")[1]).glob("*.py"))
-        for game in GAMES.values()
-    }
-    expected = sorted(["__init__", *MODULES])
-    assert all(layout == expected for layout in layouts.values()), layouts
+    for game in GAMES.values():
+        layout = {path.stem for path in (root / game.view_type.__module__.split(".")[1]).glob("*.py")}
+        versions = {f"rules_v{entry.version}" for entry in game.rules_versions}
+        assert layout - versions == {"__init__", *MODULES}, (game.id, layout)
+        assert layout & versions in (set(), versions), (game.id, "every version in its own module, or none")
+
+
+def bot_decisions(game: Game, players: int, seed: int) -> Any:
+    """Each decision of a game of random bots: the table, the log's length and the seat's command."""
+    log: list[Any] = lobby.create_game(game, players, None, seed, salt=bytes(16))
+    table = lobby.replay(game, log)
+    for _ in range(players):
+        decision = lobby.take_seat(game, table, Chance(seed, len(log)), bot="random")
+        log.extend(decision.events)
+        table = decision.table
+    bot_chance = Chance.from_rng(random.Random(seed))
+    for _ in range(MAX_DECISIONS):
+        seat = lobby.next_bot_seat(game, table)
+        if table.status != "active" or seat is None:
+            return
+        command = lobby.bot_command(game, table, seat, bot_chance)
+        yield table, len(log), seat, command
+        decision = lobby.act(game, table, seat, command, Chance(seed, len(log)))
+        log.extend(decision.events)
+        table = decision.table
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@settings(max_examples=4)
+@given(data=st.data())
+def test_decide_changes_nothing_and_one_fold_of_what_it_wrote_reaches_the_table(game_id: str, data: Any) -> None:
+    """For each decision of a seeded game: `decide` and `follow` leave the state they read as it was
+    (its bytes), the table records `decide`'s events first and then `follow`'s, folding them once from
+    the state `decide` read gives the table's new state, and nothing is left to follow there."""
+    game = GAMES[game_id]
+    players = data.draw(st.integers(game.min_players, game.max_players), label="players")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    decisions = 0
+    for table, version, seat, command in bot_decisions(game, players, seed):
+        rules = lobby.rules_of(game, table)
+        state = table.state
+        before = msgspec.json.encode(state)
+        decided = list(rules.decide(state, seat, command, Chance(seed, version)))
+        rules.follow(state, Chance(seed, version))
+        assert msgspec.json.encode(state) == before, "decide or follow changed the state it read"
+        moved = lobby.act(game, table, seat, command, Chance(seed, version))
+        written = [event for event in moved.events if not isinstance(event, lobby.LOBBY_EVENTS)]
+        assert decided and written[: len(decided)] == decided
+        reached = state
+        for event in written:
+            reached = rules.evolve(reached, event)
+        assert reached == moved.table.state
+        assert not rules.follow(reached, Chance(seed, version)), "the caller stopped before the rules did"
+        decisions += 1
+    assert decisions > 0
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+@settings(max_examples=4)
+@given(data=st.data())
+def test_a_seat_sees_nothing_of_another_seats_hidden_cards(game_id: str, data: Any) -> None:
+    """Two states that differ in what a seat may not see show it the same view: the true state, and one
+    the game's own sampler deals again from that seat's view (other seats' hands, the decks, the piles
+    below the top). A view that showed one of those cards would differ between the two. And what
+    another seat chose in secret (a pick before the reveal) changes neither the seat's view nor the
+    events it is shown."""
+    game = GAMES[game_id]
+    players = data.draw(st.integers(game.min_players, game.max_players), label="players")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    bot = game.bots["mcts"]()
+    assert isinstance(bot, MctsBot)
+    sampler = bot.search.determinizer
+    dealt_again = secret_choices = 0
+    for index, (table, version, seat, _) in enumerate(bot_decisions(game, players, seed)):
+        state = table.state
+        awaited = lobby.awaiting(game, table)
+        # A sampler hands a secret pick still pending back to its seat, for the search to play it again
+        # (the view says who still has to pick): the round trip holds where no seat has picked in secret.
+        for viewer in range(players) if game_id not in SIMULTANEOUS or len(awaited) == players else ():
+            view = game.view(state, viewer)
+            sampled = sampler.sample(view, Chance(seed, version, "sample", viewer))
+            assert game.view(sampled, viewer) == view, (viewer, index)
+            dealt_again += sampled != state
+        for other in awaited:
+            if other == seat:
+                continue
+            choices = list(game.legal_commands(state, other))[:2]
+            if len(choices) < 2:
+                continue
+            shown = []
+            for choice in choices:
+                moved = lobby.act(game, table, other, choice, Chance(seed, version))
+                if seat not in lobby.awaiting(game, moved.table):
+                    break
+                redacted = [lobby.redact(game, moved.table, event, seat) for event in moved.events]
+                shown.append((game.view(moved.table.state, seat), redacted))
+            else:
+                assert shown[0] == shown[1], (seat, other, choices)
+                secret_choices += 1
+    assert dealt_again > 0, "no state with cards hidden from a seat was reached"
+    assert secret_choices > 0 or game_id not in SIMULTANEOUS
+
+
+#: The games whose seats choose at the same time, each in secret until the reveal.
+SIMULTANEOUS = ("sushi-go", "sushi-go-party")
 
 
 MODULES = (

@@ -9,7 +9,7 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import replace
 
-from domain import lobby
+from domain import engine, lobby
 from domain.chance import Chance
 from domain.dim_sum_derby.cards import (
     ACTIONS_PER_TURN,
@@ -121,10 +121,8 @@ def make_state(
 
 def run(state: DerbyState, seat: int, command: Any, seed: int = 0) -> tuple[list[Any], DerbyState]:
     """Decide a command and fold its events."""
-    events = list(GAME.decide(state, seat, command, Chance(seed, 1)).events)
-    for event in events:
-        state = evolve(state, event)
-    return events, state
+    events, state = engine.play(GAME, state, seat, command, Chance(seed, 1))
+    return list(events), state
 
 
 def types(events: Sequence[Any]) -> list[str]:
@@ -136,7 +134,7 @@ def dealt(players: int = 3, seed: int = 1, first_player: int = 0, rules_version:
     options = DerbyOptions(first_player=first_player)
     game = GAME if rules_version is None else GAME.at_rules_version(rules_version)
     state = game.initial_state(options, players)
-    for event in game.setup(options, players, Chance(seed, 0)).events:
+    for event in game.setup(options, players, Chance(seed, 0)):
         state = evolve(state, event)
     return state
 

@@ -93,8 +93,8 @@ def test_three_or_four_players_only(players: int) -> None:
 
 def test_setup_is_one_event_drawn_from_chance_and_reproducible() -> None:
     options = DerbyOptions(first_player=1)
-    first = GAME.setup(options, 4, Chance(5, 3)).events
-    assert first == GAME.setup(options, 4, Chance(5, 3)).events
+    first = GAME.setup(options, 4, Chance(5, 3))
+    assert first == GAME.setup(options, 4, Chance(5, 3))
     assert len(first) == 1 and isinstance(first[0], DerbyDealt) and first[0].first_player == 1
 
 

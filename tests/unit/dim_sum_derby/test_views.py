@@ -66,7 +66,7 @@ def test_views_are_json_encodable() -> None:
 
 
 def test_the_deal_shows_each_seat_its_own_yen_cards_and_every_cart_top() -> None:
-    (event,) = GAME.setup(DerbyOptions(), 3, Chance(4, 2)).events
+    (event,) = GAME.setup(DerbyOptions(), 3, Chance(4, 2))
     assert isinstance(event, DerbyDealt)
     mine = GAME.redact(event, 1)
     assert mine.yen[1] == event.yen[1]

@@ -35,7 +35,7 @@ SIX = [
 
 
 def run(state: SpinState, seat: int, command: Any) -> tuple[list[Any], SpinState]:
-    events = list(GAME.decide(state, seat, command, Chance(0)).events)
+    events = list(GAME.decide(state, seat, command, Chance(0)))
     for event in events:
         state = GAME.evolve(state, event)
     return events, state
@@ -57,7 +57,7 @@ def total_tokens(state: SpinState) -> int:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_fills_six_piles_18_18_18_17_17_17(players: int) -> None:
-    (event,) = GAME.setup(SpinOptions(), players, Chance(7)).events
+    (event,) = GAME.setup(SpinOptions(), players, Chance(7))
     assert isinstance(event, BasketsFilled)
     assert event.piles is not None
     assert event.sizes == (18, 18, 18, 17, 17, 17)

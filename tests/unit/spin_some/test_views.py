@@ -49,7 +49,7 @@ def test_no_view_shows_a_card_below_the_top() -> None:
 
 
 def _play(state: object, command: object) -> tuple[list[object], object]:
-    events = list(GAME.decide(state, 0, command, Chance(0)).events)
+    events = list(GAME.decide(state, 0, command, Chance(0)))
     for event in events:
         state = GAME.evolve(state, event)
     return events, state

@@ -8,12 +8,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain import lobby
+from domain import engine, lobby
 from domain.chance import Chance
 from domain.sushi_go.cards import ALL_CARDS, IS_PUDDING, SLUG_TO_KIND, card_ids
 from domain.sushi_go.commands import Pick
-from domain.sushi_go.decide import decide
-from domain.sushi_go.evolve import evolve
 from domain.sushi_go.game import SUSHI_GO as GAME
 from domain.sushi_go.state import SushiGoState, initial_state
 
@@ -67,10 +65,8 @@ def make_state(
 
 def play(state: SushiGoState, seat: int, *cards: int, seed: int = 0) -> tuple[SushiGoState, list[Any]]:
     """Decide and fold one pick; returns the new state and its events."""
-    events = list(decide(state, seat, Pick(cards=tuple(cards)), Chance(seed, 1)).events)
-    for event in events:
-        state = evolve(state, event)
-    return state, events
+    events, state = engine.play(GAME, state, seat, Pick(cards=tuple(cards)), Chance(seed, 1))
+    return state, list(events)
 
 
 def play_turn(state: SushiGoState, picks: Sequence[Sequence[int]]) -> tuple[SushiGoState, list[Any]]:

@@ -41,7 +41,7 @@ def violation(state: Any, seat: int, command: Any) -> str:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_setup_deals_unique_cards_by_player_count(players: int) -> None:
-    [dealt] = GAME.setup(GAME.options_type(), players, Chance(7, 3)).events
+    [dealt] = GAME.setup(GAME.options_type(), players, Chance(7, 3))
     assert isinstance(dealt, HandsDealt)
     assert dealt.round == 1 and dealt.hand_size == DEAL[players] and not dealt.reshuffled
     cards = [card for hand in dealt.hands for card in hand or ()]

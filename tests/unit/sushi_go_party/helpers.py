@@ -10,13 +10,14 @@ import msgspec
 
 from domain import lobby
 from domain.chance import Chance
+from domain.engine import play
 from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
 from domain.sushi_go_party.commands import Pick
-from domain.sushi_go_party.decide import RULES_V1, PartyRules, decide, new_state
+from domain.sushi_go_party.decide import PartyRules, new_state
 from domain.sushi_go_party.events import MenuChosen, RoundDealt
-from domain.sushi_go_party.evolve import evolve
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.options import PartyOptions, menu_cards, resolve_menu
+from domain.sushi_go_party.rules_v1 import RULES_V1, evolve
 from domain.sushi_go_party.state import Entry, PartyState
 
 #: The rules `setup_game` plays by default (test_turns.py runs every test under each version).
@@ -44,10 +45,10 @@ class Game:
 
     def act(self, seat: int, command: Any) -> list[Any]:
         self.version += 1
-        decided = decide(self.state, seat, command, Chance(self.seed, self.version), self.rules)
-        self.state = decided.state
-        self.events.extend(decided.events)
-        return list(decided.events)
+        game = GAME.at_rules_version(self.rules.version)
+        events, self.state = play(game, self.state, seat, command, Chance(self.seed, self.version))
+        self.events.extend(events)
+        return list(events)
 
     def turn(self, *picks: int | tuple[int, int]) -> list[Any]:
         """Every seat picks (a card id, or (card id, called card id)), in seat order."""

@@ -1,13 +1,14 @@
-"""Rules version 2: the outcomes of a turn are events decided in `decide`, and `evolve_v2` only applies
-them; a takeout box may flip desserts. (test_turns.py runs the shared behaviour under both versions.)"""
+"""Rules version 2: the outcomes of a turn are events written by its `follow` (rules_v2.py), and its
+`evolve` only applies them; a takeout box may flip desserts. (test_turns.py runs the shared behaviour
+under both versions.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from domain.chance import Chance
+from domain.engine import play
 from domain.sushi_go_party.commands import Flip, ProposeMenu, Spoon, Vote
-from domain.sushi_go_party.decide import RULES_V1, RULES_V2
 from domain.sushi_go_party.events import (
     BonusDropped,
     CardsRevealed,
@@ -18,8 +19,9 @@ from domain.sushi_go_party.events import (
     UramakiPlaced,
     VotesCounted,
 )
-from domain.sushi_go_party.evolve import evolve, evolve_v2
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from domain.sushi_go_party.rules_v1 import RULES_V1
+from domain.sushi_go_party.rules_v2 import RULES_V2
 from domain.sushi_go_party.view import redact
 
 from .helpers import check_conservation, setup_game
@@ -39,12 +41,12 @@ def test_a_reveal_alone_resolves_nothing_in_version_2() -> None:
     game, ids = setup_game("master-menu", 3, [["takeout-box"], ["temaki"], ["temaki"]], [["tofu"], [], []])
     state = game.state
     reveal = CardsRevealed(round=1, turn=1, cards=(ids["takeout-box"][0], *ids["temaki"][:2]), calls=(None,) * 3)
-    applied = evolve_v2(state, reveal)
+    applied = RULES_V2.evolve(state, reveal)
     # The box is played and queued; what it does is the next event's to say.
     assert applied.phase == "resolve" and applied.prompt is None and applied.awaiting == ()
     assert [action[2] for action in applied.queue] == [ids["takeout-box"][0]]
     # Version 1 ran the machine while folding: it asks the box's owner at once.
-    folded = evolve(state, reveal)
+    folded = RULES_V1.evolve(state, reveal)
     assert folded.prompt is not None and folded.prompt.kind == "flip" and folded.queue == ()
 
 
@@ -130,18 +132,16 @@ def test_a_vote_is_counted_by_an_event() -> None:
     state = GAME.initial_state(GAME.options_type(menu="vote"), 3)
     commands = [(0, ProposeMenu(menu="my-first-meal")), (1, Vote(approve=True)), (2, Vote(approve=False))]
     for seat, command in commands:
-        decided = GAME.decide(state, seat, command, Chance(1, len(events)))
-        events.extend(decided.events)
-        state = decided.state
+        decided, state = play(GAME, state, seat, command, Chance(1, len(events)))
+        events.extend(decided)
     assert of_type(events, VotesCounted) == [VotesCounted(proposal=0, approvals=2, next_proposer=None)]
     assert of_type(events, MenuChosen)[0].how == "vote" and state.phase == "pick"
     # Rejected: the next seat proposes.
     state = GAME.initial_state(GAME.options_type(menu="vote"), 3)
     events = []
     for seat, command in [commands[0], (1, Vote(approve=False)), (2, Vote(approve=False))]:
-        decided = GAME.decide(state, seat, command, Chance(1, len(events)))
-        events.extend(decided.events)
-        state = decided.state
+        decided, state = play(GAME, state, seat, command, Chance(1, len(events)))
+        events.extend(decided)
     assert of_type(events, VotesCounted) == [VotesCounted(proposal=0, approvals=1, next_proposer=1)]
     assert state.phase == "select" and state.awaiting == (1,)
 

@@ -15,7 +15,7 @@ from domain.chance import Chance
 from domain.engine import RuleViolation, seat_score
 from domain.sushi_go_party.cards import NUMBER, SLUG
 from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
-from domain.sushi_go_party.decide import RULES_V1, RULES_V2, PartyRules, decide
+from domain.sushi_go_party.decide import PartyRules, decide
 from domain.sushi_go_party.events import (
     CardsRevealed,
     MenuDrawn,
@@ -29,6 +29,8 @@ from domain.sushi_go_party.events import (
 from domain.sushi_go_party.evolve import final_result
 from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
 from domain.sushi_go_party.legal import legal_commands
+from domain.sushi_go_party.rules_v1 import RULES_V1
+from domain.sushi_go_party.rules_v2 import RULES_V2
 
 from . import helpers
 from .helpers import Game, check_conservation, menu, setup_game
@@ -81,7 +83,7 @@ def test_pick_violations() -> None:
     assert violation(game, 0, Pick(card=ids["sashimi"][0])) == "already-picked"
     over = msgspec.structs.replace(game.state, phase="over", awaiting=())
     with pytest.raises(RuleViolation) as error:
-        decide(over, 1, Pick(card=ids["dumpling"][0]), Chance(0, 1))
+        decide(over, 1, Pick(card=ids["dumpling"][0]), Chance(0, 1), game.rules)
     assert error.value.code == "game-finished"
 
 
