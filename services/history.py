@@ -30,7 +30,7 @@ from services.history_views import (
     SeatWinRate,
     TypedMatchPage,
 )
-from services.people import Names, seats_of_record, shown_seats
+from services.people import Names, seats_of_record
 from services.ports import (
     BUILTIN_APP,
     GameStatsRecord,
@@ -42,6 +42,7 @@ from services.ports import (
     PlayerGameRecord,
     ReadModels,
 )
+from services.presenting import shown_seats
 from services.text_rules import check_player_id
 from services.views import GameStatus, MatchSummary, Status, views_of
 

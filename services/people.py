@@ -2,9 +2,9 @@
 beside it, in the people an app's erasure deletes (DESIGN.md, "Trust").
 
 Every answer that shows a seat (a table, an event, the history, a leaderboard) shows it through
-`shown_seat`: a person's name and player_id as they are now, or a neutral label once erased. A serving
-process keeps the people it looked up for `NAMES_SECONDS`, so a table is shown without a query each
-time, and an erasure or a new name reaches every process within that time.
+`shown_seat` (services/presenting.py): a person's name and player_id as they are now, or a neutral
+label once erased. A serving process keeps the people it looked up for `NAMES_SECONDS`, so a table is
+shown without a query each time, and an erasure or a new name reaches every process within that time.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 
 import msgspec
 
-from domain.lobby import Seat, SeatTaken
+from domain.lobby import Seat
 from services.lru import Lru
 from services.ports import People, Person
-from services.views import SeatTakenView, SeatView
 
 #: How long a process shows a person as it last read them.
 NAMES_SECONDS = 1.0
@@ -74,46 +73,6 @@ class Names:
     def forget(self, person_id: str) -> None:
         """A person this process just erased: shown erased at once here."""
         self._looked.put(person_id, (self._now(), None))
-
-
-def neutral_label(seat: int) -> str:
-    """What an erased person's seat is called."""
-    return f"Player {seat + 1}"
-
-
-def shown_person(
-    seat: int, name: str | None, player_id: str | None, person_id: str | None, people: Mapping[str, Person]
-) -> tuple[str | None, str | None, bool]:
-    """A seat's name and player_id as the API shows them, and whether its person was erased: from the
-    people kept beside the log, or as a log recorded before them holds them."""
-    if person_id is None:
-        return name, player_id, False
-    person = people.get(person_id)
-    if person is None:
-        return neutral_label(seat), None, True
-    return person.name, person.player_id, False
-
-
-def shown_seat(seat: Seat, people: Mapping[str, Person]) -> SeatView:
-    name, player_id, erased = shown_person(seat.seat, seat.name, seat.player_id, seat.person, people)
-    return SeatView(
-        seat=seat.seat,
-        name=name,
-        player_id=player_id,
-        bot=seat.bot,
-        resigned=seat.resigned,
-        taken_over_by=seat.taken_over_by,
-        erased=erased,
-    )
-
-
-def shown_seats(seats: Iterable[Seat], people: Mapping[str, Person]) -> list[SeatView]:
-    return [shown_seat(seat, people) for seat in seats]
-
-
-def shown_seat_taken(event: SeatTaken, people: Mapping[str, Person]) -> SeatTakenView:
-    name, player_id, erased = shown_person(event.seat, event.name, event.player_id, event.person, people)
-    return SeatTakenView(seat=event.seat, name=name, player_id=player_id, bot=event.bot, erased=erased)
 
 
 def seats_of_record(seats: Collection[Mapping[str, object]]) -> list[Seat]:

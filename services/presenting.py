@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -11,11 +11,50 @@ from msgspec import UNSET
 
 from domain import lobby
 from domain.engine import AnyGame
-from domain.lobby import Table
-from services.people import shown_seat_taken, shown_seats
+from domain.lobby import Seat, SeatTaken, Table
 from services.ports import Person, StoredEvent
 from services.upcasting import current_version
-from services.views import EventView, GameStatus, TableView, Viewer, views_of
+from services.views import EventView, GameStatus, SeatTakenView, SeatView, TableView, Viewer, views_of
+
+
+def neutral_label(seat: int) -> str:
+    """What an erased person's seat is called."""
+    return f"Player {seat + 1}"
+
+
+def shown_person(
+    seat: int, name: str | None, player_id: str | None, person_id: str | None, people: Mapping[str, Person]
+) -> tuple[str | None, str | None, bool]:
+    """A seat's name and player_id as the API shows them, and whether its person was erased: from the
+    people kept beside the log, or as a log recorded before them holds them."""
+    if person_id is None:
+        return name, player_id, False
+    person = people.get(person_id)
+    if person is None:
+        return neutral_label(seat), None, True
+    return person.name, person.player_id, False
+
+
+def shown_seat(seat: Seat, people: Mapping[str, Person]) -> SeatView:
+    name, player_id, erased = shown_person(seat.seat, seat.name, seat.player_id, seat.person, people)
+    return SeatView(
+        seat=seat.seat,
+        name=name,
+        player_id=player_id,
+        bot=seat.bot,
+        resigned=seat.resigned,
+        taken_over_by=seat.taken_over_by,
+        erased=erased,
+    )
+
+
+def shown_seats(seats: Iterable[Seat], people: Mapping[str, Person]) -> list[SeatView]:
+    return [shown_seat(seat, people) for seat in seats]
+
+
+def shown_seat_taken(event: SeatTaken, people: Mapping[str, Person]) -> SeatTakenView:
+    name, player_id, erased = shown_person(event.seat, event.name, event.player_id, event.person, people)
+    return SeatTakenView(seat=event.seat, name=name, player_id=player_id, bot=event.bot, erased=erased)
 
 
 def table_view(
