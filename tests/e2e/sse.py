@@ -79,6 +79,15 @@ class EventStream:
             return [message.event() async for message in self._messages if message.data is not None]
 
 
+async def refused_stream(client: httpx.AsyncClient, path: str, headers: dict[str, str] | None = None) -> httpx.Response:
+    """The answer to a GET of a stream that must be refused, read whole; fails as soon as the stream opens
+    instead (a stream never ends, and keep-alive comments keep a client's read timeout from ending it)."""
+    async with asyncio.timeout(WAIT_SECONDS), client.stream("GET", path, headers=headers) as response:
+        assert response.status_code != 200, f"GET {path} opened a stream instead of refusing it"
+        await response.aread()
+        return response
+
+
 @asynccontextmanager
 async def open_stream(
     client: httpx.AsyncClient,

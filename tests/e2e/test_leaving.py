@@ -11,6 +11,7 @@ from litestar.testing import AsyncTestClient
 
 from api.bootstrap import Services
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing, create, moved_on, seats_named, until
+from tests.e2e.sse import refused_stream
 from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -70,7 +71,7 @@ async def test_a_leaver_ranks_last_and_only_their_loss_is_counted(client: Client
     left = await client.post(f"/v1/games/{alone['id']}/resign", headers=bearer(alone["tokens"]["0"]))
     assert [event["type"] for event in left.json()["events"]] == ["SeatResigned", "GameAbandoned"]
     # Abandoned is over: a stream that has every event has nothing left to follow.
-    ended = await client.get(f"/v1/games/{alone['id']}/events/stream?after={left.json()['version']}")
+    ended = await refused_stream(client, f"/v1/games/{alone['id']}/events/stream?after={left.json()['version']}")
     assert ended.status_code == 204
 
     await settle_all(services.projection_runners)

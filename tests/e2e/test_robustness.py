@@ -7,6 +7,7 @@ import uuid
 import pytest
 
 from tests.e2e.play import bearer, create
+from tests.e2e.sse import refused_stream
 
 
 def assert_problem(response, status: int, code: str) -> None:
@@ -269,5 +270,5 @@ async def test_a_version_of_more_digits_than_python_reads_is_no_server_error(cli
 
 async def test_a_last_event_id_of_more_digits_than_python_reads_is_refused(client):
     finished = await create(client, "sushi-go", 2, seats=[{"bot": "random"}] * 2, seed=5)
-    response = await client.get(f"/v1/games/{finished['id']}/events/stream", headers={"Last-Event-ID": HUGE})
+    response = await refused_stream(client, f"/v1/games/{finished['id']}/events/stream", {"Last-Event-ID": HUGE})
     assert_problem(response, 422, "invalid-last-event-id")

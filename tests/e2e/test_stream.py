@@ -16,11 +16,14 @@ from typing import Any
 import httpx
 import pytest
 import uvicorn
+from sqlalchemy import update
 
+from adapters.schema import stream_tickets
 from api.app import create_app
 from api.bootstrap import Services
+from services.stream_tickets import ticket_hash
 from tests.e2e.play import all_events, bearer, create, play_randomly
-from tests.e2e.sse import WAIT_SECONDS, open_stream
+from tests.e2e.sse import WAIT_SECONDS, open_stream, refused_stream
 
 
 class InProcessServer(uvicorn.Server):
@@ -125,7 +128,7 @@ async def test_the_stream_of_a_game_ends_after_game_finished_and_then_answers_20
     # Once the game is over the whole log is public, and a stream from the start is all of it.
     async with open_stream(client, game_id, query="?after=0") as stream:
         assert await stream.rest() == await all_events(client, game_id)
-    done = await client.get(f"/v1/games/{game_id}/events/stream", headers={"Last-Event-ID": str(final["version"])})
+    done = await refused_stream(client, f"/v1/games/{game_id}/events/stream", {"Last-Event-ID": str(final["version"])})
     assert done.status_code == 204
 
 
@@ -171,7 +174,7 @@ async def test_a_client_that_goes_away_leaves_no_subscription_behind(client, ser
 )
 async def test_a_stream_that_cannot_be_served_is_refused_with_a_problem(client, path, headers, status, code):
     game = await two_person_game(client)
-    response = await client.get(path.format(id=game["id"]), headers=headers)
+    response = await refused_stream(client, path.format(id=game["id"]), headers)
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/problem+json")
     assert response.json()["code"] == code
@@ -197,8 +200,28 @@ async def test_a_ticket_streams_its_seats_view_once(client):
     # Seat 1 sees its own hand and not seat 0's.
     assert dealt["data"]["hands"][1] is not None and dealt["data"]["hands"][0] is None
 
-    again = await client.get(f"/v1/games/{game['id']}/events/stream{query}")
+    again = await refused_stream(client, f"/v1/games/{game['id']}/events/stream{query}")
     assert again.status_code == 401 and again.json()["code"] == "invalid-ticket"
+
+
+@pytest.mark.parametrize("trouble", ["unknown", "another game", "expired"])
+async def test_a_ticket_that_is_not_good_now_is_a_401(client, services, trouble):
+    game = await create(client, "sushi-go", 2, seed=12)
+    ticket = (await ticket_for(client, game, 0))["ticket"]
+    target = game["id"]
+    if trouble == "unknown":
+        ticket = "no-such-ticket"
+    elif trouble == "another game":
+        target = (await create(client, "sushi-go", 2))["id"]
+    else:
+        assert services.engine is not None, "a store whose tickets the test can age"
+        async with services.engine.begin() as connection:
+            past = datetime.now(UTC) - timedelta(seconds=1)
+            row = stream_tickets.c.ticket_hash == ticket_hash(ticket)
+            await connection.execute(update(stream_tickets).where(row).values(expires_at=past))
+    answer = await refused_stream(client, f"/v1/games/{target}/events/stream?ticket={ticket}")
+    assert answer.status_code == 401 and answer.json()["code"] == "invalid-ticket"
+    assert answer.headers["content-type"].startswith("application/problem+json")
 
 
 async def test_a_seat_token_in_the_url_is_no_credential(client):
@@ -212,7 +235,7 @@ async def test_a_seat_token_in_the_url_is_no_credential(client):
 
 async def test_an_invitee_follows_a_private_game_with_a_spectators_ticket(client):
     game = await create(client, "sushi-go", 2, seed=12, visibility="private")
-    refused = await client.get(f"/v1/games/{game['id']}/events/stream")
+    refused = await refused_stream(client, f"/v1/games/{game['id']}/events/stream")
     assert refused.status_code == 404, "a private game, to a caller holding nothing of it"
     invited = await client.post(f"/v1/games/{game['id']}/invitations", headers=bearer(game["tokens"]["0"]))
     code = invited.json()["code"]

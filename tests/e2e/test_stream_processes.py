@@ -11,7 +11,7 @@ import pytest
 
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
-from tests.e2e.sse import WAIT_SECONDS, open_stream
+from tests.e2e.sse import WAIT_SECONDS, open_stream, refused_stream
 
 pytestmark = pytest.mark.postgres
 
@@ -55,5 +55,5 @@ async def test_a_ticket_from_one_server_opens_a_stream_on_the_other_once(servers
             events = await stream.until_version(game["version"])
         dealt = next(event for event in events if event["type"] == "HandsDealt")
         assert dealt["data"]["hands"][0] is not None
-        spent = await through_one.get(f"/v1/games/{game['id']}/events/stream?ticket={ticket}")
+        spent = await refused_stream(through_one, f"/v1/games/{game['id']}/events/stream?ticket={ticket}")
         assert spent.status_code == 401 and spent.json()["code"] == "invalid-ticket"

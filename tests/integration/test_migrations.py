@@ -42,7 +42,12 @@ async def migrate_in_a_process(url: str) -> None:
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-c", f"from adapters.migrate import upgrade_sync; upgrade_sync({url!r})"
     )
-    assert await process.wait() == 0
+    try:
+        assert await asyncio.wait_for(process.wait(), 60) == 0
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
 
 
 async def test_migrators_starting_together_migrate_once(empty_database_url: str) -> None:
