@@ -25,15 +25,27 @@ export async function historyScreen(main, query) {
   const more = h("button", { type: "button", hidden: true }, "Older games");
   /** @type {string | null} */
   let cursor = null;
+  let loaded = false;
 
   const load = async () => {
+    // Past the last page there is nothing older: never ask for the first page again.
+    if (loaded && cursor === null) return;
     const page = await api.matches({ game: filters.get("game") ?? "", status: filters.get("status") ?? "", player_id: filters.get("player_id") ?? "", limit: PAGE, cursor });
     list.append(...page.items.map((match) => matchItem(match, names)));
     cursor = page.next_cursor;
+    loaded = true;
     more.hidden = cursor === null;
     if (!list.children.length) list.append(h("li", {}, "No game matches."));
   };
-  more.addEventListener("click", () => load().catch(showProblem));
+  more.addEventListener("click", () => {
+    // One page at a time: a second click while the page loads would append it twice.
+    more.disabled = true;
+    load()
+      .catch(showProblem)
+      .finally(() => {
+        more.disabled = false;
+      });
+  });
 
   replace(
     main,
