@@ -269,7 +269,8 @@ _VALUES: dict[str, Callable[[_Context, int, int], float]] = {
 
 
 class GreedyBot:
-    """The command worth the most now, by `_Context.value`."""
+    """The card worth roughly the most points now, counting what its sets, majorities and desserts may still
+    bring; a copy, chopsticks, a spoon or a menu pick is weighed by the card it brings."""
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         first = commands[0]

@@ -2,6 +2,7 @@
 // how it scores and which colour family it belongs to (for the card faces).
 
 import { api } from "./api.js";
+import { learnBotNames } from "./names.js";
 
 /**
  * The parts of a catalog entry's `details` the client reads (the document leaves `details` open:
@@ -28,7 +29,17 @@ const decks = new Map();
 
 /** Every game of the catalog. */
 export function catalogGames() {
-  games ??= api.catalog().then((catalog) => catalog.games);
+  games ??= api.catalog().then(
+    (catalog) => {
+      for (const game of catalog.games) learnBotNames(game.bots);
+      return catalog.games;
+    },
+    (error) => {
+      // A catalog that could not be read is asked for again by the next screen.
+      games = null;
+      throw error;
+    },
+  );
   return games;
 }
 

@@ -1,11 +1,41 @@
 // How seats, games and events are named on screen. Seats are numbered from 1 for people (the API
 // numbers them from 0).
 
+/** Each bot's name by its id ("mcts:strong" -> "MCTS (strong)"), learnt from the catalog (catalog.js). */
+const BOT_NAMES = new Map();
+
+/** @param {{id: string, name: string}[]} bots */
+export function learnBotNames(bots) {
+  for (const bot of bots) BOT_NAMES.set(bot.id, bot.name);
+}
+
+/** A bot's name: the catalog's, else its id in words ("mcts:strong" -> "Mcts strong"). @param {string} id */
+export function botName(id) {
+  return BOT_NAMES.get(id) ?? slugWords(id.replace(/[:_]/g, " "));
+}
+
+/**
+ * A bot's description for a player: the catalog's first paragraph of its docstring, without the
+ * asides that name code ("(its `cpu_ms`)") or code's marks.
+ * @param {string} text
+ */
+export function plainDescription(text) {
+  return text
+    .replace(/\s*\([^()]*`[^()]*\)/g, "")
+    .replace(/`([^`]*)`/g, "$1")
+    .trim();
+}
+
+/** "1 point", "0 points", "12 points" @param {number} count */
+export function points(count) {
+  return `${count} ${count === 1 ? "point" : "points"}`;
+}
+
 /** @param {import("./types.js").Seat} seat */
 export function seatName(seat) {
-  if (seat.name && seat.resigned) return `${seat.name} (resigned; ${seat.taken_over_by ?? "a"} bot plays)`;
+  if (seat.name && seat.resigned) return `${seat.name} (resigned; ${seat.taken_over_by ? `the ${botName(seat.taken_over_by)}` : "a"} bot plays)`;
   if (seat.name) return seat.name;
-  if (seat.bot) return `${seat.bot[0].toUpperCase()}${seat.bot.slice(1)} bot ${seat.seat + 1}`;
+  if (seat.bot) return `${botName(seat.bot)} bot ${seat.seat + 1}`;
   return `Seat ${seat.seat + 1} (open)`;
 }
 

@@ -3,6 +3,7 @@
 
 import { h } from "../dom.js";
 import { cardFace } from "../faces.js";
+import { points } from "../names.js";
 
 /**
  * What a board is drawn from. `commands` are the seat's legal commands now (none in a replay or for a
@@ -43,6 +44,14 @@ export function cardRow(faces, empty = "none") {
 }
 
 /**
+ * What an empty tableau says: a game that is over scored and cleared its last round's cards.
+ * @param {Board} board
+ */
+export function emptyTableau(board) {
+  return board.table.status === "finished" ? "No cards on the table: the last round is scored." : "No cards yet this round.";
+}
+
+/**
  * Faces for plain cards ({id, slug}), none of them playable.
  * @param {Board} board
  * @param {import("../types.js").Card[]} cards
@@ -60,7 +69,7 @@ export function faces(board, cards, options = {}) {
  */
 export function seatTitle(board, seat, total) {
   const awaited = board.table.awaiting.includes(seat);
-  return [board.names[seat], seat === board.seat ? " (you)" : "", total === undefined ? "" : ` · ${total} points`, awaited ? " · to play" : ""].join("");
+  return [board.names[seat], seat === board.seat ? " (you)" : "", total === undefined ? "" : ` · ${points(total)}`, awaited ? " · to play" : ""].join("");
 }
 
 /**

@@ -4,7 +4,7 @@
 
 import { h } from "../dom.js";
 import { cardFace } from "../faces.js";
-import { buttons, cardRow, roundScores, seatTitle, zone } from "./common.js";
+import { buttons, cardRow, emptyTableau, roundScores, seatTitle, zone } from "./common.js";
 import { menuBuilder, menuLine, typeName } from "./party-menus.js";
 
 /**
@@ -48,7 +48,7 @@ export function partyBoard(board) {
         zone(
           seatTitle(board, seat, view.totals[seat]),
           { zone: "tableau", seat: String(seat) },
-          cardRow(cards.map((entry) => tableauFace(board, entry)), "no cards yet this round"),
+          cardRow(cards.map((entry) => tableauFace(board, entry)), emptyTableau(board)),
           view.fridges[seat].length
             ? h("div", { class: "fridge" }, h("h4", {}, "Fridge (desserts kept)"), cardRow(view.fridges[seat].map((entry) => cardFace(board.deck.info(entry.scores_as), { id: entry.card.id, small: true }))))
             : null,

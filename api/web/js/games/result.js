@@ -1,7 +1,7 @@
 // The final result of any game: the ranking, the winners, and each seat's total by scoring category.
 
 import { h } from "../dom.js";
-import { slugWords } from "../names.js";
+import { points, slugWords } from "../names.js";
 
 /**
  * @param {import("../types.js").Result} result
@@ -23,7 +23,7 @@ export function resultPanel(result, names) {
         return h(
           "li",
           { dataset: { seat: String(seat), total: String(score?.total ?? 0) } },
-          h("strong", {}, `${names[seat]}: ${score?.total ?? 0} points`),
+          h("strong", {}, `${names[seat]}: ${points(score?.total ?? 0)}`),
           h("dl", { class: "breakdown" }, lines.map(([category, points]) => h("div", {}, h("dt", {}, slugWords(category)), h("dd", {}, String(points))))),
         );
       }),

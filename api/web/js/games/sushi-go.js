@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 import { cardFace } from "../faces.js";
-import { buttons, cardRow, faces, roundScores, seatTitle, zone } from "./common.js";
+import { buttons, cardRow, emptyTableau, faces, roundScores, seatTitle, zone } from "./common.js";
 
 /**
  * @typedef {import("../types.js").Schemas["SushiGoView"]} SushiGoView
@@ -24,7 +24,7 @@ export function sushiGoBoard(board) {
         zone(
           seatTitle(board, seat, view.totals[seat]),
           { zone: "tableau", seat: String(seat) },
-          cardRow(faces(board, cards), "no cards yet this round"),
+          cardRow(faces(board, cards), emptyTableau(board)),
           view.puddings[seat].length ? h("p", {}, `Puddings kept: ${view.puddings[seat].length}`) : null,
         ),
       ),

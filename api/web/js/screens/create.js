@@ -6,6 +6,7 @@ import { api, serverAuth } from "../api.js";
 import { catalogGame, deckOf } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { menuBuilder, menuLine, suggestedMenus } from "../games/party-menus.js";
+import { plainDescription } from "../names.js";
 import { showProblem } from "../notice.js";
 import { holdSeats, profile } from "../storage.js";
 
@@ -135,10 +136,10 @@ export async function createScreen(main, gameId) {
       {},
       h("legend", {}, "Seats (taken in order; seats left open come last)"),
       seatRows,
-      h("ul", { class: "quiet" }, game.bots.map((bot) => h("li", {}, `${bot.name} bot: ${bot.description}`))),
+      h("ul", { class: "quiet" }, game.bots.map((bot) => h("li", {}, `${bot.name} bot: ${plainDescription(bot.description)}`))),
     ),
     options,
-    h("p", {}, privately, h("label", { for: "private" }, "Private: not listed; open seats are taken only with an invitation link")),
+    h("p", {}, h("label", { for: "private", class: "check" }, privately, "Private: not listed; open seats are taken only with an invitation link")),
     h("p", {}, h("label", { for: "clock" }, "Turn clock (when time runs out, the greedy bot moves for that seat)"), clock),
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),
@@ -225,8 +226,8 @@ function partyOptions(box, deck, players) {
       h("legend", {}, "Options"),
       h("p", {}, h("label", { for: "menu" }, "Menu"), menu),
       builder.fields,
-      h("p", {}, bothWays, h("label", { for: "pass-both-ways" }, " Pass both ways (round 2 passes right)")),
-      h("p", {}, twoPlayer, h("label", { for: "two-player-variant" }, " Two-player variant (5 cards, then one drawn each turn)")),
+      h("p", {}, h("label", { for: "pass-both-ways", class: "check" }, bothWays, "Pass both ways (round 2 passes right)")),
+      h("p", {}, h("label", { for: "two-player-variant", class: "check" }, twoPlayer, "Two-player variant (5 cards, then one drawn each turn)")),
     ),
   );
   return () => {

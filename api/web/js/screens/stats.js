@@ -76,7 +76,7 @@ export async function statsScreen(main, gameId) {
       board.players.length
         ? table(
             ["Rank", "Player", "Rating", "Played", "Wins"],
-            board.players.map((entry) => [String(entry.rank), h("a", { href: `#/players/${encodeURIComponent(entry.player_id)}` }, entry.player_id), entry.rating.toFixed(2), String(entry.played), String(entry.wins)]),
+            board.players.map((entry) => [String(entry.rank), h("a", { href: `#/players/${encodeURIComponent(entry.player_id)}` }, entry.name ?? entry.player_id), entry.rating.toFixed(2), String(entry.played), String(entry.wins)]),
           )
         : h("p", {}, "Nobody is rated yet."),
     ),
