@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from litestar import Litestar
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
-from litestar.plugins.prometheus import PrometheusConfig, PrometheusController
+from litestar.plugins import PluginProtocol
+from litestar.plugins.prometheus import PrometheusConfig
 from litestar.types import Middleware
 
 from api.bootstrap import Services, bootstrap
@@ -17,6 +19,7 @@ from api.contract.docs import assets_router, render_plugins
 from api.cors import cors_config
 from api.dependencies import PROVIDERS
 from api.errors import EXCEPTION_HANDLERS
+from api.metrics import MetricsController, watch_pools
 from api.play import play_router
 from api.principal import Identify
 from api.rate_limit import Limiter, LimitRequests
@@ -33,7 +36,11 @@ from api.routes.stream import StreamController
 from api.routes.webhooks import WebhooksController
 from api.settings import Settings
 from api.shutdown import streams_end_on_exit_signal
+from api.tracing import provider_from_env, request_spans, spans_named_by_route, trace_statements
 from services.ports import BUILTIN_APP
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace import TracerProvider
 
 API_VERSION = "1.0.0"
 #: The largest body a route reads, an imported log's aside (413 request-too-large beyond).
@@ -101,14 +108,14 @@ replica answer once it has it.
 """
 
 
-class MetricsController(PrometheusController):
-    path = "/metrics"
-    include_in_schema = False
-
-
-def create_app(services: Services | None = None, settings: Settings | None = None) -> Litestar:
-    """An app over the given services, or over services built from settings when it starts."""
+def create_app(
+    services: Services | None = None, settings: Settings | None = None, tracer_provider: TracerProvider | None = None
+) -> Litestar:
+    """An app over the given services, or over services built from settings when it starts. With
+    traces on (`settings.traces`), spans go to `tracer_provider`, else to one the `OTEL_*` variables
+    configure (api/tracing.py)."""
     configured = settings or Settings.from_env()
+    traces = tracer_provider if tracer_provider is not None or not configured.traces else provider_from_env()
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -134,16 +141,25 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
             else services
         )
         app.state.services = running
+        unwatch = watch_pools(running)
+        untrace = None if traces is None else trace_statements([running.engine, running.read_engine], traces)
         await running.start()
         try:
             with streams_end_on_exit_signal(running):
                 yield
         finally:
+            unwatch()
+            if untrace is not None:
+                untrace()
+            if traces is not None and tracer_provider is None:
+                traces.shutdown()
             # Services handed in belong to the caller, who closes them; background parts stop here.
             await (running.close() if owned else running.stop())
 
     metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
+    plugins: list[PluginProtocol] = [] if traces is None else [request_spans(traces)]
     middleware: list[Middleware] = [
+        *([] if traces is None else [spans_named_by_route]),
         metrics.middleware,
         Identify,
         DefineMiddleware(LimitRequests, limiter=Limiter(configured.rate_limit)),
@@ -168,6 +184,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         middleware=middleware,
+        plugins=plugins,
         request_class=KaitenRequest,
         # The serving process's logging is kaiten's (api/logging_setup.py): JSON lines, not Litestar's format.
         logging_config=None,

@@ -10,6 +10,7 @@ from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
 
+from api import tracing
 from services.scheduler import DEFAULT_LEASE
 from services.table_cache import DEFAULT_CACHED_TABLES
 from services.webhook_delivery import KEEP_FOR
@@ -86,6 +87,14 @@ def parse_admin_key(value: str | None) -> str | None:
     return value
 
 
+def parse_traces(value: str | None) -> bool:
+    """`KAITEN_OTEL=1`: OpenTelemetry traces, which need the `otel` extra (api/tracing.py)."""
+    on, problem = tracing.problem(value)
+    if problem is not None:
+        raise SettingsError(problem)
+    return on
+
+
 @dataclass(frozen=True)
 class WebhookOptions:
     #: Webhooks may point at loopback, link-local and private addresses (tests, local development).
@@ -141,6 +150,8 @@ class Settings:
     open: bool = True
     #: The key of the admin API (`KAITEN_ADMIN_KEY`; None: no admin API).
     admin_key: str | None = None
+    #: OpenTelemetry traces of the requests and their SQL statements (`KAITEN_OTEL`, api/tracing.py).
+    traces: bool = False
     #: The processes in which each serving process's bots think (`KAITEN_BOT_WORKERS`; one per core).
     bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
 
@@ -165,6 +176,7 @@ class Settings:
         return cls(
             open=parse_auth(os.environ.get("KAITEN_AUTH"), database_set="DATABASE_URL" in os.environ),
             admin_key=parse_admin_key(os.environ.get("KAITEN_ADMIN_KEY")),
+            traces=parse_traces(os.environ.get("KAITEN_OTEL")),
             database_url=database_url,
             read_database_url=check_read_replica(database_url, read_database_url) if read_database_url else None,
             abandon_after=parse_duration("KAITEN_ABANDON_AFTER", abandon_after) if abandon_after else None,

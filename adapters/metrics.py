@@ -1,0 +1,95 @@
+"""Figures read as Prometheus scrapes: the database's backlogs and this process's connection pools.
+
+The backlogs (webhook deliveries pending, deadlines due) are rows every process shares, counted with
+one query per scrape: each process reports the same figure, so a dashboard takes their `max`, not their
+sum. The pools are each process's own: a dashboard sums them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+
+import sqlalchemy as sa
+from prometheus_client import REGISTRY, Gauge
+from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.registry import Collector
+from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.pool import QueuePool
+
+from adapters.schema import deadlines, webhook_deliveries
+
+WEBHOOKS_PENDING = Gauge(
+    "kaiten_webhook_deliveries_pending",
+    "Webhook deliveries neither delivered nor given up yet, in the whole database (the same on every process)",
+)
+WEBHOOKS_OLDEST = Gauge(
+    "kaiten_webhook_oldest_pending_seconds",
+    "Age of the oldest webhook delivery neither delivered nor given up (0: none), in the whole database",
+)
+DEADLINES_DUE = Gauge(
+    "kaiten_deadlines_due",
+    "Games whose deadline is due and not acted on yet: bot moves owed (due at once) and turn clocks run out, "
+    "in the whole database (the same on every process)",
+)
+
+_PENDING = sa.select(sa.func.count(), sa.func.min(webhook_deliveries.c.created_at)).where(
+    webhook_deliveries.c.status == "pending"
+)
+
+
+async def measure_backlogs(engine: AsyncEngine, now: datetime) -> None:
+    """Set the backlog gauges from the database (two counts, on one pooled connection)."""
+    async with engine.connect() as connection:
+        pending, oldest = (await connection.execute(_PENDING)).one()
+        due = (
+            await connection.execute(
+                sa.select(sa.func.count()).select_from(deadlines).where(deadlines.c.due_at <= sa.bindparam("now")),
+                {"now": now},
+            )
+        ).scalar_one()
+    WEBHOOKS_PENDING.set(pending)
+    WEBHOOKS_OLDEST.set(0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
+    DEADLINES_DUE.set(due)
+
+
+class Pools(Collector):
+    """The pools of the engines this process serves with, by role (`primary`, `replica`): how many
+    connections are checked out now, and how many the pool holds at most (it never opens more)."""
+
+    def __init__(self) -> None:
+        self._engines: dict[int, tuple[str, AsyncEngine]] = {}
+
+    def watch(self, role: str, engine: AsyncEngine) -> Callable[[], None]:
+        """Report the engine's pool under `role` until the function returned is called."""
+        self._engines[id(engine)] = (role, engine)
+
+        def unwatch() -> None:
+            self._engines.pop(id(engine), None)
+
+        return unwatch
+
+    def collect(self) -> Iterator[GaugeMetricFamily]:
+        checked_out = GaugeMetricFamily(
+            "kaiten_db_pool_checked_out", "Pooled database connections in use now, by pool", labels=["pool"]
+        )
+        size = GaugeMetricFamily(
+            "kaiten_db_pool_size",
+            "Database connections a pool holds at most (it opens no more), by pool",
+            labels=["pool"],
+        )
+        totals: dict[str, tuple[int, int]] = {}
+        for role, engine in list(self._engines.values()):
+            pool = engine.pool
+            if isinstance(pool, QueuePool):
+                used, held = totals.get(role, (0, 0))
+                totals[role] = (used + pool.checkedout(), held + pool.size())
+        for role, (used, held) in sorted(totals.items()):
+            checked_out.add_metric([role], used)
+            size.add_metric([role], held)
+        yield checked_out
+        yield size
+
+
+#: The one collector of the process's pools, in the registry the metrics route exposes.
+POOLS = Pools()
+REGISTRY.register(POOLS)
