@@ -105,15 +105,8 @@ export function buttons(title, choices) {
  */
 export function roundScores(board, rounds, count) {
   if (!rounds.length) return null;
-  return h(
-    "table",
-    { class: "scores" },
-    h("caption", {}, "Points scored each round"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), rounds.map((_, round) => h("th", { scope: "col" }, round < count ? `Round ${round + 1}` : "Game end")))),
-    h(
-      "tbody",
-      {},
-      board.names.map((name, seat) => h("tr", {}, h("th", { scope: "row" }, name), rounds.map((scores) => h("td", {}, String(scores.find((score) => score.seat === seat)?.total ?? 0))))),
-    ),
-  );
+  const head = h("tr", {}, h("th", { scope: "col" }, "Player"), rounds.map((_, round) => h("th", { scope: "col" }, round < count ? `Round ${round + 1}` : "Game end")));
+  const rows = board.names.map((name, seat) => h("tr", {}, h("th", { scope: "row" }, name), rounds.map((scores) => h("td", {}, String(scores.find((score) => score.seat === seat)?.total ?? 0)))));
+  // A table wider than a phone (many seats, long names) scrolls on its own, never the page.
+  return h("div", { class: "scroll" }, h("table", { class: "scores" }, h("caption", {}, "Points scored each round"), h("thead", {}, head), h("tbody", {}, rows)));
 }
