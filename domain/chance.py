@@ -20,6 +20,9 @@ class Chance:
     checkers see a read-only property (a subclass may make it one that refuses to draw)."""
 
     __slots__ = ("_context", "_seed", "rng")
+    _seed: int | str
+    #: None once the generator is seeded (the key is read once).
+    _context: tuple[int | str, ...] | None
 
     if TYPE_CHECKING:
 
@@ -36,14 +39,27 @@ class Chance:
         """A Chance over an existing generator (bots in the simulator reuse one per game)."""
         chance = cls(0)
         _RNG_SLOT.__set__(chance, rng)
+        chance._context = None
         return chance
 
     def __getattr__(self, name: str) -> random.Random:
         if name != "rng":
             raise AttributeError(name)
+        assert self._context is not None, "a seeded generator is in its slot"
         rng = random.Random(":".join([str(self._seed), *map(str, self._context)]))
         _RNG_SLOT.__set__(self, rng)
+        self._context = None
         return rng
+
+    def rekeyed(self, *context: int | str) -> Chance:
+        """The chance of the same seed in another context, for the caller that made this one and hands
+        it out call by call (`run_bots`, a decision after another): this Chance keyed anew while it
+        has drawn nothing, else a new one. Making a Chance costs a Python object, and most decisions
+        draw nothing."""
+        if self._context is None:
+            return Chance(self._seed, *context)
+        self._context = context
+        return self
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)

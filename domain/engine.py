@@ -156,35 +156,56 @@ def _unchanged(state: S, event: Any) -> S:
 
 
 class _Handlers(dict[type, Callable[[Any, Any], Any]]):
-    """Handlers by event type, with one for any other type: it leaves the state as it is."""
+    """Handlers by event type, with one for any other type (`otherwise`)."""
+
+    def __init__(self, handlers: Mapping[type, Callable[[Any, Any], Any]], otherwise: Callable[[Any, Any], Any]):
+        super().__init__(handlers)
+        self.otherwise = otherwise
 
     def __missing__(self, kind: type) -> Callable[[Any, Any], Any]:
-        return _unchanged
+        return self.otherwise
+
+
+#: The table of each `evolve` that `evolver` built.
+_TABLES: dict[Callable[[Any, Any], Any], _Handlers] = {}
 
 
 def evolver(handlers: Mapping[type, Callable[[S, Any], S]]) -> Callable[[S, Any], S]:
     """A game's `evolve`: each event applied by the handler of its type; an event of no handler's
     type leaves the state as it is (`evolve` is total and never validates). The hot path of every
     fold: one subscript and the handler's call."""
-    handler_of = _Handlers(handlers)
+    handler_of = _Handlers(handlers, _unchanged)
 
     def evolve(state: S, event: Any) -> S:
         new: S = handler_of[type(event)](state, event)
         return new
 
+    _TABLES[evolve] = handler_of
     return evolve
+
+
+def handlers(game: Game[S, Any, Any, Any]) -> Mapping[type, Callable[[S, Any], S]]:
+    """What applies an event of each type, for a hot fold to call directly (`handlers[type(event)]`):
+    the table of a game whose `evolve` an `evolver` built (a call fewer per event), else `evolve`
+    itself for every type."""
+    evolve = game.evolve
+    table = _TABLES.get(evolve)
+    if table is None:
+        # Kept too: a game's bound `evolve` is equal (and hashes alike) on every read.
+        table = _TABLES[evolve] = _Handlers({}, evolve)
+    return table
 
 
 def settled(game: Game[S, Any, E, Any], state: S, events: Sequence[E], chance: Chance) -> tuple[tuple[E, ...], S]:
     """`events` (a decision's, or the setup's), then the events the rules write on their own after them
     (`follow`, drawing from the same `chance`), each folded once: all of them, and the state they lead
     to."""
-    evolve = game.evolve
+    handler_of = handlers(game)
     follow = game.follow
     written: tuple[E, ...] = ()
     while events:
         for event in events:
-            state = evolve(state, event)
+            state = handler_of[type(event)](state, event)
         written += tuple(events)
         events = follow(state, chance)
     return written, state
@@ -208,6 +229,17 @@ class Bot(Protocol):
 def reads_view(bot: Bot) -> bool:
     """Whether the bot reads the view it is handed (see `Bot`)."""
     return getattr(bot, "reads_view", True) is not False
+
+
+def no_bot_playout(
+    state: Any,
+    bots: Sequence[Bot | None],
+    choosing: Callable[[int, int], Chance],
+    rules_chance: Callable[[int], Chance],
+    version: int,
+) -> None:
+    """`Game.play_bots` of a game with no fast path: its bots play one decision at a time."""
+    return None
 
 
 class Game(Protocol[S, C, E, O_contra]):
@@ -269,6 +301,22 @@ class Game(Protocol[S, C, E, O_contra]):
         """The events the rules write on their own in this state, with no seat's choice (a reveal, a
         round's scores, a deal), at most up to the next state they need to read; empty while the game
         waits for a seat. The caller folds them and asks again (`settled`)."""
+
+    def play_bots(
+        self,
+        state: S,
+        bots: Sequence[Bot | None],
+        choosing: Callable[[int, int], Chance],
+        rules_chance: Callable[[int], Chance],
+        version: int,
+    ) -> tuple[Sequence[E], S, int] | None:
+        """A fast path for bots that play on while only they are awaited (`bots[seat]`, None for a
+        person): the events and the state that `domain.lobby.run_bots` reaches by asking each bot and
+        folding `decide` and `follow` one decision at a time, and how many decisions that took, or None
+        when the game has none for these bots (`no_bot_playout`). The log's length is `version`; a
+        decision at the log's length `at` draws the bot's choice from `choosing(at, seat)` and the
+        rules' from `rules_chance(at)`, as `run_bots` does. It may work on a mutable copy of the state,
+        but it writes the same immutable events."""
 
     def legal_commands(self, state: S, seat: int) -> Sequence[C]:
         """Every command this seat may send now; empty when it is not awaited."""

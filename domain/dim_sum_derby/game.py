@@ -37,7 +37,7 @@ from domain.dim_sum_derby.options import DerbyOptions, check_options
 from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
 from domain.dim_sum_derby.state import DerbyState
 from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, no_bot_playout
 from domain.mcts import search_bots
 
 
@@ -93,6 +93,8 @@ class DimSumDerby(RulesVersioned):
     evolve = staticmethod(evolve)
     decide = staticmethod(decide)
     follow = staticmethod(follow)
+    #: The random bots play one decision at a time (only Sushi Go! has a fast path).
+    play_bots = staticmethod(no_bot_playout)
 
     def legal_commands(self, state: DerbyState, seat: int) -> Sequence[Any]:
         return legal_commands(state, seat)

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, C, E, Game, S, reads_view
+from domain.engine import Bot, C, E, Game, S, handlers, reads_view
 from domain.lobby.events import GameFinished
 from domain.lobby.folding import evolve_table
 from domain.lobby.results import leavers_last
@@ -76,7 +76,7 @@ def run_bots(
     key = chance_key(table)
     awaited = game.awaiting
     decide = game.decide
-    evolve = game.evolve
+    handler_of = handlers(game)
     follow = game.follow
     result_of = game.result
     # `bot_command` inline: the seat's bot, built afresh for each decision, sees its view (when it reads
@@ -89,15 +89,46 @@ def run_bots(
         return Decision(events=(), table=table)
     state = state_of(table)
     # The table is built again from the state only when someone reads it: `ask`, the end, the result.
+    if choosing is None:
+
+        def seat_chance(at: int, seat: int) -> Chance:
+            """`domain.lobby.seeding.seat_chance`, its key hashed once."""
+            return Chance(key, at, "bot", seat)
+
+        choosing = seat_chance
     behind = False
-    at = version
+    if bots is not None:
+        # The game's fast path, where it has one for these bots: no step of the loop below, the same events.
+        played = game.play_bots(
+            state,
+            [None if player is None else bots[player]() for player in players],
+            choosing,
+            lambda at: Chance(key, at),
+            version,
+        )
+        if played is not None:
+            written, state, decisions = played
+            if decisions > max_decisions:
+                raise BotsStuck(f"{game.id}: bots still playing after {max_decisions} decisions")
+            events.extend(written)
+            behind = True
+            result = result_of(state)
+            if result is not None:
+                table = _finished(game, table, state, result, events)
+                behind = False
+                if table.status != "active":
+                    return Decision(events=tuple(events), table=table)
+                state = state_of(table)
+    # One Chance for the rules, keyed anew for each decision (`Chance.rekeyed`): most draw nothing.
+    rules_chance = Chance(key, version)
     for _ in range(max_decisions):
         for seat in awaited(state):
             if players[seat] is not None:
                 break
         else:
             break
-        chance = Chance(key, at, "bot", seat) if choosing is None else choosing(at, seat)
+        at = version + len(events)
+        chance = choosing(at, seat)
         if bots is None:
             if behind:
                 table = _replace(table, state=state)
@@ -112,22 +143,18 @@ def run_bots(
             )
         # `_played` inline (`domain.engine.play`): the command's events and those that follow them,
         # each folded once.
-        rules_chance = Chance(key, at)
+        rules_chance = rules_chance.rekeyed(at)
         written = decide(state, seat, command, rules_chance)
         while written:
             for event in written:
-                state = evolve(state, event)
+                state = handler_of[type(event)](state, event)
             events.extend(written)
             written = follow(state, rules_chance)
         behind = True
-        at = version + len(events)
         result = result_of(state)
         if result is not None:
-            table = _replace(table, state=state)
+            table = _finished(game, table, state, result, events)
             behind = False
-            finished = GameFinished(result=leavers_last(result, table), seed=table.seed, salt=table.salt)
-            events.append(finished)
-            table = evolve_table(game, table, finished)
             if table.status != "active":
                 break
             state = state_of(table)
@@ -136,3 +163,11 @@ def run_bots(
     if behind:
         table = _replace(table, state=state)
     return Decision(events=tuple(events), table=table)
+
+
+def _finished(game: Game[S, C, E, Any], table: Table[S], state: S, result: Any, events: list[Any]) -> Table[S]:
+    """The table at `state`, with the game's end recorded (`GameFinished`, added to `events`)."""
+    table = _replace(table, state=state)
+    finished = GameFinished(result=leavers_last(result, table), seed=table.seed, salt=table.salt)
+    events.append(finished)
+    return evolve_table(game, table, finished)

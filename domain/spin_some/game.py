@@ -47,6 +47,7 @@ from domain.engine import (
     RuleViolation,
     SeatScore,
     breakdown_type,
+    no_bot_playout,
     rank_scores,
 )
 from domain.mcts import search_bots
@@ -116,6 +117,8 @@ class SpinSomeForDimSum(RulesVersioned):
     evolve = staticmethod(evolve)
     decide = staticmethod(decide)
     follow = staticmethod(follow)
+    #: The random bots play one decision at a time (only Sushi Go! has a fast path).
+    play_bots = staticmethod(no_bot_playout)
 
     def legal_commands(self, state: SpinState, seat: int) -> Sequence[Command]:
         return legal_commands(state, seat)

@@ -8,13 +8,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from math import comb, floor
 from typing import Any
+
+import msgspec
 
 from domain.chance import Chance
 from domain.sushi_go.cards import (
     CHOPSTICKS,
+    CHOPSTICKS_IDS,
     DUMPLING,
     KIND,
     MAKI_ICONS,
@@ -25,12 +28,19 @@ from domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
+from domain.sushi_go.commands import SINGLE_PICKS, pair_picks
+from domain.sushi_go.decide import follow, revealed
+from domain.sushi_go.events import CardPicked
+from domain.sushi_go.evolve import NO_PICKS, SEATS, evolve
 from domain.sushi_go.scoring import DUMPLING_POINTS, maki_points, pudding_points
+from domain.sushi_go.state import SushiGoState
 from domain.sushi_go.view import SushiGoView
+
+_replace = msgspec.structs.replace
 
 
 class RandomBot:
-    """Any legal command, uniformly."""
+    """Any legal command, uniformly (and fast, a whole game at a time: `play_bots`)."""
 
     __slots__ = ()
     #: It never reads its view, so it is handed None (see `domain.engine.Bot`).
@@ -180,3 +190,87 @@ def _value(kind: int, tally: _Tally, view: SushiGoView, seat: int, future: int) 
     before = maki_points([tally.icons, *others])[0]
     after = maki_points([tally.icons + icons, *others])[0]
     return float(after - before) + 0.4 * icons * chance[1]
+
+
+def play_bots(
+    state: SushiGoState,
+    bots: Sequence[Any],
+    choosing: Callable[[int, int], Chance],
+    rules_chance: Callable[[int], Chance],
+    version: int,
+) -> tuple[list[Any], SushiGoState, int] | None:
+    """Random bots in every seat playing the game to its end (`domain.engine.Game.play_bots`): each
+    round's turns on lists changed in place, drawing as `RandomBot` draws over `legal_commands` without
+    listing them, and writing what `decide` and `follow` write; what follows a round's last pick (the
+    last cards, the scores, the next deal) is the rules' own `follow`, folded by `evolve`."""
+    if len(bots) != state.players or any(type(bot) is not RandomBot for bot in bots):
+        return None
+    events: list[Any] = []
+    decisions = 0
+    while state.result is None:
+        state, at, played = _turns(state, events, choosing, version)
+        decisions += played
+        chance = rules_chance(at)
+        while written := follow(state, chance):
+            for event in written:
+                state = evolve(state, event)
+            events.extend(written)
+    return events, state, decisions
+
+
+def _turns(
+    state: SushiGoState, events: list[Any], choosing: Callable[[int, int], Chance], version: int
+) -> tuple[SushiGoState, int, int]:
+    """The turns left in the round, from a state that awaits seats: the state once its hands are down
+    to their last card, the log's length at its last decision and the decisions made."""
+    players = state.players
+    hands = [list(hand) for hand in state.hands]
+    tableaus = [list(tableau) for tableau in state.tableaus]
+    picks = list(state.picks)
+    awaiting = state.awaiting
+    turn = state.turn
+    round_ = state.round
+    at = version
+    decisions = 0
+    while awaiting:
+        for seat in awaiting:
+            at = version + len(events)
+            hand = hands[seat]
+            size = len(hand)
+            # `legal_commands` lists the singles in the hand's order, then with chopsticks every ordered
+            # pair (first in the hand's order, then the others in theirs): size + size * (size - 1).
+            pairs = size >= 2 and not CHOPSTICKS_IDS.isdisjoint(tableaus[seat])
+            # floor is int() for a float >= 0, and cheaper
+            index = floor(choosing(at, seat).rng.random() * (size * size if pairs else size))
+            if index < size:
+                cards = SINGLE_PICKS[hand[index]].cards
+            else:
+                first, second = divmod(index - size, size - 1)
+                cards = pair_picks(hand[first])[hand[second + (second >= first)]].cards
+            picks[seat] = cards
+            events.append(CardPicked(seat, cards))
+            decisions += 1
+        reveal = revealed(round_, turn, picks, tableaus)
+        events.append(reveal)
+        for seat, (hand, pick, used) in enumerate(zip(hands, picks, reveal.chopsticks)):  # noqa: B905
+            for card in pick:
+                hand.remove(card)
+            tableau = tableaus[seat]
+            tableau.extend(pick)
+            if used is not None:
+                hand.append(used)
+                tableau.remove(used)
+        # Seat i passes to seat i + 1: seat i receives the hand of seat i - 1.
+        hands.insert(0, hands.pop())
+        turn += 1
+        picks = list(NO_PICKS[players])
+        awaiting = SEATS[players] if len(hands[0]) >= 2 else ()
+    state = _replace(
+        state,
+        turn=turn,
+        hands=tuple([tuple(hand) for hand in hands]),
+        tableaus=tuple([tuple(tableau) for tableau in tableaus]),
+        picks=NO_PICKS[players],
+        awaiting=(),
+    )
+    return state, at, decisions

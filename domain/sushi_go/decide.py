@@ -12,7 +12,7 @@ the puddings scored (`PuddingsScored`), which ends the game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from math import floor
 from typing import Any
 
@@ -23,7 +23,7 @@ from domain.sushi_go.commands import Pick
 from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
 from domain.sushi_go.legal import has_chopsticks
 from domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
-from domain.sushi_go.state import SushiGoState
+from domain.sushi_go.state import Cards, SushiGoState
 
 #: No chopsticks back into any hand, by player count.
 NO_CHOPSTICKS: dict[int, tuple[None, ...]] = {players: (None,) * players for players in range(1, 9)}
@@ -63,7 +63,7 @@ def follow(state: SushiGoState, chance: Chance) -> tuple[Any, ...]:
     hands = state.hands
     if hands and hands[0]:
         if state.picks[0]:
-            return (_revealed(state),)
+            return (revealed(state.round, state.turn, state.picks, state.tableaus),)
         # One card per hand is left: it is placed automatically.
         return (CardsRevealed(state.round, state.turn, hands, NO_CHOPSTICKS[state.players], True),)
     if len(state.scored) < state.round:
@@ -73,20 +73,19 @@ def follow(state: SushiGoState, chance: Chance) -> tuple[Any, ...]:
     return (puddings_scored(state),)
 
 
-def _revealed(state: SushiGoState) -> CardsRevealed:
-    """Every pick (the state has them all), with the chopsticks going back into the hands: the
-    earliest chopsticks of each tableau that took two cards."""
-    picks = state.picks
+def revealed(round_: int, turn: int, picks: Sequence[Cards], tableaus: Sequence[Sequence[int]]) -> CardsRevealed:
+    """Every pick (all are in), with the chopsticks going back into the hands: the earliest chopsticks
+    of each tableau that took two cards. Over a state's tuples or the lists of `bots.play_bots`."""
     if 2 in map(len, picks):
         chopsticks = tuple(
             [
                 next(card for card in tableau if IS_CHOPSTICKS[card]) if len(pick) == 2 else None
-                for pick, tableau in zip(picks, state.tableaus)  # noqa: B905 (equal lengths)
+                for pick, tableau in zip(picks, tableaus)  # noqa: B905 (equal lengths)
             ]
         )
     else:
-        chopsticks = NO_CHOPSTICKS[state.players]
-    return CardsRevealed(state.round, state.turn, picks, chopsticks)
+        chopsticks = NO_CHOPSTICKS[len(picks)]
+    return CardsRevealed(round_, turn, tuple(picks), chopsticks)
 
 
 def round_scored(state: SushiGoState) -> RoundScored:

@@ -52,7 +52,7 @@ from domain.engine import (
 )
 from domain.mcts import search_bots
 from domain.sushi_go import sampler
-from domain.sushi_go.bots import GreedyBot, RandomBot
+from domain.sushi_go.bots import GreedyBot, RandomBot, play_bots
 from domain.sushi_go.cards import (
     DECK_SIZE,
     MAX_PLAYERS_BY_RULES,
@@ -127,6 +127,7 @@ class SushiGo(RulesVersioned):
 
     decide = staticmethod(decide)
     follow = staticmethod(follow)
+    play_bots = staticmethod(play_bots)
     view = staticmethod(view)
     redact = staticmethod(redact)
 

@@ -67,7 +67,7 @@ from typing import Any
 import msgspec
 
 from domain.chance import Chance
-from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type
+from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, no_bot_playout
 from domain.mcts import search_bots
 from domain.sushi_go_party import decide as deciding
 from domain.sushi_go_party import sampler
@@ -166,6 +166,9 @@ class SushiGoParty(RulesVersioned):
 
     def decide(self, state: PartyState, seat: int, command: Command, chance: Chance) -> tuple[PartyEvent, ...]:
         return deciding.decide(state, seat, command, chance, self.rules)
+
+    #: The random bots play one decision at a time (only Sushi Go! has a fast path).
+    play_bots = staticmethod(no_bot_playout)
 
     def follow(self, state: PartyState, chance: Chance) -> Sequence[PartyEvent]:
         return self.rules.follow(state, chance)
