@@ -11,6 +11,7 @@ from typing import Any
 
 import msgspec
 
+from api import backup_cli
 from api.bootstrap import bootstrap
 from api.service_cli import run_service
 from api.settings import Settings
@@ -23,16 +24,17 @@ from services.ports import BUILTIN_APP
 
 def add_commands(commands: Any) -> None:
     export = commands.add_parser("export", help="write a finished game's log (the format of GET /export)")
-    export.add_argument("game_id")
+    export.add_argument("game_id", nargs="?")
     export.add_argument("-o", "--output", type=Path, help="the file to write (default: standard output)")
     export.set_defaults(run=run_export)
 
     imported = commands.add_parser("import", help="check a finished game's log and store it as a new game")
-    imported.add_argument("file", type=Path, help="an export, or an object whose events are a game's log")
+    imported.add_argument("file", type=Path, nargs="?", help="an export, or an object whose events are a game's log")
     imported.add_argument(
         "--app", default=BUILTIN_NAME, help=f"the app the game is imported for (default {BUILTIN_NAME})"
     )
     imported.set_defaults(run=run_import)
+    backup_cli.add_arguments(export, imported)
 
 
 async def _export(database_url: str, game_id: str) -> bytes:
@@ -57,6 +59,8 @@ async def _import(database_url: str, document: Any, app_name: str) -> bytes:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    if args.all or args.game_id is None:
+        return backup_cli.run_export_all(args) if args.all else _usage("export GAME_ID, or export --all")
     document = run_service(_export(Settings.from_env().database_url, args.game_id))
     if document is None:
         return 1
@@ -68,7 +72,14 @@ def run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _usage(what: str) -> int:
+    print(f"kaiten: {what}", file=sys.stderr)
+    return 2
+
+
 def run_import(args: argparse.Namespace) -> int:
+    if args.all or args.file is None:
+        return backup_cli.run_import_all(args) if args.all else _usage("import FILE, or import --all [FILE]")
     try:
         document = json.loads(args.file.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
