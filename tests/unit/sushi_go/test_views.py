@@ -118,26 +118,51 @@ def test_views_and_redacted_events_never_show_hidden_cards(seed: int, players: i
                 assert json_ids(GAME.view(after.state, viewer)) <= visible(after.state, viewer) | passed
 
 
+def choice_of(seed: int, step: int, commands: list[Any]) -> Any:
+    """The command both tables play at this step (unless the deviant deviates)."""
+    return random.Random(f"{seed}:{step}").choice(commands)
+
+
+def picks_with_a_choice(players: int, seed: int, deviant: int) -> list[int]:
+    """The deviant's picks (numbered from 1) that have another legal command than the one played, in the
+    game both tables play until they differ."""
+    table, log = new_table(players, seed)
+    picks, choices, step = 0, [], 0
+    while table.status == "active":
+        seat = lobby.awaiting(GAME, table)[0]
+        commands = GAME.legal_commands(table.state, seat)
+        command = choice_of(seed, step, commands)
+        step += 1
+        if seat == deviant:
+            picks += 1
+            if any(other != command for other in commands):
+                choices.append(picks)
+        table = act(table, log, seat, command)
+    return choices
+
+
 def lockstep(players: int, seed: int, deviant: int, at_pick: int, alternative: int) -> None:
-    """Play two games that differ only in one hidden pick of `deviant`, and compare what every other
-    viewer sees, event by event and view by view, until that pick is revealed."""
+    """Play two games that differ only in one hidden pick of `deviant` (its `at_pick`-th pick that has an
+    alternative, counted modulo those), and compare what every other viewer sees, event by event and view
+    by view, until that pick is revealed."""
+    choices = picks_with_a_choice(players, seed, deviant)
+    assert choices, "the deviant never had a choice"
+    deviating_pick = choices[(at_pick - 1) % len(choices)]
     (a, log_a), (b, log_b) = new_table(players, seed), new_table(players, seed)
     picks_made = 0
-    deviated = False
+    deviated = revealed = False
+    compared = 0
     step = 0
-    while a.status == "active":
+    while a.status == "active" and not revealed:
         seat = lobby.awaiting(GAME, a)[0]
         assert seat == lobby.awaiting(GAME, b)[0]
-        rng = random.Random(f"{seed}:{step}")
-        step += 1
         commands_a = GAME.legal_commands(a.state, seat)
-        command_a = command_b = rng.choice(commands_a)
+        command_a = command_b = choice_of(seed, step, commands_a)
+        step += 1
         if seat == deviant:
             picks_made += 1
-            if picks_made == at_pick:
+            if picks_made == deviating_pick:
                 others = [c for c in GAME.legal_commands(b.state, seat) if c != command_a]
-                if not others:
-                    return
                 command_b = others[alternative % len(others)]
                 deviated = True
         else:
@@ -148,7 +173,7 @@ def lockstep(players: int, seed: int, deviant: int, at_pick: int, alternative: i
         if not deviated:
             assert log_a == log_b
             continue
-        revealed = False
+        assert log_a[new_a:] != log_b[new_b:] or compared, "the deviant's pick made no different event"
         for event_a, event_b in zip(log_a[new_a:], log_b[new_b:], strict=True):
             if isinstance(event_a, CardsRevealed):
                 revealed = True
@@ -159,12 +184,17 @@ def lockstep(players: int, seed: int, deviant: int, at_pick: int, alternative: i
                 seen_a = lobby.redact(GAME, before_a, event_a, viewer)
                 seen_b = lobby.redact(GAME, before_b, event_b, viewer)
                 assert encode(seen_a) == encode(seen_b)
+                compared += 1
         if revealed:
-            return
+            break
         for viewer in (*range(players), None):
             if viewer != deviant:
                 assert encode(GAME.view(a.state, viewer)) == encode(GAME.view(b.state, viewer))
                 assert lobby.awaiting(GAME, a) == lobby.awaiting(GAME, b)
+                compared += 1
+    assert deviated, f"pick {deviating_pick} of seat {deviant} was never reached"
+    assert revealed, "the different pick was never revealed"
+    assert compared, "nothing was compared between the deviation and the reveal"
 
 
 @given(
