@@ -11,7 +11,6 @@ played through the services by people choosing at random.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from typing import Any
@@ -53,7 +52,8 @@ async def exported(game: str) -> dict[str, Any]:
 def mutate(document: dict[str, Any], rng: random.Random) -> tuple[dict[str, Any], str]:
     """One random change anywhere in the log (a value, a list's order or length, an event dropped or
     two swapped), and where it was made."""
-    mutated = copy.deepcopy(document)
+    # A JSON document: a round trip through msgspec copies it as deepcopy would, at a tenth of the cost.
+    mutated: dict[str, Any] = msgspec.json.decode(msgspec.json.encode(document))
     events = mutated["events"]
     kind = rng.randrange(6)
     if kind == 0 and len(events) > 2:
