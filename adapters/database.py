@@ -38,27 +38,69 @@ def async_url(url: str) -> URL:
     return parsed
 
 
-def create_engine(url: str, *, pool_size: int = 20, max_overflow: int = 0) -> AsyncEngine:
+#: A process's PostgreSQL connections by default, everything included (`KAITEN_DB_CONNECTIONS`).
+DEFAULT_CONNECTIONS = 10
+#: The connections of a process outside its pool: the one that LISTENs for appends (adapters/notify.py).
+LISTENING_CONNECTIONS = 1
+#: The fewest a serving process runs with: the listening one and two pooled ones, which the requests
+#: and the background loops (projections, scheduler, webhook deliveries) take in turn.
+MIN_CONNECTIONS = LISTENING_CONNECTIONS + 2
+#: How long a checkout waits for a pooled connection when all are in use before it fails
+#: (`sqlalchemy.exc.TimeoutError`, which a request answers as `503 database-busy`).
+POOL_TIMEOUT_SECONDS = 10.0
+#: SQLite has no connection limit to keep to: its pool stays as large as before the budget.
+SQLITE_POOL_SIZE = 20
+#: How a process's pooled connections are named in pg_stat_activity, unless the URL names them.
+APPLICATION_NAME = "kaiten"
+
+
+def pool_size_for(url: str, connections: int = DEFAULT_CONNECTIONS) -> int:
+    """The pool a process of that many PostgreSQL connections keeps beside its listening one (SQLite's
+    is not bounded by the budget)."""
+    if async_url(url).get_backend_name() != "postgresql":
+        return SQLITE_POOL_SIZE
+    return connections - LISTENING_CONNECTIONS
+
+
+def create_engine(
+    url: str,
+    *,
+    pool_size: int | None = None,
+    max_overflow: int = 0,
+    pool_timeout: float = POOL_TIMEOUT_SECONDS,
+    pooler: bool = False,
+) -> AsyncEngine:
+    """An engine whose pool holds at most `pool_size` connections (by default, on PostgreSQL, the
+    default budget less the listening connection) and never more: past them a checkout waits up to
+    `pool_timeout` seconds. `pooler`: the URL is a connection pooler in transaction mode (PgBouncer),
+    through which a session's prepared statements would be looked for on another server connection,
+    so psycopg prepares none."""
     # A serving process's requests and catch-up projections share the pool. Past `pool_size`, each
-    # overflow checkout opens a new PostgreSQL connection (a backend forked) and closes it after,
-    # which cost 16 clients' commands more than their own work in bench/api.py: so all 20 are kept,
-    # and no more are opened (20 per process at most, as with 10 + 10 overflow before).
+    # overflow checkout would open a new PostgreSQL connection (a backend forked) and close it after,
+    # which cost 16 clients' commands more than their own work in bench/api.py: so the pool's
+    # connections are kept, and no more are opened (the budget, KAITEN_DB_CONNECTIONS).
     parsed = async_url(url)
     options: dict[str, Any] = {
         # Summary columns hold JSON: msgspec encodes and decodes it several times faster than json.
         "json_serializer": lambda value: _json_encoder.encode(value).decode(),
         "json_deserializer": msgspec.json.decode,
-        "pool_size": pool_size,
+        "pool_size": pool_size_for(url) if pool_size is None else pool_size,
         "max_overflow": max_overflow,
+        "pool_timeout": pool_timeout,
     }
     if parsed.drivername == "sqlite+aiosqlite":
         engine = create_async_engine(parsed, **options)
         _configure_sqlite(engine)
         return engine
+    connect_args: dict[str, Any] = {}
+    if "application_name" not in parsed.query:
+        connect_args["application_name"] = APPLICATION_NAME
+    if pooler:
+        connect_args["prepare_threshold"] = None
     # No pre-ping: it costs a round trip on every checkout, a third of a command's. A connection
     # dropped by a server restart fails its one request instead (503 database-unavailable), and
     # SQLAlchemy then replaces every pooled connection of that generation.
-    return create_async_engine(parsed, pool_timeout=10, **options)
+    return create_async_engine(parsed, connect_args=connect_args, **options)
 
 
 def for_writes(engine: AsyncEngine) -> AsyncEngine:

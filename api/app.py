@@ -126,6 +126,8 @@ def create_app(
             bootstrap(
                 configured.database_url,
                 read_database_url=configured.read_database_url,
+                direct_database_url=configured.direct_database_url,
+                connections=configured.db_connections,
                 run_projections=True,
                 run_deliveries=True,
                 webhooks=configured.webhooks,

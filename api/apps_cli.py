@@ -79,10 +79,10 @@ def _quotas(args: argparse.Namespace, base: Quotas) -> Quotas:
 
 def _with_apps(action: Callable[[Apps], Awaitable[T]]) -> T | None:
     settings = Settings.from_env()
-    upgrade_sync(settings.database_url)
+    upgrade_sync(settings.direct_url)
 
     async def run() -> T:
-        engine = create_engine(settings.database_url)
+        engine = create_engine(settings.direct_url)
         try:
             return await action(Apps(SqlAppStore(engine), SecureIds(), SystemClock()))
         finally:

@@ -59,7 +59,7 @@ def run_export_all(args: argparse.Namespace) -> int:
     if args.output is None and sys.stdout.isatty():
         print("kaiten: a backup is compressed: write it to a file (-o FILE) or a pipe", file=sys.stderr)
         return 2
-    database_url = Settings.from_env().database_url
+    database_url = Settings.from_env().direct_url
     started = time.perf_counter()
     if args.output is None:
         counted = asyncio.run(export_all(database_url, sys.stdout.buffer))
@@ -108,7 +108,7 @@ async def export_all(
 
 
 def run_import_all(args: argparse.Namespace) -> int:
-    database_url = Settings.from_env().database_url
+    database_url = Settings.from_env().direct_url
     upgrade_sync(database_url)
     started = time.perf_counter()
     try:

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
 from adapters.bot_workers import ProcessThinker
-from adapters.database import create_engine
+from adapters.database import DEFAULT_CONNECTIONS, POOL_TIMEOUT_SECONDS, create_engine, pool_size_for
 from adapters.deadlines import SqlDeadlines
 from adapters.migrate import is_migrated
 from adapters.notify import LocalNotifier, PostgresNotifier
@@ -119,6 +119,9 @@ def bootstrap(
     database_url: str,
     *,
     read_database_url: str | None = None,
+    direct_database_url: str | None = None,
+    connections: int = DEFAULT_CONNECTIONS,
+    connection_wait: float = POOL_TIMEOUT_SECONDS,
     run_projections: bool = False,
     run_deliveries: bool = False,
     webhooks: WebhookOptions = DEFAULT_WEBHOOKS,
@@ -138,15 +141,37 @@ def bootstrap(
     serving process runs all three). With `read_database_url` (a PostgreSQL read replica of it) the
     history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
     the replica. `cached_tables` bounds the games whose tables this process keeps in memory.
+    On PostgreSQL the process holds at most `connections` connections to the database: the one that
+    LISTENs for appends and a pool of the others, for which requests and background loops wait up to
+    `connection_wait` seconds (a replica gets a pool as large). With `direct_database_url` (the
+    server itself), `database_url` (and the replica's) are poolers in transaction mode (PgBouncer):
+    the LISTEN goes to the server directly and no statement is prepared through them.
     Bots think in `bot_workers` processes (a serving process), or in a thread when None (tests).
     The clock and the source of ids are the system's unless others are given (tests)."""
-    engine = create_engine(database_url)
-    read_engine = None if read_database_url is None else create_engine(read_database_url)
+    direct_url = direct_database_url or database_url
+    pooler = direct_url != database_url
+    engine = create_engine(
+        database_url,
+        pool_size=pool_size_for(database_url, connections),
+        pool_timeout=connection_wait,
+        pooler=pooler,
+    )
+    read_engine = (
+        None
+        if read_database_url is None
+        else create_engine(
+            read_database_url,
+            pool_size=pool_size_for(read_database_url, connections),
+            pool_timeout=connection_wait,
+            pooler=pooler,
+        )
+    )
     if read_engine is not None and {engine.dialect.name, read_engine.dialect.name} != {"postgresql"}:
         raise ValueError("a read replica needs PostgreSQL, for the primary and the replica")
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
-        notifier = PostgresNotifier(database_url)
+        # A LISTEN needs a session of its own: through a pooler in transaction mode it would hear nothing.
+        notifier = PostgresNotifier(direct_url)
         store = SqlEventStore(engine, clock=clock)
     else:
         local = LocalNotifier()

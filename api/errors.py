@@ -12,6 +12,7 @@ from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 from litestar.types import ExceptionHandlersMap
 from msgspec import UNSET, UnsetType
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from api.contract.problems import FieldError, Problem
 from domain.engine import RuleViolation
@@ -144,6 +145,24 @@ def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Re
     return problem(request, 503, "database-unavailable", "the database cannot be reached right now; try again")
 
 
+#: When a request that found every database connection of its process in use may try again.
+BUSY_RETRY_AFTER_SECONDS = 1
+
+
+def database_busy(request: Request[Any, Any, Any], exc: PoolTimeout) -> Response[Problem]:
+    """Every connection of the process's budget (KAITEN_DB_CONNECTIONS) stayed in use for as long as
+    a request waits for one. It may be sent again: a command with the same idempotency key, which
+    answers the first answer if the command was appended before a later step found no connection."""
+    log.warning("no database connection free in time on %s %s: %s", request.method, request.url.path, exc)
+    return problem(
+        request,
+        503,
+        "database-busy",
+        "every database connection of this server is in use; try again",
+        {"Retry-After": str(BUSY_RETRY_AFTER_SECONDS)},
+    )
+
+
 def internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
     log.exception("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
     return problem(request, HTTP_500_INTERNAL_SERVER_ERROR, "internal-error", "something went wrong on our side")
@@ -156,5 +175,6 @@ EXCEPTION_HANDLERS: ExceptionHandlersMap = {
     NotFoundException: not_found,
     HTTPException: http_error,
     DBAPIError: database_unavailable,
+    PoolTimeout: database_busy,
     Exception: internal_error,
 }

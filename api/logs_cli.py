@@ -61,7 +61,7 @@ async def _import(database_url: str, document: Any, app_name: str) -> bytes:
 def run_export(args: argparse.Namespace) -> int:
     if args.all or args.game_id is None:
         return backup_cli.run_export_all(args) if args.all else _usage("export GAME_ID, or export --all")
-    document = run_service(_export(Settings.from_env().database_url, args.game_id))
+    document = run_service(_export(Settings.from_env().direct_url, args.game_id))
     if document is None:
         return 1
     if args.output is None:
@@ -85,7 +85,7 @@ def run_import(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"kaiten: cannot read {args.file}: {error}", file=sys.stderr)
         return 1
-    view = run_service(_import(Settings.from_env().database_url, document, args.app))
+    view = run_service(_import(Settings.from_env().direct_url, document, args.app))
     if view is None:
         return 1
     sys.stdout.write(view.decode() + "\n")

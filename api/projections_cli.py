@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
+from adapters.database import create_engine, pool_size_for
 from adapters.migrate import upgrade_sync
 from adapters.notify import PostgresNotifier
 from adapters.projections.rebuild import Progress, rebuild
@@ -49,7 +49,9 @@ def add_command(commands: Any) -> None:
 
 @asynccontextmanager
 async def _engine() -> AsyncIterator[AsyncEngine]:
-    engine = create_engine(Settings.from_env().database_url)
+    # Past a pooler (KAITEN_DIRECT_DATABASE_URL), within the process's budget (KAITEN_DB_CONNECTIONS).
+    settings = Settings.from_env()
+    engine = create_engine(settings.direct_url, pool_size=pool_size_for(settings.direct_url, settings.db_connections))
     try:
         yield engine
     finally:
@@ -61,7 +63,7 @@ def run_projections(args: argparse.Namespace) -> int:
     if unknown:
         print(f"kaiten: no projection {unknown}; there are {sorted(PROJECTIONS)}", file=sys.stderr)
         return 2
-    database_url = Settings.from_env().database_url
+    database_url = Settings.from_env().direct_url
     upgrade_sync(database_url)
     asyncio.run(_run(database_url, args.names or None))
     return 0
@@ -88,7 +90,7 @@ async def _run(database_url: str, names: list[str] | None) -> None:
 
 
 def run_rebuild(args: argparse.Namespace) -> int:
-    upgrade_sync(Settings.from_env().database_url)
+    upgrade_sync(Settings.from_env().direct_url)
     asyncio.run(_rebuild([args.name] if args.name else None, args.batch_size))
     return 0
 
@@ -139,7 +141,7 @@ async def _status() -> None:
 
 
 def run_retry(args: argparse.Namespace) -> int:
-    upgrade_sync(Settings.from_env().database_url)
+    upgrade_sync(Settings.from_env().direct_url)
     asyncio.run(_retry([args.name] if args.name else None))
     return 0
 

@@ -80,7 +80,7 @@ def run_serve(args: argparse.Namespace) -> int:
             extra={"fields": {"address": address}},
         )
         return 1
-    upgrade_sync(settings.database_url)
+    upgrade_sync(settings.direct_url)
     database = _safe_url(settings.database_url)
     workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
     log.info(
@@ -168,15 +168,15 @@ def _serve_with_granian(host: str, port: int, workers: int, level: str) -> None:
 
 def run_migrate(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
-    upgrade_sync(settings.database_url)
-    print(f"kaiten: {_safe_url(settings.database_url)} is migrated", file=sys.stderr)
+    upgrade_sync(settings.direct_url)
+    print(f"kaiten: {_safe_url(settings.direct_url)} is migrated", file=sys.stderr)
     return 0
 
 
 def run_replay(args: argparse.Namespace) -> int:
     from api.replay_check import replay_game
 
-    report = run_service(replay_game(Settings.from_env().database_url, args.game_id))
+    report = run_service(replay_game(Settings.from_env().direct_url, args.game_id))
     if report is None:
         return 1
     print(json.dumps(msgspec.to_builtins(report), indent=2, default=str))

@@ -10,6 +10,7 @@ from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
 
+from adapters.database import DEFAULT_CONNECTIONS, MIN_CONNECTIONS
 from api import tracing
 from services.scheduler import DEFAULT_LEASE
 from services.table_cache import DEFAULT_CACHED_TABLES
@@ -63,6 +64,27 @@ def check_read_replica(database_url: str, read_database_url: str) -> str:
                 "PostgreSQL: unset KAITEN_READ_DATABASE_URL, or use postgresql+psycopg:// URLs for both"
             )
     return read_database_url
+
+
+def check_direct_url(database_url: str, direct_database_url: str) -> str:
+    """A direct URL goes past a PostgreSQL pooler to the server itself: SQLite has neither."""
+    for name, url in (("DATABASE_URL", database_url), ("KAITEN_DIRECT_DATABASE_URL", direct_database_url)):
+        if make_url(url).get_backend_name() not in ("postgres", "postgresql"):
+            raise SettingsError(
+                f"KAITEN_DIRECT_DATABASE_URL names the PostgreSQL server behind a pooler, but {name} is not "
+                "PostgreSQL: unset KAITEN_DIRECT_DATABASE_URL, or use postgresql+psycopg:// URLs for both"
+            )
+    return direct_database_url
+
+
+def parse_connections(value: str) -> int:
+    """`KAITEN_DB_CONNECTIONS`: a process's PostgreSQL connections, at least the few it cannot do without."""
+    if not (value.strip().isdigit() and int(value) >= MIN_CONNECTIONS):
+        raise SettingsError(
+            f"KAITEN_DB_CONNECTIONS must be a number of connections, at least {MIN_CONNECTIONS} (one listens "
+            f"for appends, the others are the pool that requests and background work share), not {value!r}"
+        )
+    return int(value)
 
 
 #: The shortest admin key taken: it guards every app's keys.
@@ -154,6 +176,18 @@ class Settings:
     traces: bool = False
     #: The processes in which each serving process's bots think (`KAITEN_BOT_WORKERS`; one per core).
     bot_workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    #: The most PostgreSQL connections each serving process holds, everything included: its pool and
+    #: the connection that listens for appends (`KAITEN_DB_CONNECTIONS`).
+    db_connections: int = DEFAULT_CONNECTIONS
+    #: The PostgreSQL server itself when `database_url` is a pooler in transaction mode (PgBouncer):
+    #: what needs a session (LISTEN, migrations) connects here (`KAITEN_DIRECT_DATABASE_URL`; None:
+    #: `database_url` is the server).
+    direct_database_url: str | None = None
+
+    @property
+    def direct_url(self) -> str:
+        """The URL of the database server itself, for whatever needs a session of its own."""
+        return self.direct_database_url or self.database_url
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -170,6 +204,8 @@ class Settings:
         abandon_after = os.environ.get("KAITEN_ABANDON_AFTER")
         interval = os.environ.get("KAITEN_SCHEDULER_INTERVAL")
         lease = os.environ.get("KAITEN_SCHEDULER_LEASE")
+        direct_database_url = os.environ.get("KAITEN_DIRECT_DATABASE_URL")
+        connections = os.environ.get("KAITEN_DB_CONNECTIONS") or str(DEFAULT_CONNECTIONS)
         bot_workers = os.environ.get("KAITEN_BOT_WORKERS") or str(os.cpu_count() or 1)
         if not (bot_workers.strip().isdigit() and 1 <= int(bot_workers) <= MAX_BOT_WORKERS):
             raise SettingsError(f"KAITEN_BOT_WORKERS must be a number of processes, 1 to {MAX_BOT_WORKERS}")
@@ -190,4 +226,6 @@ class Settings:
             table_cache=int(table_cache),
             webhooks=WebhookOptions.from_env(),
             bot_workers=int(bot_workers),
+            db_connections=parse_connections(connections),
+            direct_database_url=(check_direct_url(database_url, direct_database_url) if direct_database_url else None),
         )

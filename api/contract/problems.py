@@ -36,11 +36,12 @@ class Problem(Struct, frozen=True, omit_defaults=True):
 
 
 #: Answers any operation may give: a request the server cannot read, too many requests (from the
-#: caller's address or seat, or over its app's quota), a database out of reach.
+#: caller's address or seat, or over its app's quota), a database out of reach, or every database
+#: connection of the serving process in use for as long as a request waits for one.
 EVERY_OPERATION: dict[int, tuple[str, ...]] = {
     400: ("malformed-request",),
     429: ("rate-limited", "requests-per-minute"),
-    503: ("database-unavailable",),
+    503: ("database-unavailable", "database-busy"),
 }
 
 LOBBY_CODES = (

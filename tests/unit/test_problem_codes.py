@@ -21,7 +21,7 @@ from domain.catalog import GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Problems the API itself answers (no RuleViolation or ServiceError raises them).
-API_CODES = {"malformed-request", "database-unavailable", "not-found", "method-not-allowed"}
+API_CODES = {"malformed-request", "database-unavailable", "database-busy", "not-found", "method-not-allowed"}
 
 
 def raised_codes() -> dict[str, set[int]]:
