@@ -1,6 +1,6 @@
 """A game with a turn clock in the web client: the time left ticks down beside the table, and a
 person who resigns hands the seat to a bot (here the only person, so the game is abandoned, and a
-rematch is offered)."""
+rematch is offered). Resigning takes a confirmation, and its button sits far from the hand."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from typing import Any
 
 import httpx
 
+from tests.browser.conftest import PHONE
 from tests.browser.ui import create_game, settled, tokens
+
+#: How far below the hand "Resign" must be on a phone (it was 71 px above it): out of a thumb's reach.
+FAR_PX = 300
 
 
 def test_the_clock_shows_the_time_left_and_resigning_ends_a_game_with_no_person_left(
@@ -26,6 +30,7 @@ def test_the_clock_shows_the_time_left_and_resigning_ends_a_game_with_no_person_
         arg=first,
     )
     page.click('button[data-action="resign"]')
+    page.click('button[data-action="confirm-resign"]')
     page.wait_for_selector('.table[data-status="abandoned"]')
     assert page.text_content('[data-zone="turn"]') == "This game was abandoned."
     assert page.query_selector('button[data-action="resign"]') is None
@@ -40,3 +45,29 @@ def test_the_clock_shows_the_time_left_and_resigning_ends_a_game_with_no_person_
     again = httpx.get(f"{kaiten}/v1/games/{rematch}").json()
     assert again["rematch_of"] == game and again["status"] == "active"
     assert again["options"]["clock"]["turn_seconds"] == 60
+
+
+def test_resigning_takes_a_confirmation_and_sits_far_from_the_hand_on_a_phone(kaiten: str, open_page: Any) -> None:
+    page = open_page(f"{kaiten}/play", viewport=PHONE).page
+    game = create_game(page, "sushi-go", 2, {1: "bot:greedy"})
+    settled(page)
+    hand = page.locator('[data-zone="hand"]').bounding_box()
+    resign = page.locator('button[data-action="resign"]')
+    below = resign.bounding_box()["y"] - (hand["y"] + hand["height"])
+    assert below >= FAR_PX, f"Resign is {below:.0f} px below the hand"
+    headers = {"authorization": f"Bearer {tokens(page, game)['0']}"}
+
+    # One tap asks; "Keep playing" (where the focus goes) takes it back.
+    resign.click()
+    question = page.locator('[data-zone="confirm-resign"]')
+    assert "cannot take it back" in question.inner_text()
+    assert page.evaluate("document.activeElement.dataset.action") == "cancel-resign"
+    page.keyboard.press("Enter")
+    page.wait_for_selector('button[data-action="resign"]')
+    assert page.evaluate("document.activeElement.dataset.action") == "resign"
+    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0].get("resigned", False) is False
+
+    page.click('button[data-action="resign"]')
+    page.click('button[data-action="confirm-resign"]')
+    page.wait_for_selector('.table[data-status="abandoned"]')
+    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0]["resigned"] is True

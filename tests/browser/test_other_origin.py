@@ -40,7 +40,7 @@ def test_a_page_on_another_origin_plays_and_follows_its_seat_live(
     before = settled(page)
     bob = join_and_pick(kaiten, game)
     moved_past(page, before)
-    page.wait_for_selector('.table .log :text("Live.")')
+    page.wait_for_selector('[data-zone="connection"]:text("Live.")')
     send(page, page.locator('.table button[data-command="pick"]').first)
     before = settled(page)
     pick(kaiten, game, bob)
@@ -73,7 +73,7 @@ def test_a_lost_stream_comes_back_with_a_fresh_ticket(kaiten: str, other_origin:
 
     page.route("**/events/stream?*", cut_the_first)
     game = create_game(page, "sushi-go", 2, {1: "open"})
-    page.wait_for_selector('.table .log :text("Live.")')
+    page.wait_for_selector('[data-zone="connection"]:text("Live.")')
     before = settled(page)
     join_and_pick(kaiten, game)
     moved_past(page, before)

@@ -47,8 +47,11 @@ async function call(method, path, { token, body, headers = {} } = {}) {
   return json;
 }
 
-/** A fresh key per command: a retried request is then never played twice. */
-function idempotencyKey() {
+/**
+ * A fresh key per command: the same command sent again with its key (after a lost answer, or while
+ * offline) answers the first answer and is never played twice.
+ */
+export function idempotencyKey() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
@@ -84,11 +87,10 @@ export const api = {
   table: (id, token) => call("GET", game(id), { token }),
   /** @param {string} id @param {string} token @returns {Promise<import("./types.js").LegalCommands>} */
   legal: (id, token) => call("GET", `${game(id)}/legal-commands`, { token }),
-  /** @param {string} id @param {string} token @param {import("./types.js").Command} command */
-  send: (id, token, command) =>
-    call("POST", `${game(id)}/commands`, { token, body: command, headers: { "idempotency-key": idempotencyKey() } }),
-  /** @param {string} id @param {string} token */
-  resign: (id, token) => call("POST", `${game(id)}/resign`, { token }),
+  /** @param {string} id @param {string} token @param {import("./types.js").Command} command @param {string} [key] the command's idempotency key, the same for each try */
+  send: (id, token, command, key = idempotencyKey()) => call("POST", `${game(id)}/commands`, { token, body: command, headers: { "idempotency-key": key } }),
+  /** @param {string} id @param {string} token @param {string} [key] the same for each try */
+  resign: (id, token, key = idempotencyKey()) => call("POST", `${game(id)}/resign`, { token, headers: { "idempotency-key": key } }),
   /** @param {string} id @param {string | null} token @param {number} after @param {number} [limit] @returns {Promise<import("./types.js").EventPage>} */
   events: (id, token, after, limit = 500) => call("GET", `${game(id)}/events${search({ after, limit })}`, { token }),
   /** @param {string} id @param {string | null} token @param {number} at @param {number | null} [asSeat] @returns {Promise<import("./types.js").TableView>} */

@@ -58,8 +58,23 @@ export function replace(parent, ...children) {
   fragment.append(...holder.childNodes);
   parent.replaceChildren(fragment);
   if (focused) {
-    // The same control, or (when it is gone, like a card just played) the first one of its kind.
-    const again = parent.querySelector(`[data-focus="${CSS.escape(focused)}"]`) ?? parent.querySelector("[data-focus]");
-    if (again instanceof HTMLElement) again.focus();
+    const again = focusable(parent, focused);
+    if (again) again.focus();
   }
+}
+
+/**
+ * The control to give the focus back to: the one with the same `data-focus` key, or (when it is gone,
+ * like a card just played) the first one of its kind ("hand-12" -> "hand-..."); never a disabled one.
+ * @param {ParentNode} parent
+ * @param {string} key
+ * @returns {HTMLElement | null}
+ */
+export function focusable(parent, key) {
+  const kind = key.split("-")[0];
+  const candidates = [...parent.querySelectorAll(`[data-focus="${CSS.escape(key)}"], [data-focus^="${CSS.escape(kind)}"]`)];
+  const usable = candidates.filter((element) => element instanceof HTMLElement && !element.matches(":disabled") && (element.tabIndex >= 0 || element.matches("button, a[href], input, select")));
+  const same = usable.find((element) => element instanceof HTMLElement && element.dataset.focus === key);
+  const found = same ?? usable[0];
+  return found instanceof HTMLElement ? found : null;
 }

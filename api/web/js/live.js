@@ -61,8 +61,20 @@ export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
 
   function again() {
     if (stopped) return;
-    timer = setTimeout(open, retry);
+    timer = setTimeout(() => {
+      timer = undefined;
+      open();
+    }, retry);
     retry = Math.min(retry * 2, LAST_RETRY_MS);
+  }
+
+  /** Reconnect now rather than after the current wait (the browser is back online). */
+  function wake() {
+    if (stopped || source || timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    retry = FIRST_RETRY_MS;
+    open();
   }
 
   function stop() {
@@ -73,5 +85,5 @@ export function follow(gameId, token, after, onEvent, onStatus = () => {}) {
   }
 
   open();
-  return { stop };
+  return { stop, wake };
 }

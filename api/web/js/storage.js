@@ -47,6 +47,19 @@ export function seatsHeld(id) {
     .sort((a, b) => a.seat - b.seat);
 }
 
+/**
+ * Forget a game: the seats held in it here and the invitation kept for it (their codes no longer work).
+ * @param {string} id
+ */
+export function forgetGame(id) {
+  const all = heldGames();
+  delete all[id];
+  localStorage.setItem(GAMES_KEY, JSON.stringify(all));
+  const invitations = heldInvitations();
+  delete invitations[id];
+  localStorage.setItem(INVITATIONS_KEY, JSON.stringify(invitations));
+}
+
 /** @returns {{id: string, game: string, added: string, seats: number[]}[]} newest first */
 export function gamesHeld() {
   return Object.entries(heldGames())

@@ -7,7 +7,7 @@ import { catalogGame, deckOf } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { menuBuilder, menuLine, suggestedMenus } from "../games/party-menus.js";
 import { plainDescription } from "../names.js";
-import { showProblem } from "../notice.js";
+import { problemSlot } from "../notice.js";
 import { holdSeats, profile } from "../storage.js";
 
 /**
@@ -55,6 +55,8 @@ export async function createScreen(main, gameId) {
   const yourName = h("input", { id: "your-name", name: "your-name", value: me.name || "", required: true, maxlength: 100, autocomplete: "nickname" });
   /** @type {() => Record<string, unknown>} */
   let readOptions = () => ({});
+  // Beside the button that sends the form; cleared as soon as the form changes.
+  const problem = problemSlot();
 
   const resize = () => {
     const players = Number(count.value);
@@ -110,6 +112,7 @@ export async function createScreen(main, gameId) {
         event.preventDefault();
         const button = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
         button.disabled = true;
+        problem.clear();
         try {
           const turnSeconds = Number(clock.value);
           const body = {
@@ -124,10 +127,12 @@ export async function createScreen(main, gameId) {
           holdSeats(created.id, created.game, created.tokens);
           location.hash = `#/games/${created.id}`;
         } catch (error) {
-          showProblem(error);
+          problem.show(error);
           button.disabled = false;
         }
       },
+      oninput: problem.clear,
+      onchange: problem.clear,
     },
     h("p", {}, h("label", { for: "players" }, "Players"), count),
     h("p", {}, h("label", { for: "your-name" }, "Your name"), yourName),
@@ -143,6 +148,7 @@ export async function createScreen(main, gameId) {
     h("p", {}, h("label", { for: "clock" }, "Turn clock (when time runs out, the greedy bot moves for that seat)"), clock),
     h("details", {}, h("summary", {}, "Seed"), h("p", {}, h("label", { for: "seed" }, "A seed deals the same cards again (leave empty for a fresh deal)"), seed)),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Create the ${game.name} game`)),
+    problem.element,
   );
   replace(main, h("h1", {}, `New game of ${game.name}`), form);
   resize();

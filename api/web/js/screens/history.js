@@ -4,7 +4,7 @@ import { api } from "../api.js";
 import { catalogGames } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { seatNames, when } from "../names.js";
-import { showProblem } from "../notice.js";
+import { problemSlot } from "../notice.js";
 
 const PAGE = 20;
 const STATUSES = ["open", "active", "finished", "abandoned"];
@@ -23,6 +23,7 @@ export async function historyScreen(main, query) {
   const player = h("input", { id: "filter-player", name: "player_id", value: filters.get("player_id") ?? "", maxlength: 200 });
   const list = h("ol", { class: "list matches" });
   const more = h("button", { type: "button", hidden: true }, "Older games");
+  const problem = problemSlot();
   /** @type {string | null} */
   let cursor = null;
   let loaded = false;
@@ -40,8 +41,9 @@ export async function historyScreen(main, query) {
   more.addEventListener("click", () => {
     // One page at a time: a second click while the page loads would append it twice.
     more.disabled = true;
+    problem.clear();
     load()
-      .catch(showProblem)
+      .catch(problem.show)
       .finally(() => {
         more.disabled = false;
       });
@@ -71,6 +73,7 @@ export async function historyScreen(main, query) {
     ),
     list,
     more,
+    problem.element,
   );
   await load();
 }

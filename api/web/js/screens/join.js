@@ -8,7 +8,7 @@ import { catalogGame } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { tableSize } from "../games/boards.js";
 import { seatName } from "../names.js";
-import { showProblem } from "../notice.js";
+import { problemSlot } from "../notice.js";
 import { holdInvitation, holdSeats, profile, saveProfile, seatsHeld } from "../storage.js";
 
 /**
@@ -48,12 +48,14 @@ export async function joinScreen(main, gameId, seat, invitation) {
     return;
   }
   const me = profile();
+  const problem = problemSlot();
   const name = h("input", { id: "join-name", value: me.name, required: true, maxlength: 100, autocomplete: "nickname" });
   const form = h(
     "form",
     {
       onsubmit: async (/** @type {SubmitEvent} */ event) => {
         event.preventDefault();
+        problem.clear();
         try {
           saveProfile({ ...me, name: name.value.trim() });
           // A guest, with an invitation: only the game's app names a player_id.
@@ -62,12 +64,14 @@ export async function joinScreen(main, gameId, seat, invitation) {
           if (granted.token) holdSeats(gameId, table.game, { [String(granted.seat)]: granted.token });
           location.hash = `#/games/${gameId}`;
         } catch (error) {
-          showProblem(error);
+          problem.show(error);
         }
       },
+      oninput: problem.clear,
     },
     h("p", {}, h("label", { for: "join-name" }, "Your name"), name),
     h("p", {}, h("button", { type: "submit", class: "primary" }, `Take seat ${Number(seat || table.seats.length) + 1}`)),
+    problem.element,
   );
   replace(
     main,

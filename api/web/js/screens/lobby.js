@@ -5,7 +5,7 @@ import { api, serverAuth } from "../api.js";
 import { catalogGames } from "../catalog.js";
 import { h, replace } from "../dom.js";
 import { seatName, when } from "../names.js";
-import { showProblem } from "../notice.js";
+import { explain } from "../notice.js";
 import { gamesHeld, profile, saveProfile } from "../storage.js";
 import { closedToBrowsers } from "./create.js";
 
@@ -48,7 +48,7 @@ export async function lobbyScreen(main) {
     mine,
   );
   yourGames(mine, names);
-  openGames(open, names).catch(showProblem);
+  openGames(open, names).catch((error) => replace(open, h("h2", { id: "open-games" }, "Open games"), h("p", { class: "problem", role: "alert" }, `The open games could not be read. ${explain(error)}`)));
 }
 
 function profileForm() {

@@ -8,7 +8,7 @@ import { h, replace } from "../dom.js";
 import { BOARDS, tableSize } from "../games/boards.js";
 import { resultPanel } from "../games/result.js";
 import { describeEvent, seatNames } from "../names.js";
-import { showProblem } from "../notice.js";
+import { problemSlot } from "../notice.js";
 import { invitationHeld, seatsHeld } from "../storage.js";
 
 /**
@@ -49,6 +49,7 @@ export async function replayScreen(main, gameId, at) {
   const label = h("label", { for: "replay-version" }, "Version");
   const stage = h("section", { class: "table replay-board", "aria-live": "polite", "aria-busy": "true" });
   const list = h("ol", { class: "events" });
+  const problem = problemSlot();
   /** @param {number} next */
   const go = (next) => {
     version = Math.min(Math.max(next, 1), last);
@@ -76,6 +77,7 @@ export async function replayScreen(main, gameId, at) {
     const seat = asSeat;
     try {
       const table = await api.replay(gameId, token, wanted, seat);
+      problem.clear();
       // A slower answer for a version (or seat) the controls already left is not shown.
       if (wanted !== version || seat !== asSeat) return;
       shown = wanted;
@@ -86,7 +88,7 @@ export async function replayScreen(main, gameId, at) {
       replace(stage, view, table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null);
       stage.setAttribute("aria-busy", "false");
     } catch (error) {
-      showProblem(error);
+      problem.show(error);
     }
   };
 
@@ -116,6 +118,7 @@ export async function replayScreen(main, gameId, at) {
         step("Last »", () => last, "Last version"),
       ),
     ),
+    problem.element,
     h("div", { class: "replay" }, stage, h("section", { class: "event-list", "aria-label": "Events" }, h("h2", {}, "Events"), list)),
     h("p", { class: "links" }, h("a", { href: `#/games/${gameId}` }, "Back to the table")),
   );

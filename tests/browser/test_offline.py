@@ -1,0 +1,73 @@
+"""A network drop (issue 29 D1): with the browser offline for a few seconds, the table says it is
+offline, a move made meanwhile waits and is sent once (each try with the same idempotency key), and
+within 5 s of the connection coming back the table shows where the game is, with its buttons."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+
+from tests.browser.ui import settled
+
+#: How long after the connection is back the table must have caught up.
+CATCH_UP_MS = 5_000
+
+
+def test_a_network_drop_is_shown_and_caught_up_and_a_move_made_offline_is_sent_once(
+    kaiten: str, open_page: Any
+) -> None:
+    seats = [{"name": "Aiko"}, {"name": "Ben"}]
+    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    game, tokens = created["id"], created["tokens"]
+    watched = open_page(f"{kaiten}/play#/games/{game}/seat/0?token={tokens['0']}")
+    watched.expected += ["ERR_INTERNET_DISCONNECTED", "ERR_NETWORK_CHANGED", "Failed to load resource"]
+    page = watched.page
+    keys: list[str | None] = []
+    page.on(
+        "request",
+        lambda request: (
+            request.method == "POST"
+            and request.url.endswith("/commands")
+            and keys.append(request.headers.get("idempotency-key"))
+        ),
+    )
+    settled(page)
+    page.wait_for_selector('[data-zone="connection"][data-state="live"]')
+
+    page.context.set_offline(True)
+    page.wait_for_selector('[data-zone="connection"][data-state="offline"]')
+    assert "offline" in page.text_content('[data-zone="connection"]').lower()
+    # Ben moves meanwhile: the page cannot read it.
+    ben = {"authorization": f"Bearer {tokens['1']}"}
+    command = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=ben).json()["commands"][0]
+    assert httpx.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=ben).status_code == 200
+    # Aiko picks a card offline: the move waits, and says so.
+    page.locator('[data-zone="hand"] button[data-command="pick"]').first.click()
+    page.wait_for_function("() => document.querySelector('.table').getAttribute('aria-busy') === 'true'")
+    # A few seconds offline: the page tries again meanwhile (the same key each time).
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+    assert "sent as soon as the connection is back" in page.text_content('[data-zone="connection"]')
+
+    page.context.set_offline(False)
+    back = time.monotonic()
+    aiko = {"authorization": f"Bearer {tokens['0']}"}
+    # Both picks in, the cards revealed: the server moved on to the next turn.
+    page.wait_for_function(
+        """() => {
+            const table = document.querySelector(".table");
+            return table.getAttribute("aria-busy") === "false"
+                && document.querySelector('[data-zone="connection"]').dataset.state === "live"
+                && document.querySelectorAll('[data-zone="tableau"][data-seat="1"] [data-card-id]').length === 1
+                && document.querySelectorAll('[data-zone="hand"] button[data-command="pick"]').length > 0;
+        }""",
+        timeout=CATCH_UP_MS,
+    )
+    assert time.monotonic() - back < CATCH_UP_MS / 1000
+    server = httpx.get(f"{kaiten}/v1/games/{game}", headers=aiko).json()
+    assert settled(page) == server["version"]
+    assert len(server["state"]["tableaus"][0]) == 1, "Aiko's move was played twice, or not at all"
+    assert len(keys) >= 1 and None not in keys and len(set(keys)) == 1, keys
