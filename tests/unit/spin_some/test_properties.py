@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import msgspec
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from domain import lobby
@@ -128,6 +128,8 @@ def test_non_interference_of_the_hidden_pile_orders(seed: int, bots: list[str], 
     spectators, step after step, until a differing card surfaces."""
     table_a, log_a = new_table(seed, bots)
     log_b = [_permute_hidden(e, keep, random.Random(shuffle)) if isinstance(e, BasketsFilled) else e for e in log_a]
+    # Piles no deeper than `keep`, or a shuffle that left them as they were, would compare a game with itself.
+    assume(log_b != log_a)
     table_b = lobby.replay(GAME, log_b)
     viewers = (*range(len(bots)), None)
     for viewer in viewers:
