@@ -94,7 +94,7 @@ def test_an_unknown_projection_is_refused(capsys: pytest.CaptureFixture[str]) ->
 #: A stopped `projections run` exits within this: a bound that catches a hang (the notifier's listening
 #: connection waited up to its 30 s health check), not a measure of speed.
 EXIT_SECONDS = 10
-SIGTERMS = int(os.environ.get("KAITEN_SIGTERMS", "6"))
+SIGTERMS = int(os.environ.get("KAITEN_SIGTERMS", "4"))
 
 
 async def test_run_exits_promptly_whenever_sigterm_comes(fresh_postgres_engine: AsyncEngine) -> None:
