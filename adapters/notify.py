@@ -14,7 +14,9 @@ from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import psycopg
+from psycopg.conninfo import make_conninfo
 from psycopg.rows import TupleRow
+from sqlalchemy.engine import URL
 
 from adapters.database import async_url
 from adapters.fanout import DEFAULT_CAPACITY, Fanout, Subscription
@@ -40,6 +42,15 @@ RECONNECT_DELAYS_SECONDS = (0.1, 10.0)
 #: listener's connection under it: a stop never waits for a network round trip (a health check, a
 #: cancelled LISTEN's cancellation request) or the 30 s idle wait of `notifies()`.
 STOP_SECONDS = 2.0
+
+
+def libpq_conninfo(url: URL) -> str:
+    """libpq's connection string for a PostgreSQL URL, read as SQLAlchemy's psycopg dialect reads it: a
+    URL naming several hosts (`?host=a:5432&host=b:5433&target_session_attrs=read-write`, a failover
+    formation) becomes libpq's `host=a,b port=5432,5433`, which libpq tries in turn. (Rendering the URL
+    back to a string would keep only the last `host`, and with its port in it.)"""
+    _args, parameters = url.get_dialect()().create_connect_args(url)
+    return make_conninfo("", **parameters)
 
 
 def notice_payload(stream_id: str, version: int) -> str:
@@ -92,8 +103,8 @@ class PostgresNotifier:
         url = async_url(database_url)
         if url.get_backend_name() != "postgresql":
             raise ValueError(f"PostgresNotifier needs a PostgreSQL URL, not {url.get_backend_name()}")
-        # libpq's own URL form: psycopg connects directly, outside SQLAlchemy's pool.
-        self._conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        # psycopg connects directly, outside SQLAlchemy's pool, to the host the engines would choose.
+        self._conninfo = libpq_conninfo(url)
         self._fanout = Fanout(capacity)
         self._listening = False
         self._connection: psycopg.AsyncConnection[TupleRow] | None = None

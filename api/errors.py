@@ -138,11 +138,28 @@ def http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[
     return problem(request, exc.status_code, code, exc.detail, headers)
 
 
+#: When a request that found no writable database may try again: a failover takes seconds.
+UNAVAILABLE_RETRY_AFTER_SECONDS = 2
+#: PostgreSQL's "read-only SQL transaction": a statement that writes reached a server that is not
+#: (or no longer) the primary, a standby or a demoted primary in the middle of a failover.
+READ_ONLY_SQL_TRANSACTION = "25006"
+
+
 def database_unavailable(request: Request[Any, Any, Any], exc: DBAPIError) -> Response[Problem]:
-    if not exc.connection_invalidated and not isinstance(exc, OperationalError | InterfaceError):
+    """The database is out of reach, restarting, or has no primary (a failover in progress): the
+    request did not happen, or (a commit cut off) happened once and answers the same when sent again
+    with its idempotency key."""
+    read_only = getattr(exc.orig, "sqlstate", None) == READ_ONLY_SQL_TRANSACTION
+    if not exc.connection_invalidated and not read_only and not isinstance(exc, OperationalError | InterfaceError):
         return internal_error(request, exc)
     log.warning("database unavailable on %s %s: %s", request.method, request.url.path, exc.orig)
-    return problem(request, 503, "database-unavailable", "the database cannot be reached right now; try again")
+    return problem(
+        request,
+        503,
+        "database-unavailable",
+        "the database cannot be reached right now; try again",
+        {"Retry-After": str(UNAVAILABLE_RETRY_AFTER_SECONDS)},
+    )
 
 
 #: When a request that found every database connection of its process in use may try again.
