@@ -49,8 +49,8 @@ def test_bots_are_named_as_the_catalog_names_them(kaiten: str, open_page: Any) -
     created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 3, "seats": seats}).json()
     page = open_page(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}").page
     settled(page)
-    assert page.text_content('[data-zone="tableau"][data-seat="1"] h3').startswith("MCTS (strong) bot 2")
-    assert page.text_content('[data-zone="tableau"][data-seat="2"] h3').startswith("Greedy bot 3")
+    assert page.text_content('[data-zone="tableau"][data-seat="1"] h2').startswith("MCTS (strong) bot 2")
+    assert page.text_content('[data-zone="tableau"][data-seat="2"] h2').startswith("Greedy bot 3")
     assert "Mcts" not in page.inner_text("main")
     # The new-game form describes each bot in words, never by a name from the code.
     for game in ["sushi-go", "sushi-go-party", "spin-some-for-dim-sum", "dim-sum-derby"]:

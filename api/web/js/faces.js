@@ -76,8 +76,9 @@ export function cardFace(info, options = {}) {
   const parts = [
     options.yen ? svgYen() : svgOf(info),
     h("span", { class: "card-name" }, info.name),
-    options.note ? h("span", { class: "card-note" }, options.note) : null,
-    options.small ? null : h("span", { class: "card-hint" }, info.scoring),
+    // Spaces between the words' parts (a flex column draws none): their text reads "Name note hint".
+    options.note ? [" ", h("span", { class: "card-note" }, options.note)] : null,
+    options.small ? null : [" ", h("span", { class: "card-hint" }, info.scoring)],
   ];
   const attrs = {
     class: `card${options.small ? " small" : ""}`,
@@ -86,7 +87,11 @@ export function cardFace(info, options = {}) {
     dataset: { slug: info.slug, ...(options.id === undefined ? {} : { cardId: String(options.id) }), ...(options.focus ? { focus: options.focus } : {}), ...(options.command ? { command: options.command } : {}) },
   };
   if (options.onclick) {
-    return h("button", { ...attrs, type: "button", "aria-label": options.label ?? label, "aria-pressed": options.pressed === undefined ? null : String(options.pressed), onclick: options.onclick }, ...parts);
+    // A button's name holds its visible words, in their order ("Play Salmon Nigiri. 2 points..."), so
+    // a voice user who says what they see reaches it.
+    const visible = [info.name, options.note, options.small ? null : info.scoring].filter(Boolean).join(". ");
+    const action = options.label && options.label.includes(info.name) ? options.label.replace(info.name, visible) : options.label ? `${options.label}: ${visible}` : label;
+    return h("button", { ...attrs, type: "button", "aria-label": action, "aria-pressed": options.pressed === undefined ? null : String(options.pressed), onclick: options.onclick }, ...parts);
   }
   return h("div", { ...attrs, role: "img", "aria-label": label }, ...parts);
 }

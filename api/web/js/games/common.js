@@ -30,7 +30,7 @@ import { points } from "../names.js";
  * @param {...import("../dom.js").Child} children
  */
 export function zone(title, dataset, ...children) {
-  return h("section", { class: "zone", dataset }, h("h3", {}, title), ...children);
+  return h("section", { class: "zone", dataset }, h("h2", {}, title), ...children);
 }
 
 /**

@@ -50,7 +50,7 @@ export function partyBoard(board) {
           { zone: "tableau", seat: String(seat) },
           cardRow(cards.map((entry) => tableauFace(board, entry)), emptyTableau(board)),
           view.fridges[seat].length
-            ? h("div", { class: "fridge" }, h("h4", {}, "Fridge (desserts kept)"), cardRow(view.fridges[seat].map((entry) => cardFace(board.deck.info(entry.scores_as), { id: entry.card.id, small: true }))))
+            ? h("div", { class: "fridge" }, h("h3", {}, "Fridge (desserts kept)"), cardRow(view.fridges[seat].map((entry) => cardFace(board.deck.info(entry.scores_as), { id: entry.card.id, small: true }))))
             : null,
         ),
       ),
@@ -143,7 +143,7 @@ function selection(board) {
               if (menu) board.send({ type, menu });
             },
           },
-          h("h4", {}, `Or ${verb.toLowerCase()} a menu of your own`),
+          h("h3", {}, `Or ${verb.toLowerCase()} a menu of your own`),
           builder.fields,
           h("button", { type: "submit" }, `${verb} this menu`),
         ),

@@ -103,7 +103,8 @@ function spinTable(board, ways) {
                   // One way to reach it: the button sends it. Several: it offers them (wayChoice).
                   dataset: { ...(reach.length === 1 ? { command: "take-basket" } : { choose: "basket" }), focus: `basket-${basket.basket}` },
                   "aria-pressed": chosen ? "true" : null,
-                  "aria-label": `Take from basket ${basket.basket + 1}${reach.length === 1 ? `: ${reach[0].label}` : ""} (${details})`,
+                  // The name starts with the button's words, as a voice user says them.
+                  "aria-label": `${reach.length === 1 ? `Take${reach[0].short}` : "Take…"} from basket ${basket.basket + 1}${reach.length === 1 ? `: ${reach[0].label}` : ""} (${details})`,
                   onclick: () => {
                     if (reach.length === 1) board.send(reach[0].command);
                     else {

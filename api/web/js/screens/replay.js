@@ -56,7 +56,11 @@ export async function replayScreen(main, gameId, at) {
     slider.value = String(version);
     show();
   };
-  const step = (/** @type {string} */ text, /** @type {() => number} */ target, /** @type {string} */ name) => h("button", { type: "button", "aria-label": name, onclick: () => go(target()) }, text);
+  // The arrows are drawn, not read: each button's name starts with its word ("First version").
+  const step = (/** @type {string} */ text, /** @type {() => number} */ target, /** @type {string} */ name) => {
+    const [before, word, after] = /** @type {[string, string, string]} */ (text.match(/^([«‹]?\s*)(\w+)(\s*[›»]?)$/)?.slice(1) ?? ["", text, ""]);
+    return h("button", { type: "button", "aria-label": name, onclick: () => go(target()) }, before ? h("span", { "aria-hidden": "true" }, before) : null, word, after ? h("span", { "aria-hidden": "true" }, after) : null);
+  };
 
   const show = async () => {
     const wanted = version;
