@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import chain, filterfalse
 from math import comb, floor
 from typing import Any
 
@@ -19,6 +20,8 @@ from domain.sushi_go.cards import (
     CHOPSTICKS,
     CHOPSTICKS_IDS,
     DUMPLING,
+    IS_CHOPSTICKS,
+    IS_PUDDING,
     KIND,
     MAKI_ICONS,
     NIGIRI_POINTS,
@@ -28,10 +31,10 @@ from domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
-from domain.sushi_go.commands import SINGLE_PICKS, pair_picks
-from domain.sushi_go.decide import follow, revealed
-from domain.sushi_go.events import CardPicked
-from domain.sushi_go.evolve import NO_PICKS, SEATS, evolve
+from domain.sushi_go.commands import SINGLE_CARDS, pair_picks
+from domain.sushi_go.decide import NO_CHOPSTICKS, deal, puddings_scored, revealed, round_scored
+from domain.sushi_go.events import CardPicked, CardsRevealed
+from domain.sushi_go.evolve import NO_PICKS, SEATS, final_result
 from domain.sushi_go.scoring import DUMPLING_POINTS, maki_points, pudding_points
 from domain.sushi_go.state import SushiGoState
 from domain.sushi_go.view import SushiGoView
@@ -199,78 +202,149 @@ def play_bots(
     rules_chance: Callable[[int], Chance],
     version: int,
 ) -> tuple[list[Any], SushiGoState, int] | None:
-    """Random bots in every seat playing the game to its end (`domain.engine.Game.play_bots`): each
-    round's turns on lists changed in place, drawing as `RandomBot` draws over `legal_commands` without
-    listing them, and writing what `decide` and `follow` write; what follows a round's last pick (the
-    last cards, the scores, the next deal) is the rules' own `follow`, folded by `evolve`."""
-    if len(bots) != state.players or any(type(bot) is not RandomBot for bot in bots):
-        return None
-    events: list[Any] = []
-    decisions = 0
-    while state.result is None:
-        state, at, played = _turns(state, events, choosing, version)
-        decisions += played
-        chance = rules_chance(at)
-        while written := follow(state, chance):
-            for event in written:
-                state = evolve(state, event)
-            events.extend(written)
-    return events, state, decisions
-
-
-def _turns(
-    state: SushiGoState, events: list[Any], choosing: Callable[[int, int], Chance], version: int
-) -> tuple[SushiGoState, int, int]:
-    """The turns left in the round, from a state that awaits seats: the state once its hands are down
-    to their last card, the log's length at its last decision and the decisions made."""
+    """Random bots in every seat playing the game to its end (`domain.engine.Game.play_bots`) on a
+    working copy of the state in lists, changed in place, and the state built once at the end. Each
+    pick is drawn as `RandomBot` draws over `legal_commands`, without listing them; what the rules
+    write on their own is what `follow` writes (the same functions of `decide`, in the same order),
+    and each event changes the lists as `evolve` changes the state."""
     players = state.players
+    if len(bots) != players or any(type(bot) is not RandomBot for bot in bots):
+        return None
+    round_ = state.round
+    turn = state.turn
+    deck = state.deck
     hands = [list(hand) for hand in state.hands]
-    tableaus = [list(tableau) for tableau in state.tableaus]
     picks = list(state.picks)
     awaiting = state.awaiting
-    turn = state.turn
-    round_ = state.round
-    at = version
+    tableaus = [list(tableau) for tableau in state.tableaus]
+    puddings = [list(kept) for kept in state.puddings]
+    discards = list(state.discards)
+    totals = list(state.totals)
+    scored = list(state.scored)
+    result = state.result
+    # Whether each tableau holds chopsticks (its seat may pick two cards), kept as cards are placed.
+    holds_chopsticks = [not CHOPSTICKS_IDS.isdisjoint(tableau) for tableau in tableaus]
+    # The turn's picks made before are placed now, as the picks below are (see there).
+    for seat, pick in enumerate(picks):
+        for card in pick:
+            hands[seat].remove(card)
+            tableaus[seat].append(card)
+            if IS_CHOPSTICKS[card]:
+                holds_chopsticks[seat] = True
+    events: list[Any] = []
+    record = events.append
+    picked = CardPicked
+    single = SINGLE_CARDS
+    is_chopsticks = IS_CHOPSTICKS
     decisions = 0
-    while awaiting:
-        for seat in awaiting:
-            at = version + len(events)
-            hand = hands[seat]
-            size = len(hand)
-            # `legal_commands` lists the singles in the hand's order, then with chopsticks every ordered
-            # pair (first in the hand's order, then the others in theirs): size + size * (size - 1).
-            pairs = size >= 2 and not CHOPSTICKS_IDS.isdisjoint(tableaus[seat])
-            # floor is int() for a float >= 0, and cheaper
-            index = floor(choosing(at, seat).rng.random() * (size * size if pairs else size))
-            if index < size:
-                cards = SINGLE_PICKS[hand[index]].cards
+    at = version
+    #: The rules' chance of the last decision, made when what follows it first draws (`follow` draws
+    #: every deal after a decision from that decision's one Chance).
+    chance: Chance | None = None
+    while result is None:
+        if awaiting:
+            for seat in awaiting:
+                at = version + len(events)
+                hand = hands[seat]
+                size = len(hand)
+                # `legal_commands` lists the singles in the hand's order, then with chopsticks every
+                # ordered pair (first in the hand's order, then the others in theirs): size + size *
+                # (size - 1). floor is int() for a float >= 0, and cheaper.
+                if size >= 2 and holds_chopsticks[seat]:
+                    index = floor(choosing(at, seat).rng.random() * (size * size))
+                else:
+                    index = floor(choosing(at, seat).rng.random() * size)
+                tableau = tableaus[seat]
+                # The picked cards go from the hand to the tableau now rather than at the reveal: the
+                # seat picks nothing more this turn, and what the others draw reads only their own
+                # hands and tableaus. A pair is picked with chopsticks already in the tableau, so the
+                # reveal finds the same earliest chopsticks behind the picks.
+                if index < size:
+                    card = hand.pop(index)
+                    cards = single[card]
+                    tableau.append(card)
+                    if is_chopsticks[card]:
+                        holds_chopsticks[seat] = True
+                else:
+                    first, second = divmod(index - size, size - 1)
+                    cards = pair_picks(hand[first])[hand[second + (second >= first)]].cards
+                    for card in cards:
+                        hand.remove(card)
+                        tableau.append(card)
+                picks[seat] = cards
+                record(picked(seat, cards))
+                decisions += 1
+            chance = None
+            reveal = revealed(round_, turn, picks, tableaus)
+            record(reveal)
+            if reveal.chopsticks is not NO_CHOPSTICKS[players]:
+                for seat, used in enumerate(reveal.chopsticks):
+                    if used is not None:
+                        hands[seat].append(used)
+                        tableau = tableaus[seat]
+                        tableau.remove(used)
+                        holds_chopsticks[seat] = not CHOPSTICKS_IDS.isdisjoint(tableau)
+            # Seat i passes to seat i + 1: seat i receives the hand of seat i - 1.
+            hands.insert(0, hands.pop())
+            turn += 1
+            picks = list(NO_PICKS[players])
+            awaiting = SEATS[players] if len(hands[0]) >= 2 else ()
+        elif hands[0]:
+            # One card per hand is left: it is placed automatically (no chopsticks to hand back, and
+            # nobody picks before the round's tableaus are scored and cleared).
+            record(CardsRevealed(round_, turn, tuple([tuple(hand) for hand in hands]), NO_CHOPSTICKS[players], True))
+            for hand, tableau in zip(hands, tableaus):  # noqa: B905 (equal lengths)
+                tableau.extend(hand)
+                hand.clear()
+            turn += 1
+        elif len(scored) < round_:
+            scores = round_scored(round_, tableaus)
+            record(scores)
+            for seat, (score, tableau) in enumerate(zip(scores.scores, tableaus)):  # noqa: B905
+                totals[seat] += score.total
+                for card in tableau:
+                    if IS_PUDDING[card]:
+                        puddings[seat].append(card)
+                    else:
+                        discards.append(card)
+                tableau.clear()
+                holds_chopsticks[seat] = False
+            scored.append(scores.scores)
+        elif round_ < ROUNDS:
+            if chance is None:
+                chance = rules_chance(at)
+            dealt = deal(players, deck, discards, round_ + 1, chance)
+            record(dealt)
+            hands = [list(hand or ()) for hand in dealt.hands]
+            taken = set(chain.from_iterable(hands))
+            if dealt.reshuffled:
+                deck = tuple(filterfalse(taken.__contains__, sorted((*deck, *discards))))
+                discards = []
             else:
-                first, second = divmod(index - size, size - 1)
-                cards = pair_picks(hand[first])[hand[second + (second >= first)]].cards
-            picks[seat] = cards
-            events.append(CardPicked(seat, cards))
-            decisions += 1
-        reveal = revealed(round_, turn, picks, tableaus)
-        events.append(reveal)
-        for seat, (hand, pick, used) in enumerate(zip(hands, picks, reveal.chopsticks)):  # noqa: B905
-            for card in pick:
-                hand.remove(card)
-            tableau = tableaus[seat]
-            tableau.extend(pick)
-            if used is not None:
-                hand.append(used)
-                tableau.remove(used)
-        # Seat i passes to seat i + 1: seat i receives the hand of seat i - 1.
-        hands.insert(0, hands.pop())
-        turn += 1
-        picks = list(NO_PICKS[players])
-        awaiting = SEATS[players] if len(hands[0]) >= 2 else ()
-    state = _replace(
-        state,
+                deck = tuple(filterfalse(taken.__contains__, deck))
+            round_ = dealt.round
+            turn = 1
+            awaiting = SEATS[players] if dealt.hand_size else ()
+        else:
+            final = puddings_scored(puddings)
+            record(final)
+            for seat, score in enumerate(final.scores):
+                totals[seat] += score.total
+            scored.append(final.scores)
+            result = final_result(scored, final.puddings)
+    state = SushiGoState(
+        players=players,
+        round=round_,
         turn=turn,
+        deck=deck,
         hands=tuple([tuple(hand) for hand in hands]),
-        tableaus=tuple([tuple(tableau) for tableau in tableaus]),
         picks=NO_PICKS[players],
         awaiting=(),
+        tableaus=tuple([tuple(tableau) for tableau in tableaus]),
+        puddings=tuple([tuple(kept) for kept in puddings]),
+        discards=tuple(discards),
+        totals=tuple(totals),
+        scored=tuple(scored),
+        result=result,
     )
-    return state, at, decisions
+    return events, state, decisions

@@ -17,6 +17,8 @@ class Pick(msgspec.Struct, frozen=True, tag="pick", tag_field="type", gc=False):
 
 #: `Pick((card,))` for every card id.
 SINGLE_PICKS: tuple[Pick, ...] = tuple(Pick(cards=(card,)) for card in range(DECK_SIZE))
+#: Their cards, `(card,)` for every card id.
+SINGLE_CARDS: tuple[tuple[int, ...], ...] = tuple(pick.cards for pick in SINGLE_PICKS)
 _PAIR_ROWS: list[tuple[Pick, ...] | None] = [None] * DECK_SIZE
 
 

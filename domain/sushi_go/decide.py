@@ -67,10 +67,10 @@ def follow(state: SushiGoState, chance: Chance) -> tuple[Any, ...]:
         # One card per hand is left: it is placed automatically.
         return (CardsRevealed(state.round, state.turn, hands, NO_CHOPSTICKS[state.players], True),)
     if len(state.scored) < state.round:
-        return (round_scored(state),)
+        return (round_scored(state.round, state.tableaus),)
     if state.round < ROUNDS:
-        return (deal(state, state.round + 1, chance),)
-    return (puddings_scored(state),)
+        return (deal(state.players, state.deck, state.discards, state.round + 1, chance),)
+    return (puddings_scored(state.puddings),)
 
 
 def revealed(round_: int, turn: int, picks: Sequence[Cards], tableaus: Sequence[Sequence[int]]) -> CardsRevealed:
@@ -88,46 +88,45 @@ def revealed(round_: int, turn: int, picks: Sequence[Cards], tableaus: Sequence[
     return CardsRevealed(round_, turn, tuple(picks), chopsticks)
 
 
-def round_scored(state: SushiGoState) -> RoundScored:
-    """The round's points, its hands all played."""
-    breakdowns = round_breakdowns([[KIND[card] for card in tableau] for tableau in state.tableaus])
+def round_scored(round_: int, tableaus: Sequence[Sequence[int]]) -> RoundScored:
+    """The round's points, its hands all played (a state's tableaus, or `bots.play_bots`' lists)."""
+    breakdowns = round_breakdowns([[KIND[card] for card in tableau] for tableau in tableaus])
     return RoundScored(
-        round=state.round,
+        round=round_,
         scores=tuple([seat_score(seat, breakdown) for seat, breakdown in enumerate(breakdowns)]),
     )
 
 
-def puddings_scored(state: SushiGoState) -> PuddingsScored:
-    """The puddings' points, after the last round."""
-    counts = tuple([len(kept) for kept in state.puddings])
+def puddings_scored(puddings: Sequence[Sequence[int]]) -> PuddingsScored:
+    """The puddings' points, after the last round, from the puddings each seat kept."""
+    counts = tuple([len(kept) for kept in puddings])
     points = pudding_points(counts)
     return PuddingsScored(
         puddings=counts,
         scores=tuple(
             [
                 seat_score(seat, {**dict.fromkeys(CATEGORIES, 0), "pudding": points[seat]})
-                for seat in range(state.players)
+                for seat in range(len(puddings))
             ]
         ),
     )
 
 
-def deal(state: SushiGoState, round_: int, chance: Chance) -> HandsDealt:
-    """Deal a round from the remaining deck; if it runs out, the discards are shuffled into it.
+def deal(players: int, deck: Sequence[int], discards: Sequence[int], round_: int, chance: Chance) -> HandsDealt:
+    """Deal a round from the remaining deck (ascending ids); if it runs out, the discards are shuffled
+    into it.
 
     The deck's order is drawn here (a partial Fisher-Yates shuffle of the remaining deck, then of
     the discards if needed), and only the dealt hands are recorded.
     """
-    players = state.players
-    deck = state.deck
     uniform = chance.rng.random
-    available = len(deck) + len(state.discards)
+    available = len(deck) + len(discards)
     size = min(DEAL[players], available // players)
     needed = size * players
     reshuffled = len(deck) < needed
     dealt = _draw(list(deck), min(needed, len(deck)), uniform)
     if reshuffled:
-        dealt += _draw(sorted(state.discards), needed - len(deck), uniform)
+        dealt += _draw(sorted(discards), needed - len(deck), uniform)
     hands = tuple([tuple(dealt[seat::players]) for seat in range(players)])
     return HandsDealt(round=round_, hand_size=size, hands=hands, reshuffled=reshuffled)
 

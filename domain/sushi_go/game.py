@@ -116,7 +116,8 @@ class SushiGo(RulesVersioned):
             raise RuleViolation("invalid-player-count", f"Sushi Go! takes {MIN_PLAYERS} to {self.max_players} players")
 
     def setup(self, options: SushiGoOptions, players: int, chance: Chance) -> tuple[SushiGoEvent, ...]:
-        return (deal(initial_state(players), 1, chance),)
+        start = initial_state(players)
+        return (deal(players, start.deck, start.discards, 1, chance),)
 
     def initial_state(self, options: SushiGoOptions, players: int) -> SushiGoState:
         return initial_state(players)
