@@ -13,6 +13,7 @@ import msgspec
 
 from api import backup_cli
 from api.bootstrap import bootstrap
+from api.contract.presenting import log_document, table_view
 from api.service_cli import run_service
 from api.settings import Settings
 from services.access import AppCaller
@@ -43,7 +44,7 @@ async def _export(database_url: str, game_id: str) -> bytes:
     try:
         summary = await services.games.store.summary(check_game_id(game_id))
         owner = AppCaller(summary.app_id if summary is not None else BUILTIN_APP)
-        return msgspec.json.encode(await export_log(services.games, game_id, owner))
+        return msgspec.json.encode(log_document(await export_log(services.games, game_id, owner)))
     finally:
         await services.close()
 
@@ -53,7 +54,7 @@ async def _import(database_url: str, document: Any, app_name: str) -> bytes:
     try:
         app = await services.apps.get(app_name)
         view, _ = await import_log(services.games, document, AppCaller(app.id))
-        return msgspec.json.encode(view)
+        return msgspec.json.encode(table_view(view))
     finally:
         await services.close()
 

@@ -22,7 +22,7 @@ from domain.chance import Chance
 
 #: A card's id (an index into its deck's slugs, `Game.decks["cards"]`). States and views hold ids,
 #: which is all the rules and the bots need; the API shows every id annotated so as an object with
-#: the card's slug (services/card_objects.py).
+#: the card's slug (api/contract/card_objects.py).
 CardId = Annotated[int, msgspec.Meta(extra={"deck": "cards"})]
 CardIds = tuple[CardId, ...]
 

@@ -15,22 +15,10 @@ from typing import get_args
 import msgspec
 
 from domain.catalog import GAMES
+from domain.lobby import Status
 from services.access import AppCaller, Credential
 from services.errors import Kind, ServiceError
-from services.history_views import (
-    CardPicks,
-    CategoryPoints,
-    GameStats,
-    Leaderboard,
-    LeaderboardEntry,
-    MatchPage,
-    PlayerGameStats,
-    PlayerStats,
-    ScoreCount,
-    SeatWinRate,
-    TypedMatchPage,
-)
-from services.people import Names, seats_of_record
+from services.people import Names
 from services.ports import (
     BUILTIN_APP,
     GameStatsRecord,
@@ -42,9 +30,19 @@ from services.ports import (
     PlayerGameRecord,
     ReadModels,
 )
-from services.presenting import shown_seats
+from services.seen import SeenMatches
+from services.stats import (
+    CardPicks,
+    CategoryPoints,
+    GameStats,
+    Leaderboard,
+    LeaderboardEntry,
+    PlayerGameStats,
+    PlayerStats,
+    ScoreCount,
+    SeatWinRate,
+)
 from services.text_rules import check_player_id
-from services.views import GameStatus, MatchSummary, Status, views_of
 
 MAX_PAGE = 100
 STATUSES: tuple[str, ...] = get_args(Status)
@@ -74,7 +72,7 @@ class HistoryQueries:
         player_id: str | None = None,
         limit: int = 20,
         cursor: str | None = None,
-    ) -> MatchPage:
+    ) -> SeenMatches:
         if game is not None:
             _known_game(game, "invalid")
         if status is not None and status not in STATUSES:
@@ -89,7 +87,7 @@ class HistoryQueries:
         if player_id is not None:
             person = await self.names.people.of_player(namespace.app_id, player_id)
             if person is None:
-                return TypedMatchPage(items=[], next_cursor=None)
+                return SeenMatches(records=[], people={}, next_cursor=None)
             person_id = person.person_id
         where = MatchFilter(game=game, status=status, person_id=person_id)
         # One more than asked tells whether there is a next page.
@@ -97,7 +95,7 @@ class HistoryQueries:
         page = records[:limit]
         next_cursor = encode_cursor(page[-1]) if len(records) > limit else None
         people = await self.names.of(seat.get("person") for record in page for seat in record.seats)
-        return TypedMatchPage(items=[_summary(record, people) for record in page], next_cursor=next_cursor)
+        return SeenMatches(records=page, people=people, next_cursor=next_cursor)
 
     async def player_stats(self, player_id: str, caller: Credential = None) -> PlayerStats:
         check_player_id(player_id)
@@ -173,22 +171,6 @@ def _entry(rank: int, record: PlayerGameRecord, person: Person) -> LeaderboardEn
         wins=record.wins,
         rated_games=record.rated_games,
     )
-
-
-def _summary(record: MatchRecord, people: dict[str, Person]) -> MatchSummary:
-    result = record.result
-    views = views_of(record.game)
-    summary: MatchSummary = views.match(
-        id=record.game_id,
-        status=GameStatus(record.status),
-        players=record.players,
-        seats=shown_seats(seats_of_record(record.seats), people),
-        created_at=record.created_at,
-        finished_at=record.finished_at,
-        scores=None if result is None else msgspec.convert(result["scores"], views.score_list),
-        winners=None if result is None else list(result["winners"]),
-    )
-    return summary
 
 
 def _player_game(record: PlayerGameRecord) -> PlayerGameStats:

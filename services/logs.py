@@ -32,6 +32,7 @@ running game to be finished).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import uuid
 from collections.abc import Mapping, Sequence
@@ -52,12 +53,11 @@ from services.errors import ServiceError
 from services.games import Games
 from services.loading import imported_from
 from services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
-from services.presenting import event_views, stored_log_view
 from services.seats import Seating
+from services.seen import SeenEvents, SeenTable, seen_events, stored_log_table
 from services.summaries import summary_of
 from services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
 from services.upcasting import UnknownSchemaVersion
-from services.views import LogDocument, TableView, views_of
 
 FORMAT = "kaiten-log/1"
 _encoder = msgspec.json.Encoder()
@@ -304,24 +304,20 @@ def _uuid_or_none(value: Any) -> str | None:
 # --- the use cases --------------------------------------------------------------------------------
 
 
-async def export_log(games: Games, game_id: str, caller: Credential) -> LogDocument:
-    """The whole log of a game that is over, as anybody who may see the game sees it; from a replica
-    once the game is known over."""
+async def export_log(games: Games, game_id: str, caller: Credential) -> SeenEvents:
+    """The whole log of a game that is over, as anybody who may see the game sees it (its document,
+    `FORMAT`, is the API's); from a replica once the game is known over."""
     loaded = await games.reads.load(game_id, token=caller if isinstance(caller, str) else None)
     access_to(loaded.game_id, loaded.app_id, loaded.table, loaded.token_hashes(), caller)
     if not tables.is_over(loaded.table):
         raise ServiceError("conflict", "game-not-finished", "a game's log is exported once the game is over")
     people = await games.names.of_seats(loaded.table.seats)
-    document: LogDocument = views_of(loaded.game.id).log(
-        format=FORMAT,
-        id=loaded.game_id,
-        rules_version=loaded.table.rules_version,
-        events=event_views(loaded.game, loaded.table, None, loaded.stored, loaded.events, people),
+    return seen_events(
+        loaded.game, loaded.game_id, loaded.table, None, loaded.stored, loaded.events, people, loaded.version
     )
-    return document
 
 
-async def import_log(games: Games, document: Any, caller: Credential) -> tuple[TableView, bool]:
+async def import_log(games: Games, document: Any, caller: Credential) -> tuple[SeenTable, bool]:
     """Check the log and store it as a new finished (or abandoned) game of the caller's app, in
     today's shapes; and whether this request stored it (False: the app imported this log before, and
     this is that game: the same log is one game, whoever sends it how often).
@@ -400,7 +396,7 @@ def _is_time(text: str) -> bool:
 
 def imported_view(
     game: AnyGame, game_id: str, table: Table[Any], stored: Sequence[StoredEvent], people: Mapping[str, Person]
-) -> TableView:
+) -> SeenTable:
     # An imported log is a finished game's (`log-not-finished`): every seat's cards are public.
-    view = stored_log_view(game, game_id, table, stored, people)
-    return msgspec.structs.replace(view, imported_from=imported_from(stored)[1])
+    view = stored_log_table(game, game_id, table, stored, people)
+    return dataclasses.replace(view, imported=True, imported_from=imported_from(stored)[1])

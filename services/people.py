@@ -2,7 +2,7 @@
 beside it, in the people an app's erasure deletes (DESIGN.md, "Trust").
 
 Every answer that shows a seat (a table, an event, the history, a leaderboard) shows it through
-`shown_seat` (services/presenting.py): a person's name and player_id as they are now, or a neutral
+`shown_seat` (api/contract/presenting.py): a person's name and player_id as they are now, or a neutral
 label once erased. A serving process keeps the people it looked up for `NAMES_SECONDS`, so a table is
 shown without a query each time, and an erasure or a new name reaches every process within that time.
 """

@@ -21,9 +21,8 @@ from services.clocks import deadlines, wake_at
 from services.commands import Act, Resign
 from services.errors import ServiceError
 from services.ports import BotThinker, Clock, IdSource, NewEvent, Person, StoredEvent
-from services.presenting import event_views
+from services.seen import SeenEvents, seen_events
 from services.table_cache import CachedTable
-from services.views import CommandOutcome, views_of
 from services.writing import Planned, Writer, new_events, version_conflict
 
 #: The people a command's answer shows: none, for no command or resignation seats anybody (only
@@ -54,11 +53,11 @@ class Playing:
         self.bots = bots
         self.bot_load = bot_load
 
-    async def act(self, command: Act) -> CommandOutcome:
+    async def act(self, command: Act) -> SeenEvents:
         token, body, if_match, idempotency_key = command.token, command.body, command.if_match, command.idempotency_key
         request_hash = fingerprint(body)
 
-        async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
+        async def attempt(loaded: CachedTable) -> Planned[SeenEvents]:
             seat = seat_of_required(loaded.access(token))
             retried = await self._retried(loaded, idempotency_key, seat, request_hash)
             if retried is not None:
@@ -77,12 +76,12 @@ class Playing:
             command.game_id, attempt, idempotency_key=idempotency_key, pinned=if_match is not None
         )
 
-    async def resign(self, command: Resign) -> CommandOutcome:
+    async def resign(self, command: Resign) -> SeenEvents:
         """The token's person leaves: the seat resigns and a bot plays it to the end (or the game is
         abandoned when nobody is left)."""
         token, idempotency_key = command.token, command.idempotency_key
 
-        async def attempt(loaded: CachedTable) -> Planned[CommandOutcome]:
+        async def attempt(loaded: CachedTable) -> Planned[SeenEvents]:
             seat = seat_of_required(loaded.access(token))
             retried = await self._retried(loaded, idempotency_key, seat, RESIGN_FINGERPRINT)
             if retried is not None:
@@ -163,7 +162,7 @@ class Playing:
 
     async def _retried(
         self, loaded: CachedTable, idempotency_key: str | None, seat: int, request_hash: str
-    ) -> Planned[CommandOutcome] | None:
+    ) -> Planned[SeenEvents] | None:
         """The first answer to a request retried with its idempotency key (nothing to append), or None
         when the key is new."""
         if idempotency_key is None:
@@ -178,21 +177,26 @@ class Playing:
         return Planned([], loaded.table, lambda _stored: outcome)
 
 
-def _outcome(
-    loaded: CachedTable, seat: int, decision: Decision[Any], metadata: dict[str, Any]
-) -> Planned[CommandOutcome]:
+def _outcome(loaded: CachedTable, seat: int, decision: Decision[Any], metadata: dict[str, Any]) -> Planned[SeenEvents]:
     """A seat's decision and the answer: its events as the seat sees them (the bots it leaves owed a
     move make it in appends of their own, services/bot_moves.py)."""
 
-    def answer(stored: Sequence[StoredEvent]) -> CommandOutcome:
-        views = event_views(loaded.game, decision.table, seat, stored, decision.events, COMMANDS_SEAT_NOBODY)
-        outcome: CommandOutcome = views_of(loaded.game.id).outcome(version=stored[-1].version, events=views)
-        return outcome
+    def answer(stored: Sequence[StoredEvent]) -> SeenEvents:
+        return seen_events(
+            loaded.game,
+            loaded.game_id,
+            decision.table,
+            seat,
+            stored,
+            decision.events,
+            COMMANDS_SEAT_NOBODY,
+            stored[-1].version,
+        )
 
     return Planned(new_events(loaded.codec, decision.events, metadata), decision.table, answer)
 
 
-def _first_answer(loaded: CachedTable, first: Sequence[StoredEvent], seat: int, request_hash: str) -> CommandOutcome:
+def _first_answer(loaded: CachedTable, first: Sequence[StoredEvent], seat: int, request_hash: str) -> SeenEvents:
     if first[0].metadata.get("seat") != seat or first[0].metadata.get("request_hash") != request_hash:
         raise ServiceError(
             "conflict",
@@ -201,11 +205,9 @@ def _first_answer(loaded: CachedTable, first: Sequence[StoredEvent], seat: int, 
         )
     # The first answer may have been appended after this load: decode it from what was read.
     events = [loaded.codec.decode_stored(item) for item in first]
-    outcome: CommandOutcome = views_of(loaded.game.id).outcome(
-        version=first[-1].version,
-        events=event_views(loaded.game, loaded.table, seat, first, events, COMMANDS_SEAT_NOBODY),
+    return seen_events(
+        loaded.game, loaded.game_id, loaded.table, seat, first, events, COMMANDS_SEAT_NOBODY, first[-1].version
     )
-    return outcome
 
 
 def rfc3339(moment: datetime) -> str:

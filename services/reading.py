@@ -7,12 +7,11 @@ replica when its copy is fresh enough for the caller (services/replica_reads.py)
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-
-import msgspec
 
 from domain import lobby
 from domain.engine import AnyGame
@@ -23,10 +22,9 @@ from services.commands import GetTable, ListEvents, ListLegalCommands, ReplayGam
 from services.errors import ServiceError
 from services.people import Names
 from services.ports import EventStore, StoredEvent
-from services.presenting import event_views, table_view
 from services.replica_reads import ReplicaReads
+from services.seen import SeenCommands, SeenEvents, SeenTable, seen_events, seen_table
 from services.table_cache import CachedTable, Tables
-from services.views import EventPage, LegalCommands, TableView, views_of
 
 MAX_EVENTS_PAGE = 1000
 
@@ -46,7 +44,7 @@ class Reading:
         self.reads = reads
         self.names = names
 
-    async def view(self, query: GetTable) -> TableView:
+    async def view(self, query: GetTable) -> SeenTable:
         loaded = await self.tables.readable(query.game_id, query.seen, query.caller)
         access = loaded.access(query.caller)
         view = await self.table_view(loaded, loaded.table, access.seat, loaded.version)
@@ -55,7 +53,7 @@ class Reading:
         # the replica when there is one (a finished game is read there; a rematch shows once it is).
         summaries = self.reads.replica or self.store
         if lobby.is_over(loaded.table) and await summaries.summary(rematch_id_of(loaded.game_id)):
-            view = msgspec.structs.replace(view, rematch=rematch_id_of(loaded.game_id))
+            view = dataclasses.replace(view, rematch=rematch_id_of(loaded.game_id))
         return view
 
     async def check_owned(self, game_id: str, app: AppCaller) -> None:
@@ -63,18 +61,15 @@ class Reading:
         loaded, _ = await self.tables.known(game_id)
         loaded.access(app)
 
-    async def legal_commands(self, query: ListLegalCommands) -> LegalCommands:
+    async def legal_commands(self, query: ListLegalCommands) -> SeenCommands:
         loaded = await self.tables.readable(query.game_id, query.seen, query.token)
         seat = seat_of_required(loaded.access(query.token))
         commands: Sequence[Any] = ()
         if seat in lobby.awaiting(loaded.game, loaded.table):
             commands = loaded.game.legal_commands(loaded.table.state, seat)
-        legal: LegalCommands = views_of(loaded.game.id).legal(
-            version=loaded.version, seat=seat, commands=list(commands)
-        )
-        return legal
+        return SeenCommands(game=loaded.game, version=loaded.version, seat=seat, commands=commands)
 
-    async def events(self, query: ListEvents) -> EventPage:
+    async def events(self, query: ListEvents) -> SeenEvents:
         after, limit = query.after, query.limit
         if after < 0 or not 1 <= limit <= MAX_EVENTS_PAGE:
             raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_EVENTS_PAGE}")
@@ -90,11 +85,9 @@ class Reading:
             stored = await self.reads.window(loaded.game_id, after, count) if count else []
         events = [loaded.codec.decode_stored(item) for item in stored]
         people = await self.names.of_seats(loaded.table.seats)
-        views = event_views(loaded.game, loaded.table, seat, stored, events, people)
-        page: EventPage = views_of(loaded.game.id).events(events=views, last_version=loaded.version)
-        return page
+        return seen_events(loaded.game, loaded.game_id, loaded.table, seat, stored, events, people, loaded.version)
 
-    async def replay(self, query: ReplayGame) -> TableView:
+    async def replay(self, query: ReplayGame) -> SeenTable:
         at, as_seat = query.at, query.as_seat
         loaded = await self.tables.readable(query.game_id, at, query.caller)
         seat = loaded.access(query.caller).seat
@@ -118,8 +111,8 @@ class Reading:
         seat: int | None,
         version: int,
         updated_at: datetime | None = None,
-    ) -> TableView:
-        view = table_view(
+    ) -> SeenTable:
+        view = seen_table(
             loaded.game,
             loaded.game_id,
             table,
@@ -130,12 +123,13 @@ class Reading:
             public=lobby.is_over(loaded.table),
             people=await self.names.of_seats(table.seats),
         )
-        return msgspec.structs.replace(view, imported_from=loaded.imported_from) if loaded.imported else view
+        if not loaded.imported:
+            return view
+        return dataclasses.replace(view, imported=True, imported_from=loaded.imported_from)
 
 
-def with_deadlines(view: TableView, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> TableView:
+def with_deadlines(view: SeenTable, game: AnyGame, table: Table[Any], clocks: Clocks | None) -> SeenTable:
     """The view with when each awaited seat's time runs out, for a game with a clock."""
     if table.clock is None:
         return view
-    until = {str(seat): due for seat, due in deadlines(game, table, clocks).items()}
-    return msgspec.structs.replace(view, awaiting_until=until)
+    return dataclasses.replace(view, deadlines=deadlines(game, table, clocks))

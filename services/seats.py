@@ -4,8 +4,9 @@ the rematch of a finished game, and a player forgotten. Every write goes through
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -31,13 +32,12 @@ from services.commands import (
 from services.errors import ServiceError
 from services.people import Names
 from services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person, StoredEvent
-from services.presenting import stored_log_view
 from services.quotas import QuotaCheck
 from services.reading import Reading, rematch_id_of, with_deadlines
 from services.secrets import hash_secret
+from services.seen import CreatedTable, SeenTable, stored_log_table
 from services.table_cache import CachedTable
 from services.text_rules import check_player_id, clean_name
-from services.views import CreatedGame, SeatGranted, SeatToken, TableView, views_of
 from services.writing import Planned, Writer, new_event, new_events
 
 T = TypeVar("T")
@@ -55,6 +55,14 @@ class Seating:
     bot: str | None = None
     #: A guest is kept among the people only once their seat is decided (a refused seat leaves no one).
     guest_name: str | None = None
+
+
+# A seat just taken, and its token: the API answers it as it is (no docstring: the schema would
+# describe it with one).
+class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):
+    seat: int
+    #: The new seat's secret; bots have none.
+    token: str | None = None
 
 
 class IssuedInvitation(msgspec.Struct, frozen=True):
@@ -90,7 +98,7 @@ class Seats:
         #: The apps' quotas on games created and imported (None: none are checked).
         self.quotas = quotas
 
-    async def create(self, command: CreateGame) -> CreatedGame:
+    async def create(self, command: CreateGame) -> CreatedTable:
         """A new game, owned by the caller's app (services/access.py)."""
         app_id = writing_app(command.caller, self.open_app)
         if self.quotas is not None:
@@ -107,7 +115,7 @@ class Seats:
         seatings: Sequence[Seating],
         game_id: str | None = None,
         rematch_of: str | None = None,
-    ) -> CreatedGame:
+    ) -> CreatedTable:
         """A new game of the app with these seats taken; `game_id` and `rematch_of` name a rematch."""
         game = get_game(command.game)
         players = command.players
@@ -134,9 +142,8 @@ class Seats:
                 tokens[str(len(table.seats) - 1)] = token
         await self.keep_guests(app_id, seatings)
         stored, clocks = await self.writer.create(game_id, app_id, codec, table, created)
-        view = stored_log_view(game, game_id, table, stored, await self.names.of_seats(table.seats))
-        view = with_deadlines(view, game, table, clocks)
-        return _with_tokens(game.id, view, tokens)
+        view = stored_log_table(game, game_id, table, stored, await self.names.of_seats(table.seats))
+        return _with_tokens(with_deadlines(view, game, table, clocks), tokens)
 
     async def take_seat(self, command: TakeSeat) -> SeatGranted:
         """A free seat, for a person or a bot: the owning app names a player_id or a bot (on an open
@@ -197,7 +204,7 @@ class Seats:
 
         await self.writer.write(command.game_id, attempt)
 
-    async def rematch(self, command: CreateRematch) -> tuple[CreatedGame, bool]:
+    async def rematch(self, command: CreateRematch) -> tuple[CreatedTable, bool]:
         """The rematch of a finished or abandoned game (and whether this request created it), with a new
         token for the token's seat: the same game, options, visibility and seats (bots included), of
         the same app."""
@@ -224,7 +231,7 @@ class Seats:
                 pass  # someone else's request created it a moment ago: claim the seat in it
             else:
                 # The other people's tokens are dropped unseen: each claims a new one by asking.
-                return await self._as_seat(old.table.game, rematch_id, seat, created.tokens[str(seat)]), True
+                return await self._as_seat(rematch_id, seat, created.tokens[str(seat)]), True
         new_token = self.ids.token()
 
         def attempt(loaded: CachedTable) -> Planned[None]:
@@ -233,7 +240,7 @@ class Seats:
             return _lobby_event(loaded, claimed, metadata, lambda _stored: None)
 
         await self.writer.write(rematch_id, attempt)
-        return await self._as_seat(old.table.game, rematch_id, seat, new_token), False
+        return await self._as_seat(rematch_id, seat, new_token), False
 
     async def _seated_again(self, app_id: str, seat: lobby.Seat) -> Seating:
         """Who sits at a seat of a finished game sits at the same seat of its rematch."""
@@ -244,8 +251,8 @@ class Seats:
         # A log from before people were references names them: they are enrolled now.
         return await self.seating(app_id, NewSeat(name=seat.name, player_id=seat.player_id))
 
-    async def _as_seat(self, game: str, game_id: str, seat: int, token: str) -> CreatedGame:
-        return _with_tokens(game, await self.reading.view(GetTable(game_id, token)), {str(seat): token})
+    async def _as_seat(self, game_id: str, seat: int, token: str) -> CreatedTable:
+        return _with_tokens(await self.reading.view(GetTable(game_id, token)), {str(seat): token})
 
     async def erase_player(self, command: ErasePlayer) -> None:
         """The app's player forgotten: their id and name leave every answer and read model, and their
@@ -307,10 +314,6 @@ def _lobby_event(
     return Planned([new_event(loaded.codec, event, metadata)], table, answer)
 
 
-def _with_tokens(game_id: str, view: TableView, tokens: dict[str, str]) -> CreatedGame:
-    created: CreatedGame = views_of(game_id).created(
-        **msgspec.structs.asdict(view),
-        tokens=tokens,
-        seat_tokens=[SeatToken(seat=int(seat), token=token) for seat, token in tokens.items()],
-    )
-    return created
+def _with_tokens(view: SeenTable, tokens: Mapping[str, str]) -> CreatedTable:
+    fields = {field.name: getattr(view, field.name) for field in dataclasses.fields(view)}
+    return CreatedTable(**fields, tokens=tokens)

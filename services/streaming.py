@@ -10,7 +10,7 @@ does not grow with the game.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -21,10 +21,9 @@ from services.access import Credential
 from services.codec import GameCodec
 from services.errors import ServiceError
 from services.people import Names
-from services.ports import RESYNC, AppendNotice, EventStore, StoredEvent, StreamNotifier, TicketHolder
-from services.presenting import event_views
+from services.ports import RESYNC, AppendNotice, EventStore, Person, StoredEvent, StreamNotifier, TicketHolder
+from services.seen import SeenEvents, seen_events
 from services.table_cache import Tables
-from services.views import EventView
 
 #: An idle stream sends a comment this often, so that proxies and clients can tell it is alive.
 KEEPALIVE_SECONDS = 15.0
@@ -53,8 +52,9 @@ class EventStreams:
 
     async def follow(
         self, game_id: str, token: Credential, after: int, ticket: TicketHolder | None = None
-    ) -> AsyncIterator[EventView | KeepAlive] | None:
-        """The caller's view of the events after version `after`, live, ending after GameFinished:
+    ) -> AsyncIterator[SeenEvents | KeepAlive] | None:
+        """The caller's view of the events after version `after`, live, ending after GameFinished (each
+        batch as it was read; a batch may show no event, when all it read was hidden from the caller):
         as the holder of the stream ticket spent for it (a seat or a spectator), else as whoever the
         token is (services/access.py).
 
@@ -73,10 +73,9 @@ class EventStreams:
         follower = _Follower(loaded.game_id, loaded.codec, loaded.table, loaded.version, seat, after, self.names)
         return self._follow(follower)
 
-    async def _follow(self, follower: _Follower) -> AsyncIterator[EventView | KeepAlive]:
+    async def _follow(self, follower: _Follower) -> AsyncIterator[SeenEvents | KeepAlive]:
         async with self.notifier.subscribe_to(follower.game_id) as notices:
-            for view in await follower.catch_up(self.store):
-                yield view
+            yield await follower.catch_up(self.store)
             while not follower.finished:
                 notice = await self._next_notice(notices)
                 if notice is None:
@@ -85,8 +84,7 @@ class EventStreams:
                 if isinstance(notice, KeepAlive):
                     yield notice
                 elif notice == RESYNC or notice.version > follower.version:
-                    for view in await follower.read_new(self.store):
-                        yield view
+                    yield await follower.read_new(self.store)
 
     async def _next_notice(self, notices: AsyncIterator[AppendNotice]) -> AppendNotice | KeepAlive | None:
         try:
@@ -128,7 +126,7 @@ class _Follower:
     def finished(self) -> bool:
         return is_over(self.table)
 
-    async def catch_up(self, store: EventStore) -> list[EventView]:
+    async def catch_up(self, store: EventStore) -> SeenEvents:
         """The events after the resume point: those the table already holds, and those appended since."""
         stored = await store.read(self.game_id, after=self.resume_from)
         held = [item for item in stored if item.version <= self.version]
@@ -136,13 +134,17 @@ class _Follower:
         events = [self.codec.decode_stored(item) for item in held]
         newer_events = self._advance(newer)
         people = await self.names.of_seats(self.table.seats)
-        return event_views(self.game, self.table, self.seat, stored, [*events, *newer_events], people)
+        return self._seen(stored, [*events, *newer_events], people)
 
-    async def read_new(self, store: EventStore) -> list[EventView]:
+    async def read_new(self, store: EventStore) -> SeenEvents:
         newer = await store.read(self.game_id, after=self.version)
         newer_events = self._advance(newer)
         people = await self.names.of_seats(self.table.seats)
-        return event_views(self.game, self.table, self.seat, newer, newer_events, people)
+        return self._seen(newer, newer_events, people)
+
+    def _seen(self, stored: Sequence[StoredEvent], events: Sequence[Any], people: Mapping[str, Person]) -> SeenEvents:
+        """The events as the viewer may see them, by the table as it stands now."""
+        return seen_events(self.game, self.game_id, self.table, self.seat, stored, events, people, self.version)
 
     def _advance(self, stored: Sequence[StoredEvent]) -> list[Any]:
         events = [self.codec.decode_stored(item) for item in stored]

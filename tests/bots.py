@@ -3,6 +3,7 @@ through `Games.wake`, until the game owes none."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 
@@ -10,7 +11,7 @@ import msgspec
 
 from services.commands import Act, CreateGame, GetTable, ListLegalCommands
 from services.games import Games
-from services.views import CreatedGame
+from services.seen import CreatedTable
 
 #: More wakes than any game of the catalog needs to be played out by its bots.
 MAX_WAKES = 5_000
@@ -41,11 +42,10 @@ async def play_to_the_end(
     raise AssertionError(f"game {game_id} is not over after {MAX_WAKES} commands")
 
 
-async def created_and_played(games: Games, command: CreateGame) -> CreatedGame:
+async def created_and_played(games: Games, command: CreateGame) -> CreatedTable:
     """A game created and played by its bots as far as they go alone (to the end, when they are all its
-    seats): its creation's answer, with the status and version the game then has."""
+    seats): its creation's answer, with the table and version the game then has."""
     created = await games.create(command)
     await bots_move(games, created.id)
-    summary = await games.store.summary(created.id)
-    assert summary is not None
-    return msgspec.structs.replace(created, status=summary.status, version=summary.version)
+    loaded = await games.tables.current(created.id)
+    return dataclasses.replace(created, table=loaded.table, version=loaded.version)

@@ -13,8 +13,8 @@ from typing import Any
 
 import msgspec
 
+from api.contract.card_objects import prefixed
 from domain.catalog import GAMES
-from services.card_objects import prefixed
 
 REF_PREFIX = "#/components/schemas/"
 #: A game's own structs live in its package: domain.<package>.<module>.

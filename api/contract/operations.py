@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from api.contract.views import TypedMatchPage, views_of
 from api.routes.admin import NewApp, QuotaChanges, Rotation
 from api.schemas import (
     CreateGameRequest,
@@ -25,10 +26,10 @@ from api.schemas import (
 from domain.catalog import GAMES
 from domain.engine import AnyGame
 from services.apps import AppList, AppView, IssuedKey
-from services.history_views import GameStats, Leaderboard, PlayerStats, TypedMatchPage
 from services.scoring import ScoreResponse
+from services.seats import SeatGranted
+from services.stats import GameStats, Leaderboard, PlayerStats
 from services.stream_tickets import StreamTicket
-from services.views import SeatGranted, views_of
 from services.webhooks import Deliveries, Webhook, WebhookList
 
 #: The credentials an operation takes, each an HTTP bearer security scheme of the document.

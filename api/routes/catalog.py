@@ -9,6 +9,7 @@ import msgspec
 from litestar import Controller, get, post
 from litestar.params import PathParameter
 
+from api.contract.views import views_of
 from api.request_body import KaitenRequest
 from api.schemas import (
     BotCost,
@@ -25,7 +26,6 @@ from domain.engine import AnyGame, RuleViolation
 from services.commands import ScoreTableaus
 from services.errors import ServiceError
 from services.scoring import ScoreResponse, score_tableaus
-from services.views import views_of
 
 GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
 
@@ -105,6 +105,6 @@ class CatalogController(Controller):
     )
     async def score(self, game: GameName, request: KaitenRequest) -> ScoreResponse:
         scored = score_tableaus(ScoreTableaus(game=game, body=await request.checked_body()))
-        # Each breakdown typed as the game's, its cards as objects (services/views.py).
+        # Each breakdown typed as the game's, its cards as objects (api/contract/views.py).
         shown: ScoreResponse = views_of(get_game(game).id).shown.converter(ScoreResponse)(scored)
         return shown

@@ -9,6 +9,8 @@ from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
 from api.auth import seat_token
 from api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
+from api.contract import presenting
+from api.contract.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, MatchPage, TableView
 from api.request_body import KaitenRequest
 from api.routes.allow import options_allowing
 from api.routes.history import (
@@ -25,10 +27,9 @@ from api.schemas import CreateGameRequest, TakeSeatRequest
 from domain.catalog import GAMES
 from services.commands import Act, GetTable, ListEvents, ListLegalCommands, ReplayGame, Resign, TakeSeat
 from services.errors import ServiceError
-from services.history_views import MatchPage
 from services.ports import MAX_VERSION
 from services.reading import MAX_EVENTS_PAGE
-from services.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, SeatGranted, TableView
+from services.seats import SeatGranted
 
 MAX_KEY_LENGTH = 200
 #: The highest seat number of any game of the catalog.
@@ -73,7 +74,7 @@ class GamesController(Controller):
     async def create_game(
         self, games: GamesDep, caller: Caller, data: JSONBody[CreateGameRequest]
     ) -> Response[CreatedGame]:
-        created = await games.create(data.as_command(caller))
+        created = presenting.created_game(await games.create(data.as_command(caller)))
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
     allowed_on_games = options_allowing("GET", "POST")
@@ -95,7 +96,8 @@ class GamesController(Controller):
         limit: PageLimit = 20,
         cursor: Cursor = None,
     ) -> MatchPage:
-        return await history.matches(caller, game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+        page = await history.matches(caller, game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
+        return presenting.match_page(page)
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
     async def take_seat(
@@ -113,8 +115,8 @@ class GamesController(Controller):
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[TableView | None]:
-        view = await games.view(GetTable(game_id, caller, seen_version(if_none_match, min_version)))
-        return conditional(view, view.version, if_none_match)
+        seen = await games.view(GetTable(game_id, caller, seen_version(if_none_match, min_version)))
+        return conditional(presenting.table_view(seen), seen.version, if_none_match)
 
     @get(
         "/{game_id:str}/legal-commands",
@@ -133,7 +135,7 @@ class GamesController(Controller):
         legal = await games.legal_commands(
             ListLegalCommands(game_id, await seat_token(games, game_id, seat_caller), seen)
         )
-        return conditional(legal, legal.version, if_none_match)
+        return conditional(presenting.legal_commands(legal), legal.version, if_none_match)
 
     @post(
         "/{game_id:str}/commands",
@@ -167,7 +169,8 @@ class GamesController(Controller):
         body = await request.checked_body()
         pinned, key = parse_if_match(if_match), check_idempotency_key(idempotency_key)
         token = await seat_token(games, game_id, seat_caller)
-        return await games.act(Act(game_id=game_id, token=token, body=body, if_match=pinned, idempotency_key=key))
+        act = Act(game_id=game_id, token=token, body=body, if_match=pinned, idempotency_key=key)
+        return presenting.command_outcome(await games.act(act))
 
     @post(
         "/{game_id:str}/resign",
@@ -189,7 +192,7 @@ class GamesController(Controller):
     ) -> CommandOutcome:
         key = check_idempotency_key(idempotency_key)
         token = await seat_token(games, game_id, seat_caller)
-        return await games.resign(Resign(game_id=game_id, token=token, idempotency_key=key))
+        return presenting.command_outcome(await games.resign(Resign(game_id=game_id, token=token, idempotency_key=key)))
 
     @get("/{game_id:str}/events", operation_id="listEvents", summary="The log, redacted for the caller")
     async def list_events(
@@ -202,8 +205,8 @@ class GamesController(Controller):
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[EventPage | None]:
-        page = await games.events(ListEvents(game_id, after, limit, caller, seen_version(if_none_match, min_version)))
-        return conditional(page, page.last_version, if_none_match)
+        seen = await games.events(ListEvents(game_id, after, limit, caller, seen_version(if_none_match, min_version)))
+        return conditional(presenting.event_page(seen), seen.version, if_none_match)
 
     @get(
         "/{game_id:str}/replay",
@@ -226,4 +229,4 @@ class GamesController(Controller):
             QueryParameter(ge=0, le=MAX_SEAT, description="the seat to see the table as (a game that is over)"),
         ] = None,
     ) -> TableView:
-        return await games.replay(ReplayGame(game_id, at, caller, as_seat))
+        return presenting.table_view(await games.replay(ReplayGame(game_id, at, caller, as_seat)))

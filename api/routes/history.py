@@ -18,11 +18,11 @@ from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
 from api.routes.params import Caller, GamesDep
+from domain.lobby import Status
 from services.commands import ErasePlayer
 from services.history import MAX_PAGE, HistoryQueries
-from services.history_views import GameStats, Leaderboard, PlayerStats
+from services.stats import GameStats, Leaderboard, PlayerStats
 from services.text_rules import MAX_PLAYER_ID
-from services.views import Status
 
 LIST_DESCRIPTION = """\
 Games newest first (by creation time), filtered by any of `game`, `status` and `player_id` (a game

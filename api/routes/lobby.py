@@ -8,10 +8,11 @@ from litestar import Controller, Response, delete, post
 from litestar.params import PathParameter
 
 from api.auth import seat_token
+from api.contract import presenting
+from api.contract.views import CreatedGame
 from api.routes.params import GameId, GamesDep, SeatCaller
 from api.schemas import Invitation
 from services.commands import CreateInvitation, CreateRematch, RevokeInvitation
-from services.views import CreatedGame
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
@@ -52,5 +53,6 @@ class LobbyController(Controller):
         description=REMATCH_DESCRIPTION,
     )
     async def rematch(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Response[CreatedGame]:
-        created, new = await games.rematch(CreateRematch(game_id, await seat_token(games, game_id, seat_caller)))
+        rematch, new = await games.rematch(CreateRematch(game_id, await seat_token(games, game_id, seat_caller)))
+        created = presenting.created_game(rematch)
         return Response(created, status_code=201 if new else 200, headers={"Location": f"/v1/games/{created.id}"})

@@ -7,11 +7,12 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post
 from litestar.params import Body
 
+from api.contract import presenting
 from api.contract.problems import Problem
+from api.contract.views import LogDocument, TableView
 from api.errors import problem
 from api.routes.params import Caller, GameId, GamesDep
 from services.logs import MAX_LOG_BYTES, InvalidLog, export_log, import_log
-from services.views import LogDocument, TableView
 
 LOG = Body(
     title="A finished or abandoned game's log",
@@ -38,7 +39,7 @@ class LogsController(Controller):
         summary="A finished or abandoned game's whole log (409 game-not-finished before the end)",
     )
     async def export(self, games: GamesDep, game_id: GameId, caller: Caller) -> LogDocument:
-        return await export_log(games, game_id, caller)
+        return presenting.log_document(await export_log(games, game_id, caller))
 
     @post(
         "/import",
@@ -55,5 +56,6 @@ class LogsController(Controller):
         request_max_body_size=MAX_LOG_BYTES,
     )
     async def import_(self, games: GamesDep, caller: Caller, data: Annotated[Any, LOG]) -> Response[TableView]:
-        view, created = await import_log(games, data, caller)
+        seen, created = await import_log(games, data, caller)
+        view = presenting.table_view(seen)
         return Response(view, status_code=201 if created else 200, headers={"Location": f"/v1/games/{view.id}"})

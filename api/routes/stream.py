@@ -13,12 +13,13 @@ from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from api.conditional import version_number
+from api.contract.presenting import event_views
 from api.routes.params import Caller, GameId, SeatCaller
 from services.errors import ServiceError
 from services.ports import MAX_VERSION
+from services.seen import SeenEvents
 from services.stream_tickets import StreamTicket, Ticketing
 from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
-from services.views import EventView
 
 _encoder = msgspec.json.Encoder()
 
@@ -41,12 +42,13 @@ def resume_point(last_event_id: str | None, after: int) -> int:
     return version
 
 
-async def _messages(items: AsyncIterator[EventView | KeepAlive]) -> AsyncIterator[ServerSentEventMessage]:
+async def _messages(items: AsyncIterator[SeenEvents | KeepAlive]) -> AsyncIterator[ServerSentEventMessage]:
     async for item in items:
         if isinstance(item, KeepAlive):
             yield ServerSentEventMessage(data=None, comment="keep-alive")
-        else:
-            yield ServerSentEventMessage(id=item.version, data=_encoder.encode(item).decode())
+            continue
+        for view in event_views(item):
+            yield ServerSentEventMessage(id=view.version, data=_encoder.encode(view).decode())
 
 
 class StreamController(Controller):

@@ -74,6 +74,6 @@ async def test_two_servers_interleave_commands_and_reads_on_the_same_game(
         assert sorted(picks) == sorted([0, 1] * 3 * 9)
         fresh = await services.games.view(GetTable(game["id"], tokens["0"]))
         assert fresh.version == views[0]["version"]
-        assert fresh.state is not None and fresh.result is not None
+        assert fresh.view is not None and fresh.table.result is not None
     finally:
         await services.close()

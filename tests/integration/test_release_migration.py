@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection
 from adapters.database import create_engine
 from adapters.migrate import alembic_config, is_migrated, upgrade
 from api.bootstrap import Services, bootstrap
+from api.contract.presenting import event_page, match_page, table_view
 from domain.catalog import GAMES
 from services.access import AppCaller
 from services.codec import codec_for, game_of_log
@@ -350,8 +351,9 @@ async def test_every_game_shows_and_replays_as_the_release_showed_it(services: S
             caller = OWN
         else:
             caller = None
-        assert as_json(await services.games.view(GetTable(game_id, caller))) == table, f"the table of {game_id}"
-        events = await services.games.events(ListEvents(game_id, after=0, limit=EVENTS_PAGE, caller=caller))
+        shown = table_view(await services.games.view(GetTable(game_id, caller)))
+        assert as_json(shown) == table, f"the table of {game_id}"
+        events = event_page(await services.games.events(ListEvents(game_id, after=0, limit=EVENTS_PAGE, caller=caller)))
         assert as_json(events) == recorded["events"][game_id], f"the events of {game_id}"
         # `kaiten replay --verify`: the stored log passes an import's checks and rebuilds the summary.
         report = await verify_game(services.games.store, game_id)
@@ -464,13 +466,13 @@ async def test_history_and_statistics_answer_as_the_release_did_but_for_delibera
     cursor = None
     for _ in range(20):
         page = await history.matches(limit=3, cursor=cursor)
-        matches.extend(as_json(page.items))
+        matches.extend(as_json(match_page(page).items))
         cursor = page.next_cursor
         if cursor is None:
             break
     assert matches == recorded["matches"]
     # The built-in app's key also lists its private game.
-    own = as_json((await history.matches(OWN, limit=100)).items)
+    own = as_json(match_page(await history.matches(OWN, limit=100)).items)
     private = [game.game_id for game in everything if not game.public]
     assert [match["id"] for match in own if match["id"] not in private] == [m["id"] for m in recorded["matches"]]
     assert len(own) == len(recorded["matches"]) + 1
@@ -566,8 +568,8 @@ async def test_a_downgrade_puts_names_back_into_the_log_and_an_upgrade_again_wor
         private = {game.game_id for game in finished_games() if not game.public}
         for game_id, table in recorded["tables"].items():
             caller = OWN if game_id in private else None
-            assert as_json(await services.games.view(GetTable(game_id, caller))) == table, game_id
+            assert as_json(table_view(await services.games.view(GetTable(game_id, caller)))) == table, game_id
         assert services.history is not None
-        assert as_json((await services.history.matches(limit=100)).items) == recorded["matches"]
+        assert as_json(match_page(await services.history.matches(limit=100)).items) == recorded["matches"]
     finally:
         await services.close()

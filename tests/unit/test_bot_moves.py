@@ -59,11 +59,11 @@ async def test_a_persons_command_appends_only_its_own_events_and_the_bots_move_w
         CreateGame("sushi-go", 3, None, 7, [NewSeat(name="Ann"), *[NewSeat(bot="greedy")] * 2])
     )
     assert thinker.decisions == 0, "creating the game made no bot think"
-    assert (await games.view(GetTable(created.id))).awaiting == [0, 1, 2]
+    assert (await games.view(GetTable(created.id))).awaiting == (0, 1, 2)
     await bots_move(games, created.id)
     assert thinker.decisions == 2
     before = await games.view(GetTable(created.id))
-    assert before.awaiting == [0]
+    assert before.awaiting == (0,)
 
     legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
     outcome = await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))

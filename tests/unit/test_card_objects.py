@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from api.contract.card_objects import Card, Shown, prefixed
+from api.contract.views import views_of
 from domain.catalog import GAMES
 from domain.engine import CardId, record
-from services.card_objects import Card, Shown, prefixed
-from services.views import views_of
 from tests.unit.bot_games import new_table, step
 
 

@@ -123,14 +123,14 @@ async def test_a_game_that_is_over_is_replayed_as_any_seat_saw_it(games):
         await games.replay(ReplayGame(game.id, 5, as_seat=1))
     assert running.value.code == "seat-not-yours"
     mine = await games.replay(ReplayGame(game.id, 5, game.tokens["0"], as_seat=0))
-    assert mine.viewer.seat == 0, "a seat's own view needs no end"
+    assert mine.seat == 0, "a seat's own view needs no end"
     await play_to_the_end(games, game.id, game.tokens)
     bot = await games.replay(ReplayGame(game.id, 5, as_seat=1))
     spectator = await games.replay(ReplayGame(game.id, 5))
-    assert bot.viewer.seat == 1 and spectator.viewer.seat is None
-    assert bot.state.hand and not spectator.state.hand, "the bot's hand, which a spectator never saw"
+    assert bot.seat == 1 and spectator.seat is None
+    assert bot.view.hand and not spectator.view.hand, "the bot's hand, which a spectator never saw"
     as_seat_0 = await games.replay(ReplayGame(game.id, 5, as_seat=0))
-    assert as_seat_0.state.hand == mine.state.hand, "the same hand its person saw then"
+    assert as_seat_0.view.hand == mine.view.hand, "the same hand its person saw then"
     with pytest.raises(ServiceError) as bad:
         await games.replay(ReplayGame(game.id, 5, as_seat=2))
     assert bad.value.code == "invalid-seat"

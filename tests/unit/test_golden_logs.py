@@ -22,11 +22,12 @@ from typing import Any, NamedTuple
 import msgspec
 import pytest
 
+from api.contract.presenting import event_views, table_view
 from domain import lobby as tables
 from domain.catalog import GAMES
 from services.codec import codec_for
 from services.ports import StoredEvent
-from services.presenting import event_views, table_view
+from services.seen import seen_events, seen_table
 from services.upcasting import current_version, upcast
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -105,7 +106,7 @@ def replay(document: dict[str, Any]) -> Replayed:
         )
         for event in recorded
     ]
-    view = table_view(
+    view = seen_table(
         game,
         game_id,
         table,
@@ -117,14 +118,14 @@ def replay(document: dict[str, Any]) -> Replayed:
         # These logs hold their people's names themselves (recorded before people were references).
         people={},
     )
-    served = as_served(view)
+    served = as_served(table_view(view))
     # Today's view shows cards as objects; the view as the rules compute it holds their ids, as
     # 0.1.0 showed them: that is what must not have changed (test_card_objects checks the showing).
     served["state"] = as_served(game.view(table.state, None))
     return Replayed(
         final_view=served,
         result=as_served(game.result(table.state)),
-        events=as_served(event_views(game, table, None, stored, events, {})),
+        events=as_served(event_views(seen_events(game, game_id, table, None, stored, events, {}, stored[-1].version))),
     )
 
 

@@ -21,6 +21,7 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
+from api.contract.presenting import log_document
 from domain.catalog import GAMES
 from domain.lobby import SeatTaken
 from services.commands import CreateGame, NewSeat
@@ -45,7 +46,7 @@ async def exported(game: str) -> dict[str, Any]:
     seats = [NewSeat(name=f"P{i}", player_id=f"p{i}") for i in range(people)] + [NewSeat(bot=b) for b in bots]
     created = await games.create(CreateGame(game, len(seats), None, seed, tuple(seats)))
     await play_to_the_end(games, created.id, created.tokens, random.Random(seed))
-    document: dict[str, Any] = msgspec.to_builtins(await export_log(games, created.id, None))
+    document: dict[str, Any] = msgspec.to_builtins(log_document(await export_log(games, created.id, None)))
     return document
 
 

@@ -17,6 +17,7 @@ import pytest
 from adapters.memory_store import InMemoryEventStore
 from adapters.people import InMemoryPeople
 from adapters.system import SecureIds, SystemClock
+from api.contract.presenting import event_page, log_document, table_view
 from services.commands import CreateGame, GetTable, ListEvents, NewSeat, Resign
 from services.errors import ServiceError
 from services.games import Games
@@ -185,8 +186,8 @@ def games() -> Games:
 async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go-party", 3, None, 17, [NewSeat(bot="random")] * 3))
     await bots_move(games, created.id)
-    finished = await games.view(GetTable(created.id))
-    exported = await export_log(games, created.id, None)
+    finished = table_view(await games.view(GetTable(created.id)))
+    exported = log_document(await export_log(games, created.id, None))
     document = _as_builtins(exported)
     assert (document["format"], document["id"], document["game"], document["rules_version"]) == (
         FORMAT,
@@ -194,14 +195,14 @@ async def test_an_exported_log_imports_as_a_new_finished_game(games: Games) -> N
         "sushi-go-party",
         2,
     )
-    page = await games.events(ListEvents(created.id, after=0, limit=1000))
+    page = event_page(await games.events(ListEvents(created.id, after=0, limit=1000)))
     assert document["events"] == [_as_builtins(view) for view in page.events]
     imported, _ = await import_log(games, _as_builtins(exported), None)
     assert imported.id != created.id and imported.imported_from == created.id
-    assert imported.status == "finished" and imported.result == finished.result
-    shown = await games.view(GetTable(imported.id))
+    assert imported.status == "finished" and table_view(imported).result == finished.result
+    shown = table_view(await games.view(GetTable(imported.id)))
     assert shown.imported_from == created.id and shown.full_state == finished.full_state
-    again = await games.events(ListEvents(imported.id, after=0, limit=1000))
+    again = event_page(await games.events(ListEvents(imported.id, after=0, limit=1000)))
     assert [(e.version, e.type, e.data) for e in again.events] == [(e.version, e.type, e.data) for e in page.events]
     stored = await games.store.read(imported.id)
     assert stored[0].metadata["imported_from"] == created.id and "token_hash" not in str(stored)
@@ -212,10 +213,10 @@ async def test_an_abandoned_games_log_is_exported_and_imported_as_abandoned(game
     seats = [NewSeat(name="ann"), NewSeat(bot="random")]
     created = await games.create(CreateGame("sushi-go", 2, None, 5, seats))
     await games.resign(Resign(created.id, created.tokens["0"]))
-    document = _as_builtins(await export_log(games, created.id, None))
+    document = _as_builtins(log_document(await export_log(games, created.id, None)))
     assert document["events"][-1]["type"] == "GameAbandoned"
     imported, _ = await import_log(games, document, None)
-    assert imported.status == "abandoned" and imported.imported_from == created.id and imported.result is None
+    assert imported.status == "abandoned" and imported.imported_from == created.id and imported.table.result is None
     tampered = copy.deepcopy(document)
     tampered["events"][-1]["data"]["seed"] += 1
     assert refusal(tampered) == ("seed-mismatch", len(document["events"]))
@@ -228,7 +229,7 @@ async def test_a_game_abandoned_before_it_started_has_a_log_too() -> None:
     created = await s.games.create(CreateGame("sushi-go", 3, None, 5, [NewSeat(name="ann")]))
     s.clock.advance(301)
     assert await s.scheduler.run_once() == 1
-    document = _as_builtins(await export_log(s.games, created.id, None))
+    document = _as_builtins(log_document(await export_log(s.games, created.id, None)))
     assert [event["type"] for event in document["events"]][-2:] == ["SeatTaken", "GameAbandoned"]
     assert check_log(document).table.status == "abandoned"
 
@@ -242,17 +243,17 @@ async def test_a_game_that_is_not_over_has_no_log_to_export(games: Games) -> Non
 
 async def test_a_game_played_here_shows_no_imported_from(games: Games) -> None:
     created = await games.create(CreateGame("sushi-go", 2, None, 3, [NewSeat(bot="random")] * 2))
-    assert "imported_from" not in msgspec.to_builtins(await games.view(GetTable(created.id)))
+    assert "imported_from" not in msgspec.to_builtins(table_view(await games.view(GetTable(created.id))))
 
 
 async def test_a_golden_log_of_0_1_0_imports_in_todays_shapes(games: Games) -> None:
     document = golden(PARTY)
     imported, _ = await import_log(games, document, None)
     assert imported.imported_from is None
-    assert json.loads(json.dumps(_as_builtins(imported.result))) == document["final_view"]["result"]
+    assert json.loads(json.dumps(_as_builtins(table_view(imported).result))) == document["final_view"]["result"]
     stored = await games.store.read(imported.id)
     assert stored[0].schema_version == 3 and stored[0].metadata["recorded_at"] == document["events"][0]["recorded_at"]
-    exported = await export_log(games, imported.id, None)
+    exported = log_document(await export_log(games, imported.id, None))
     assert exported.rules_version == 1 and len(exported.events) == len(document["events"])
 
 

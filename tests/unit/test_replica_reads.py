@@ -127,7 +127,7 @@ async def test_a_game_the_replica_does_not_hold_yet_is_read_from_the_primary(gam
     game = await two_seats(games)
     assert (await games.view(GetTable(game.id, seen=1))).version == game.version
     page = await games.events(ListEvents(game.id, after=0, limit=10))
-    assert page.last_version == game.version
+    assert page.version == game.version
 
 
 async def test_a_token_the_replica_has_not_seen_taken_is_checked_on_the_primary(games, primary, replica):
@@ -136,7 +136,7 @@ async def test_a_token_the_replica_has_not_seen_taken_is_checked_on_the_primary(
     seat = await games.take_seat(TakeSeat(game.id, NewSeat(name="b")))
     assert seat.token is not None
     view = await games.view(GetTable(game.id, seat.token, seen=1))
-    assert view.viewer.seat == 1 and view.version > game.version
+    assert view.seat == 1 and view.version > game.version
 
 
 async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(games, primary, replica):
@@ -144,11 +144,11 @@ async def test_events_pages_and_replays_come_from_a_replica_that_reached_them(ga
     await replicate(primary, replica, game.id, upto=2)
     primary.reads = 0
     page = await games.events(ListEvents(game.id, after=1, limit=10))
-    assert page.last_version == 2 and [event.version for event in page.events] == [2]
+    assert page.version == 2 and [event.stored.version for event in page.events] == [2]
     assert (await games.replay(ReplayGame(game.id, 2))).version == 2
     assert primary.reads == 0
     # Past what the replica holds, the primary answers, and a replay within the log is no error.
-    assert (await games.events(ListEvents(game.id, after=3, limit=10))).last_version == game.version
+    assert (await games.events(ListEvents(game.id, after=3, limit=10))).version == game.version
     assert (await games.replay(ReplayGame(game.id, game.version))).version == game.version
     # Each loads the game from the primary: the page is cut from the log read to load it, and the
     # replay reads its window there once the replica's falls short.
@@ -164,8 +164,8 @@ async def test_a_game_seen_finished_is_read_from_the_replica_alone(games, primar
     assert (await games.view(GetTable(created.id))).status == "finished"
     assert (primary.reads, replica.reads) == (1, 0)
     assert (await games.view(GetTable(created.id))).status == "finished"
-    assert (await export_log(games, created.id, None)).id == created.id
-    assert (await games.events(ListEvents(created.id, after=0, limit=5))).last_version == created.version
+    assert (await export_log(games, created.id, None)).game_id == created.id
+    assert (await games.events(ListEvents(created.id, after=0, limit=5))).version == created.version
     # The table, the export, and the events page's game (its page cut from that log): all from the
     # replica.
     assert (primary.reads, replica.reads) == (1, 3)
@@ -188,7 +188,7 @@ async def test_an_abandoned_game_is_over_and_read_from_the_replica_alone(games, 
     last = (await primary.summary(created.id)).version
     primary.reads = 0
     assert (await games.view(GetTable(created.id))).status == "abandoned"
-    assert (await games.events(ListEvents(created.id, after=0, limit=5))).last_version == last
+    assert (await games.events(ListEvents(created.id, after=0, limit=5))).version == last
     assert primary.reads == 0
 
 
@@ -236,11 +236,8 @@ async def test_a_cached_game_that_is_over_is_read_with_no_query(caching, primary
     assert (await caching.view(GetTable(created.id, seen=created.version))).version == created.version
     assert (primary.reads, replica.reads) == (0, 0)
     # Only the windows of an events page and a replay are read, and the replica holds them.
-    assert [event.version for event in (await caching.events(ListEvents(created.id, after=0, limit=3))).events] == [
-        1,
-        2,
-        3,
-    ]
+    page = await caching.events(ListEvents(created.id, after=0, limit=3))
+    assert [event.stored.version for event in page.events] == [1, 2, 3]
     assert (await caching.replay(ReplayGame(created.id, 4))).version == 4
     assert (primary.reads, replica.reads) == (0, 2)
     # The cache tells the replica reads the game is over: its export reads the replica's log.

@@ -94,4 +94,4 @@ async def test_a_game_whose_log_has_no_rules_version_plays_on_as_version_1() -> 
     assert loaded.game is DIM_SUM_DERBY.at_rules_version(1)
     assert loaded.events[0].rules_version == 1
     view = await games.replay(ReplayGame(game_id, 6))  # just dealt
-    assert view.state is not None and [cart.seat for cart in view.state.carts] == [0, 1, 2, None]
+    assert view.view is not None and [cart.seat for cart in view.view.carts] == [0, 1, 2, None]

@@ -117,7 +117,7 @@ async def test_a_seat_takes_a_bot_whose_name_has_a_colon() -> None:
     # Seat 0 plays first in Spin Some, so the bot does not have to think yet.
     command = CreateGame(game="spin-some-for-dim-sum", players=2, seed=1, seats=(NewSeat(name="a"), seat.as_new_seat()))
     created = await games.create(command)
-    assert created.status == "active" and [s.bot for s in created.seats] == [None, "mcts:strong"]
+    assert created.status == "active" and [s.bot for s in created.table.seats] == [None, "mcts:strong"]
 
 
 class FirstCommand:

@@ -63,7 +63,7 @@ async def test_turns_come_when_a_seat_is_newly_awaited_and_the_end_names_the_win
         "game_id": created.id,
         "version": final.version,
         "event": "finished",
-        "seats": list(final.result.winners),
+        "seats": list(final.table.result.winners),
     }
     assert [payload["version"] for payload in sent] == sorted({payload["version"] for payload in sent})
 

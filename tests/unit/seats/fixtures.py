@@ -15,7 +15,7 @@ from adapters.system import SecureIds
 from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from services.games import Games
 from services.scheduler import Scheduler
-from services.views import CreatedGame
+from services.seen import CreatedTable
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 #: More rounds of the scheduler than the bots of any game of the catalog need to play it out.
@@ -40,7 +40,7 @@ class Server:
     games: Games
     scheduler: Scheduler
 
-    async def create(self, clock: dict[str, Any] | None, seats: list[NewSeat], game: str = "sushi-go") -> CreatedGame:
+    async def create(self, clock: dict[str, Any] | None, seats: list[NewSeat], game: str = "sushi-go") -> CreatedTable:
         options = None if clock is None else {"clock": clock}
         return await self.games.create(CreateGame(game, len(seats), options, 3, tuple(seats)))
 

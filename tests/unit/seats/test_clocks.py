@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from api.contract.presenting import created_game, table_view
 from api.settings import SettingsError, parse_duration
 from domain.clock import ClockOptions
 from domain.engine import RuleViolation
@@ -55,18 +56,20 @@ def test_banks_only_shrink_and_never_below_zero(turn: int, bank: int, steps: lis
 async def test_the_table_shows_when_each_awaited_seat_runs_out() -> None:
     s = server()
     game = await s.create(CLOCK, PEOPLE)
-    assert game.awaiting_until == {"0": START + timedelta(seconds=90), "1": START + timedelta(seconds=90)}
-    assert game.options.clock == ClockOptions(turn_seconds=60, bank_seconds=30)
+    assert game.deadlines == {0: START + timedelta(seconds=90), 1: START + timedelta(seconds=90)}
+    shown = created_game(game)
+    assert shown.awaiting_until == {"0": START + timedelta(seconds=90), "1": START + timedelta(seconds=90)}
+    assert shown.options.clock == ClockOptions(turn_seconds=60, bank_seconds=30)
     s.clock.advance(10)
     await s.move(game.id, game.tokens["0"])
     view = await s.games.view(GetTable(game.id))
-    assert view.awaiting_until == {"1": START + timedelta(seconds=90)}
+    assert table_view(view).awaiting_until == {"1": START + timedelta(seconds=90)}
 
 
 async def test_a_game_without_a_clock_shows_no_deadlines_and_is_never_woken() -> None:
     s = server()
     game = await s.create(None, PEOPLE)
-    assert b"awaiting_until" not in msgspec.json.encode(game)
+    assert game.deadlines is None and b"awaiting_until" not in msgspec.json.encode(created_game(game))
     s.clock.advance(10**6)
     assert await s.scheduler.run_once() == 0
 
@@ -85,7 +88,7 @@ async def test_a_deadline_fires_once_with_the_greedy_bots_move_and_the_time_it_f
     view = await s.games.view(GetTable(game.id))
     # Both picked (the round moved on), and with their banks spent each has just its turn now.
     assert view.version > game.version + 2
-    assert view.awaiting_until == {"0": s.clock.at + timedelta(seconds=60), "1": s.clock.at + timedelta(seconds=60)}
+    assert view.deadlines == {0: s.clock.at + timedelta(seconds=60), 1: s.clock.at + timedelta(seconds=60)}
     assert await s.scheduler.run_once() == 0
     assert len([t for t in await s.types(game.id) if t == "TurnTimedOut"]) == 2
 
@@ -108,8 +111,8 @@ async def test_skip_makes_the_games_default_move() -> None:
     s.clock.advance(6)
     await s.scheduler.run_once()
     fired = await s.games.events(ListEvents(game.id, after=game.version, limit=10, caller=game.tokens["0"]))
-    assert fired.events[0].type == "TurnTimedOut"
-    picked = fired.events[1].data
+    assert fired.events[0].stored.type == "TurnTimedOut"
+    picked = fired.events[1].event
     assert list(picked.cards) == list(legal.commands[0].cards)
 
 
@@ -136,7 +139,7 @@ async def test_a_claim_whose_process_died_is_claimed_again_after_its_lease() -> 
 async def test_bots_are_never_timed() -> None:
     s = server()
     game = await s.create(CLOCK, [PEOPLE[0], PEOPLE[1].__class__(bot="greedy")])
-    assert game.awaiting_until == {"0": START + timedelta(seconds=90)}
+    assert game.deadlines == {0: START + timedelta(seconds=90)}
 
 
 @pytest.mark.parametrize(

@@ -1,11 +1,12 @@
-"""What the services answer: plain structs the API serves as they are.
+"""What the API answers about games: plain structs it serves as they are.
 
 The answers about one game (its table, its log, its commands) have a base struct here, whose game
 parts are left open, and one subclass per game that types them with the game's own structs: its
 view, state, options, commands and events (`views_of`). Each subclass carries the game's id as its
 `game` tag, so the subclasses of one answer form a union a client tells apart by `game`. The API's
-schema is generated from these very subclasses, and the services build their answers from them, so
-the contract and what is served cannot drift apart.
+schema is generated from these very subclasses, and the presenters (api/contract/presenting.py) build
+the answers from them out of what the services saw (services/seen.py), so the contract and what is
+served cannot drift apart.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast
 import msgspec
 from msgspec import UNSET, UnsetType
 
+from api.contract.card_objects import Shown
 from domain import lobby
-from domain.catalog import get_game
+from domain.catalog import GAMES, get_game
 from domain.clock import ClockOptions
 from domain.engine import AnyGame, SeatScore
 from domain.lobby import LOBBY_EVENTS
-from services.card_objects import Shown
 
 S = TypeVar("S", bound=msgspec.Struct)
 
@@ -130,12 +131,6 @@ class CreatedGame(TableView, frozen=True):
     tokens: dict[str, str]
     #: The same tokens as a list, for clients that read typed fields rather than maps.
     seat_tokens: list[SeatToken]
-
-
-class SeatGranted(msgspec.Struct, frozen=True, omit_defaults=True):
-    seat: int
-    #: The new seat's secret; bots have none.
-    token: str | None = None
 
 
 class EventView(msgspec.Struct, frozen=True):
@@ -253,3 +248,17 @@ def _subclass(
 @cache
 def views_of(game_id: str) -> GameViews:
     return GameViews(get_game(game_id))
+
+
+class MatchPage(msgspec.Struct, frozen=True):
+    #: Each a game's own summary (`views_of(game).match`), told apart by `game`.
+    items: list[MatchSummary]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(description="Pass as `cursor` for the next (older) page; null on the last page."),
+    ]
+
+
+_summaries: Any = list[Union[tuple(views_of(game).match for game in GAMES)]]  # type: ignore[misc]  # noqa: UP007
+#: The page with each summary typed as its game's: what the API serves and its schema states.
+TypedMatchPage = cast(type[MatchPage], msgspec.defstruct("MatchPage", [("items", _summaries)], bases=(MatchPage,)))

@@ -1,27 +1,12 @@
-"""What the history and statistics queries answer: plain structs the API serves as they are."""
+"""What the statistics queries answer (services/history.py): plain structs of counts, rates and
+ratings, worked out from the read models, which the API serves as they are. The match history's
+page is shown by the API (api/contract/presenting.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Union, cast
+from typing import Annotated
 
 import msgspec
-
-from domain.catalog import GAMES
-from services.views import MatchSummary, views_of
-
-
-class MatchPage(msgspec.Struct, frozen=True):
-    #: Each a game's own summary (`views_of(game).match`), told apart by `game`.
-    items: list[MatchSummary]
-    next_cursor: Annotated[
-        str | None,
-        msgspec.Meta(description="Pass as `cursor` for the next (older) page; null on the last page."),
-    ]
-
-
-_summaries: Any = list[Union[tuple(views_of(game).match for game in GAMES)]]  # type: ignore[misc]  # noqa: UP007
-#: The page with each summary typed as its game's: what the API serves and its schema states.
-TypedMatchPage = cast(type[MatchPage], msgspec.defstruct("MatchPage", [("items", _summaries)], bases=(MatchPage,)))
 
 
 class PlayerGameStats(msgspec.Struct, frozen=True):
