@@ -46,6 +46,7 @@ from adapters.schema import (
 from api.backup_cli import export_all, import_all
 from api.bootstrap import bootstrap
 from api.cli import main
+from api.contract.presenting import command_outcome, log_document
 from services.access import AppCaller
 from services.commands import Act, CreateGame, ErasePlayer, GetTable, ListLegalCommands, NewSeat, Resign
 from services.logs import export_log, import_log
@@ -133,7 +134,7 @@ async def fill(url: str) -> Filled:
         # The built-in app's game with a guest, imported back as a log (it counts nowhere).
         guest = await games_.create(CreateGame("sushi-go", 2, None, 41, (NewSeat(name="Guest"), NewSeat(bot="greedy"))))
         await play_to_the_end(games_, guest.id, guest.tokens)
-        log = msgspec.to_builtins(await export_log(games_, guest.id, AppCaller(BUILTIN_APP)))
+        log = msgspec.to_builtins(log_document(await export_log(games_, guest.id, AppCaller(BUILTIN_APP))))
         await import_log(games_, log, caller)
         # An erased player: their person row goes, their games stay.
         erased = await games_.create(
@@ -279,7 +280,8 @@ async def moves_alike(source: str, target: str, filled: Filled) -> bool:
             outcome = await services.games.act(
                 Act(filled.running, filled.token, msgspec.json.encode(legal.commands[-1]))
             )
-            written.append([(e["version"], e["type"], e["data"]) for e in msgspec.to_builtins(outcome.events)])
+            shown = msgspec.to_builtins(command_outcome(outcome).events)
+            written.append([(e["version"], e["type"], e["data"]) for e in shown])
         finally:
             await services.close()
     return bool(written[0]) and written[0] == written[1]
