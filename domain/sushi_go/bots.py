@@ -31,7 +31,7 @@ from domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
-from domain.sushi_go.commands import SINGLE_CARDS, pair_picks
+from domain.sushi_go.commands import SINGLE_CARDS
 from domain.sushi_go.decide import NO_CHOPSTICKS, deal, puddings_scored, revealed, round_scored
 from domain.sushi_go.events import CardPicked, CardsRevealed
 from domain.sushi_go.evolve import NO_PICKS, SEATS, final_result
@@ -231,6 +231,8 @@ def play_bots(
             tableaus[seat].append(card)
             if IS_CHOPSTICKS[card]:
                 holds_chopsticks[seat] = True
+    #: Whether a seat picked two cards this turn (only then does a chopsticks go back into a hand).
+    paired = 2 in map(len, picks)
     events: list[Any] = []
     record = events.append
     picked = CardPicked
@@ -267,7 +269,8 @@ def play_bots(
                         holds_chopsticks[seat] = True
                 else:
                     first, second = divmod(index - size, size - 1)
-                    cards = pair_picks(hand[first])[hand[second + (second >= first)]].cards
+                    cards = (hand[first], hand[second + (second >= first)])
+                    paired = True
                     for card in cards:
                         hand.remove(card)
                         tableau.append(card)
@@ -275,9 +278,14 @@ def play_bots(
                 record(picked(seat, cards))
                 decisions += 1
             chance = None
-            reveal = revealed(round_, turn, picks, tableaus)
+            reveal = (
+                revealed(round_, turn, picks, tableaus)
+                if paired
+                else CardsRevealed(round_, turn, tuple(picks), NO_CHOPSTICKS[players])
+            )
             record(reveal)
-            if reveal.chopsticks is not NO_CHOPSTICKS[players]:
+            if paired:
+                paired = False
                 for seat, used in enumerate(reveal.chopsticks):
                     if used is not None:
                         hands[seat].append(used)
