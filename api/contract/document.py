@@ -58,6 +58,15 @@ ETAG = {
 HEADERS_BY_STATUS: dict[int, dict[str, Any]] = {
     401: {"WWW-Authenticate": {"description": "`Bearer`", "schema": {"type": "string"}}},
     429: {"Retry-After": {"description": "Seconds until the client may send again", "schema": {"type": "integer"}}},
+    503: {
+        "Retry-After": {
+            "description": (
+                "Seconds after which the same request (a command with the same Idempotency-Key) may succeed: "
+                "sent with `database-unavailable` and `database-busy`"
+            ),
+            "schema": {"type": "integer"},
+        }
+    },
 }
 
 

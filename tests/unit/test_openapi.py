@@ -20,3 +20,18 @@ def test_every_operation_has_an_explicit_operation_id():
     operation_ids = [op["operationId"] for path in document["paths"].values() for op in path.values()]
     assert len(operation_ids) == len(set(operation_ids))
     assert all("_" not in op_id and op_id[0].islower() for op_id in operation_ids)
+
+
+def test_every_answer_that_may_say_when_to_retry_declares_retry_after():
+    """429 (rate limits, quotas, bots busy) and 503 (database unavailable or busy) send Retry-After."""
+    document = json.loads(openapi_document())
+    answers = [
+        (op["operationId"], status, answer)
+        for path in document["paths"].values()
+        for op in path.values()
+        for status, answer in op["responses"].items()
+        if status in ("429", "503")
+    ]
+    assert {status for _, status, _ in answers} == {"429", "503"}
+    missing = [(op, status) for op, status, answer in answers if "Retry-After" not in answer.get("headers", {})]
+    assert missing == []
