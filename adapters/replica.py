@@ -21,6 +21,7 @@ from services.ports import (
     EventStore,
     GameStatsRecord,
     GameSummary,
+    LeaderboardKey,
     MatchFilter,
     MatchKey,
     MatchRecord,
@@ -141,8 +142,10 @@ class ReplicaReadModels:
             lambda: self._replica.game_stats(namespace, game), lambda: self._primary.game_stats(namespace, game)
         )
 
-    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
+    async def leaderboard(
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+    ) -> list[PlayerGameRecord]:
         return await self._health.read(
-            lambda: self._replica.leaderboard(namespace, game, limit, offset),
-            lambda: self._primary.leaderboard(namespace, game, limit, offset),
+            lambda: self._replica.leaderboard(namespace, game, after, limit),
+            lambda: self._primary.leaderboard(namespace, game, after, limit),
         )

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
 import uuid
 from datetime import datetime
-from typing import get_args
+from typing import TypeVar, get_args
 
 import msgspec
 
@@ -22,6 +23,7 @@ from services.people import Names
 from services.ports import (
     BUILTIN_APP,
     GameStatsRecord,
+    LeaderboardKey,
     MatchFilter,
     MatchKey,
     MatchRecord,
@@ -48,6 +50,12 @@ MAX_PAGE = 100
 STATUSES: tuple[str, ...] = get_args(Status)
 
 _cursor_decoder = msgspec.json.Decoder(tuple[datetime, str])
+_leaderboard_cursor_decoder = msgspec.json.Decoder(tuple[float, str, int])
+#: Bounds of what a cursor may name: a person id's length and a rank.
+MAX_KEY = 200
+MAX_RANK = 2**53
+
+T = TypeVar("T")
 
 
 def namespace_of(caller: Credential) -> Namespace:
@@ -108,42 +116,68 @@ class HistoryQueries:
         _known_game(game, "not-found")
         return _game_stats(await self.read_models.game_stats(namespace_of(caller), game))
 
-    async def leaderboard(self, game: str, limit: int = 10, caller: Credential = None) -> Leaderboard:
+    async def leaderboard(
+        self, game: str, limit: int = 10, caller: Credential = None, cursor: str | None = None
+    ) -> Leaderboard:
         _known_game(game, "not-found")
         if not 1 <= limit <= MAX_PAGE:
             raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
+        after, rank = (None, 0) if cursor is None else decode_leaderboard_cursor(cursor)
         namespace = namespace_of(caller)
-        entries: list[LeaderboardEntry] = []
+        # One more than asked tells whether there is a next page.
+        shown: list[tuple[PlayerGameRecord, Person]] = []
         # Erased players keep their anonymous ratings, which no leaderboard shows: read on past them.
-        offset = 0
-        while len(entries) < limit:
-            records = await self.read_models.leaderboard(namespace, game, limit, offset)
+        while len(shown) <= limit:
+            records = await self.read_models.leaderboard(namespace, game, after, limit + 1)
             people = await self.names.of(record.person_id for record in records)
-            for record in records:
-                person = people.get(record.person_id)
-                if person is not None and len(entries) < limit:
-                    entries.append(_entry(len(entries) + 1, record, person))
-            if len(records) < limit:
+            shown.extend((record, people[record.person_id]) for record in records if record.person_id in people)
+            if len(records) <= limit:
                 break
-            offset += len(records)
-        return Leaderboard(game=game, players=entries)
+            after = LeaderboardKey(rating=records[-1].rating, person_id=records[-1].person_id)
+        page = shown[:limit]
+        entries = [_entry(rank + n, record, person) for n, (record, person) in enumerate(page, start=1)]
+        next_cursor = None
+        if len(shown) > limit:
+            last = page[-1][0]
+            next_cursor = _pack((last.rating, last.person_id, rank + limit))
+        return Leaderboard(game=game, players=entries, next_cursor=next_cursor)
+
+
+def _pack(key: object) -> str:
+    """An opaque cursor: the URL-safe base64 of a page's last key as JSON (the next page starts after it)."""
+    return base64.urlsafe_b64encode(msgspec.json.encode(key)).rstrip(b"=").decode()
+
+
+def _unpack(cursor: str, decoder: msgspec.json.Decoder[T]) -> T:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        return decoder.decode(raw)
+    except (binascii.Error, ValueError, msgspec.DecodeError):
+        raise _bad_cursor() from None
+
+
+def _bad_cursor() -> ServiceError:
+    return ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out")
 
 
 def encode_cursor(record: MatchRecord) -> str:
     """An opaque cursor naming the last game of a page: the next page starts after it."""
-    raw = msgspec.json.encode((record.created_at, record.game_id))
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+    return _pack((record.created_at, record.game_id))
 
 
 def decode_cursor(cursor: str) -> MatchKey:
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
-        created_at, game_id = _cursor_decoder.decode(raw)
-    except (binascii.Error, ValueError, msgspec.DecodeError):
-        raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out") from None
+    created_at, game_id = _unpack(cursor, _cursor_decoder)
     if created_at.tzinfo is None or not _is_uuid(game_id):
-        raise ServiceError("invalid", "invalid-cursor", "cursor is not one this service gave out")
+        raise _bad_cursor()
     return MatchKey(created_at=created_at, game_id=game_id)
+
+
+def decode_leaderboard_cursor(cursor: str) -> tuple[LeaderboardKey, int]:
+    """The last row a leaderboard page showed (its rating and person) and its rank."""
+    rating, person_id, rank = _unpack(cursor, _leaderboard_cursor_decoder)
+    if not math.isfinite(rating) or not 0 < len(person_id) <= MAX_KEY or not 1 <= rank <= MAX_RANK:
+        raise _bad_cursor()
+    return LeaderboardKey(rating=rating, person_id=person_id), rank
 
 
 def _is_uuid(text: str) -> bool:
@@ -170,6 +204,7 @@ def _entry(rank: int, record: PlayerGameRecord, person: Person) -> LeaderboardEn
         played=record.played,
         wins=record.wins,
         rated_games=record.rated_games,
+        display_name=person.name or person.player_id or "",
     )
 
 

@@ -401,6 +401,13 @@ class MatchKey(msgspec.Struct, frozen=True):
     game_id: str
 
 
+class LeaderboardKey(msgspec.Struct, frozen=True):
+    """A place on a leaderboard, which runs by rating descending, then person_id ascending."""
+
+    rating: float
+    person_id: str
+
+
 class PlayerGameRecord(msgspec.Struct, frozen=True):
     """One player's finished games of one game of the catalog, and their rating in it."""
 
@@ -461,9 +468,11 @@ class ReadModels(Protocol):
     async def game_stats(self, namespace: Namespace, game: str) -> GameStatsRecord:
         """The sums over that game's finished games (zeros when there are none)."""
 
-    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
-        """The rated players of that game, best rating first (person_id breaks ties), from the
-        `offset`th on; erased players included (the caller leaves them out)."""
+    async def leaderboard(
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+    ) -> list[PlayerGameRecord]:
+        """The rated players of that game, best rating first (person_id breaks ties), from just after
+        `after` (the top if None); erased players included (the caller leaves them out)."""
 
 
 # --- Webhooks (services/webhooks.py) --------------------------------------------------------------

@@ -106,9 +106,16 @@ class LeaderboardEntry(msgspec.Struct, frozen=True):
     played: int
     wins: int
     rated_games: int
+    display_name: Annotated[
+        str, msgspec.Meta(description="What to show for the player: `name`, else `player_id` when they have no name.")
+    ]
 
 
 class Leaderboard(msgspec.Struct, frozen=True):
     game: str
     #: Rated players only (at least one game against another player_id), best rating first.
     players: list[LeaderboardEntry]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page. Opaque."),
+    ] = None

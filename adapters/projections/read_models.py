@@ -21,6 +21,7 @@ from adapters.schema import (
 )
 from services.ports import (
     GameStatsRecord,
+    LeaderboardKey,
     MatchFilter,
     MatchKey,
     MatchRecord,
@@ -56,7 +57,15 @@ class SqlReadModels:
             .where(_in(player_stats), player_stats.c.game == sa.bindparam("game"), player_stats.c.rated_games > 0)
             .order_by(player_stats.c.rating.desc(), player_stats.c.person_id)
             .limit(sa.bindparam("limit"))
-            .offset(sa.bindparam("offset"))
+        )
+        # Keyset paging: after the rating and person of the last row read (one index range scan).
+        after_rating: sa.BindParameter[float] = sa.bindparam("after_rating", type_=sa.Double())
+        after_person: sa.BindParameter[str] = sa.bindparam("after_person_id", type_=sa.Text())
+        self._leaderboard_after = self._leaderboard.where(
+            sa.or_(
+                player_stats.c.rating < after_rating,
+                sa.and_(player_stats.c.rating == after_rating, player_stats.c.person_id > after_person),
+            )
         )
         by_game: sa.BindParameter[str] = sa.bindparam("game", type_=sa.Text())
         self._game_stats = sa.select(
@@ -104,10 +113,16 @@ class SqlReadModels:
             card_picks={slug: picks for slug, picks in cards},
         )
 
-    async def leaderboard(self, namespace: Namespace, game: str, limit: int, offset: int = 0) -> list[PlayerGameRecord]:
-        parameters = {**_of(namespace), "game": game, "limit": limit, "offset": offset}
+    async def leaderboard(
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+    ) -> list[PlayerGameRecord]:
+        parameters: dict[str, Any] = {**_of(namespace), "game": game, "limit": limit}
+        statement = self._leaderboard
+        if after is not None:
+            statement = self._leaderboard_after
+            parameters.update(after_rating=after.rating, after_person_id=after.person_id)
         async with self._engine.connect() as connection:
-            result = await connection.execute(self._leaderboard, parameters)
+            result = await connection.execute(statement, parameters)
             return [PlayerGameRecord(**row) for row in result.mappings()]
 
 

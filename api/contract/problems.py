@@ -243,7 +243,7 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getLeaderboard": {
         **OPTIONAL_TOKEN,
         404: ("unknown-game",),
-        422: ("invalid-page",),
+        422: ("invalid-page", "invalid-cursor"),
         503: ("history-unavailable",),
     },
     "erasePlayer": {**APP_WRITE, 404: ("player-not-found",), 422: ("invalid-player-id",)},

@@ -50,6 +50,18 @@ alone leaves the rating as it was; `rating` is the conservative mu - 3 sigma, an
 the players with at least one rated game.
 """
 
+LEADERBOARD_DESCRIPTION = (
+    PLAYER_STATS_DESCRIPTION
+    + """
+Rows run by rating, best first; players of equal rating keep one order (by an internal id), so a
+page never repeats nor skips a player of a tie. Pages follow `next_cursor` (opaque; null on the last
+page); `rank` counts on from the page before. A cursor holds its place while ratings move: the next
+page starts after the last row's rating as it was, so a player whose rating moved meanwhile may show
+twice or not at all, as on any live leaderboard. Each row names the player by `display_name` (the
+name they last sat down with, else their player_id). Erased players are never shown.
+"""
+)
+
 
 ERASE_DESCRIPTION = """\
 For an app honouring its user's erasure request (its key; an open server's built-in app without
@@ -89,6 +101,15 @@ Cursor = Annotated[
         schema_extra={"pattern": "^[A-Za-z0-9_-]+$"},
     ),
 ]
+#: A leaderboard's cursor names a rating and a person: longer than the history's.
+BoardCursor = Annotated[
+    str | None,
+    QueryParameter(
+        description="The last page's `next_cursor`",
+        max_length=400,
+        schema_extra={"pattern": "^[A-Za-z0-9_-]+$"},
+    ),
+]
 PlayerId = Annotated[
     str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17"))
 ]
@@ -119,8 +140,8 @@ async def game_stats(history: HistoryDep, caller: Caller, game: GameName) -> Gam
 @get(
     "/v1/leaderboard/{game:str}",
     operation_id="getLeaderboard",
-    summary="A game's rated players, best rating first",
-    description=PLAYER_STATS_DESCRIPTION,
+    summary="A game's rated players, best rating first, a page at a time",
+    description=LEADERBOARD_DESCRIPTION,
     tags=["history"],
 )
 async def leaderboard(
@@ -128,8 +149,9 @@ async def leaderboard(
     caller: Caller,
     game: GameName,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10,
+    cursor: BoardCursor = None,
 ) -> Leaderboard:
-    return await history.leaderboard(game, limit, caller)
+    return await history.leaderboard(game, limit, caller, cursor)
 
 
 @delete(

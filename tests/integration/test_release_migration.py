@@ -258,9 +258,12 @@ def leaderboards_of(stats: dict[str, dict[str, Any]], names: dict[str, str] | No
                     "player_id": player,
                     **({} if names is None else {"name": names[player]}),
                     **{key: entry[key] for key in ("rating", "mu", "sigma", "played", "wins", "rated_games")},
+                    # Today's entries also say what to show (the name), and the page where the next starts.
+                    **({} if names is None else {"display_name": names[player]}),
                 }
                 for rank, (player, entry) in enumerate(rated, start=1)
             ],
+            **({} if names is None else {"next_cursor": None}),
         }
     return boards
 
@@ -529,8 +532,15 @@ async def test_history_and_statistics_answer_as_the_release_did_but_for_delibera
         assert mine == {
             "game": game,
             "players": [
-                {**entry, "rank": rank, "name": PLAYERS[entry["player_id"]]} for rank, entry in enumerate(kept, start=1)
+                {
+                    **entry,
+                    "rank": rank,
+                    "name": PLAYERS[entry["player_id"]],
+                    "display_name": PLAYERS[entry["player_id"]],
+                }
+                for rank, entry in enumerate(kept, start=1)
             ],
+            "next_cursor": None,
         }, game
         assert mine == leaderboards_of(expected_own, PLAYERS)[game]
         assert anybodys == leaderboards_of(expected_public, PLAYERS)[game]
