@@ -1,7 +1,7 @@
 """Deciding a log again: whether a log is one the rules would have written, choice by choice.
 
 A log holds people's choices and what the rules made of them. Deciding it again takes each choice
-from the log (a seat taken, a command, a resignation, an invitation...), sends it through the rules in
+from the log (a seat taken or given back, a command, a resignation, an invitation...), sends it through the rules in
 log order with the game's own chance (its revealed seed and salt), and requires the rules to write
 exactly the events the log holds. A forged score, a card a hand never held, a deal the seed and salt
 do not give: each makes the rules write something else somewhere, and the first version where they
@@ -31,6 +31,7 @@ from domain.lobby import (
     InvitationIssued,
     InvitationRevoked,
     SeatClaimed,
+    SeatLeft,
     SeatResigned,
     SeatTaken,
     Table,
@@ -104,6 +105,8 @@ def _decisions(game: AnyGame, table: Table[Any], events: Sequence[Any], at: int)
     try:
         if isinstance(event, SeatTaken):
             yield lobby.seated(game, table, event, chance())
+        elif isinstance(event, SeatLeft):
+            yield lobby.leave_seat(game, table, event.seat)
         elif isinstance(event, ACCESS_EVENTS):
             yield from _access(game, table, event)
         elif isinstance(event, SeatResigned):
@@ -141,8 +144,8 @@ def _timed_out(
 
 def _access(game: AnyGame, table: Table[Any], event: Any) -> Iterator[Decision[Any]]:
     """Who may sit or watch changes while the game runs, by a seated person."""
-    seats = table.seats
-    if lobby.is_over(table) or not 0 <= event.seat < len(seats) or seats[event.seat].bot is not None:
+    seat = lobby.seated_at(table, event.seat)
+    if lobby.is_over(table) or seat is None or seat.bot is not None:
         return
     if table.access_events >= lobby.MAX_ACCESS_EVENTS:
         return

@@ -65,6 +65,13 @@ class Resign(msgspec.Struct, frozen=True):
     idempotency_key: str | None = None
 
 
+class LeaveSeat(msgspec.Struct, frozen=True):
+    """The token's person gives their seat back before the game starts (the token holds nothing after)."""
+
+    game_id: str
+    token: str
+
+
 class CreateInvitation(msgspec.Struct, frozen=True):
     """An invitation to a free seat, issued by the token's seat."""
 

@@ -58,6 +58,7 @@ class Games:
 
         self.create = self.seats.create
         self.take_seat = self.seats.take_seat
+        self.leave = self.seats.leave
         self.invite = self.seats.invite
         self.revoke = self.seats.revoke
         self.rematch = self.seats.rematch

@@ -281,8 +281,11 @@ def _check_place(game: AnyGame, table: Table[Any] | None, event: Any, version: i
     if isinstance(event, tables.ACCESS_EVENTS) and not tables.is_over(table):
         return
     if isinstance(event, tables.SeatTaken):
-        if table.status != "open" or event.seat != len(table.seats):
+        if table.status != "open" or event.seat != tables.next_seat(table):
             raise refuse("does not take the next free seat of an open game")
+    elif isinstance(event, tables.SeatLeft):
+        if table.status != "open" or tables.seated_at(table, event.seat) is None:
+            raise refuse("does not give back a taken seat of an open game")
     elif isinstance(event, tables.GameStarted):
         if table.status != "open" or len(table.seats) != table.players:
             raise refuse("comes before every seat is taken")

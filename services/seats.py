@@ -1,4 +1,4 @@
-"""Who sits at a game: its creation with the seats taken at once, a seat taken later, invitations,
+"""Who sits at a game: its creation with the seats taken at once, a seat taken later or given back, invitations,
 the rematch of a finished game, and a player forgotten. Every write goes through the one writer
 (services/writing.py)."""
 
@@ -25,6 +25,7 @@ from services.commands import (
     CreateRematch,
     ErasePlayer,
     GetTable,
+    LeaveSeat,
     NewSeat,
     RevokeInvitation,
     TakeSeat,
@@ -44,6 +45,9 @@ T = TypeVar("T")
 
 #: A game's salt: what keeps its seed, and so its deal, secret until the end.
 SALT_BYTES = 16
+#: The token hash a seat given back holds (SeatLeft's metadata): no token's SHA-256 is empty, so
+#: the token that held the seat holds nothing any more, and the next person seated there writes theirs.
+NO_TOKEN = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,10 +140,11 @@ class Seats:
         created = [new_event(codec, events[0], {"seat": None, "app": app_id})]
         tokens: dict[str, str] = {}
         for seating in seatings:
+            seat = lobby.next_seat(table)
             seated, table, token = self._seat(codec, table, seating, version=len(created))
             created.extend(seated)
             if token is not None:
-                tokens[str(len(table.seats) - 1)] = token
+                tokens[str(seat)] = token
         await self.keep_guests(app_id, seatings)
         stored, clocks = await self.writer.create(game_id, app_id, codec, table, created)
         view = stored_log_table(game, game_id, table, stored, await self.names.of_seats(table.seats))
@@ -177,12 +182,24 @@ class Seats:
             seating = await self.seating(loaded.app_id, request, guest_id=guest_id)
             seated, table, token = self._seat(loaded.codec, loaded.table, seating, loaded.version)
             await self.keep_guests(loaded.app_id, [seating])
-            granted = SeatGranted(seat=len(loaded.table.seats), token=token)
+            granted = SeatGranted(seat=lobby.next_seat(loaded.table), token=token)
             return Planned(seated, table, lambda _stored: granted)
 
         # The same guest id on every attempt: a guest kept by a first attempt is the one who sits.
         guest_id = self.ids.command_id()
         return await self.writer.write(command.game_id, attempt)
+
+    async def leave(self, command: LeaveSeat) -> None:
+        """The token's seat given back before the game starts: free for anyone to take again."""
+
+        def attempt(loaded: CachedTable) -> Planned[None]:
+            seat = seat_of_required(loaded.access(command.token))
+            decision = lobby.leave_seat(loaded.codec.game, loaded.table, seat)
+            metadata = {"seat": seat, "token_hash": NO_TOKEN}
+            left = [new_event(loaded.codec, event, metadata) for event in decision.events]
+            return Planned(left, decision.table, lambda _stored: None)
+
+        await self.writer.write(command.game_id, attempt)
 
     async def invite(self, command: CreateInvitation) -> IssuedInvitation:
         """An invitation to the game, issued by the token's seat; the code is shown once, kept hashed."""
@@ -300,7 +317,7 @@ class Seats:
             guest=seating.guest,
             bot=seating.bot,
         )
-        metadata: dict[str, Any] = {"seat": len(table.seats)}
+        metadata: dict[str, Any] = {"seat": lobby.next_seat(table)}
         taken, *started = decision.events
         hashed = metadata if token is None else {**metadata, "token_hash": hash_secret(token)}
         return ([new_event(codec, taken, hashed), *new_events(codec, started, metadata)], decision.table, token)

@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from domain.engine import AnyGame, Result
-from domain.lobby import GameCreated, GameFinished, SeatResigned, SeatTaken
+from domain.lobby import GameCreated, GameFinished, SeatLeft, SeatResigned, SeatTaken
 from services import ratings
 from services.ports import BUILTIN_APP, Namespace
 
@@ -201,6 +201,8 @@ def finished_game(game: AnyGame, log: Sequence[Any], app_id: str = BUILTIN_APP) 
             player = rated_player(event)
             if player is not None:
                 players[event.seat] = player
+        elif isinstance(event, SeatLeft):
+            players.pop(event.seat, None)
         elif isinstance(event, SeatResigned):
             resigned.add(event.seat)
         elif isinstance(event, GameFinished):

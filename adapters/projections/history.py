@@ -2,7 +2,8 @@
 
 It reads the lobby events only: GameCreated opens a game's row (created_at is that event's time; its
 metadata names the app that owns the game, and says whether it was imported), SeatTaken adds a seat
-(and, when a player of the app sits there, the game to that player's list), GameCreated's
+(and, when a player of the app sits there, the game to that player's list), SeatLeft takes it away
+again (and the game from that player's list, unless they hold another seat of it), GameCreated's
 visibility keeps a private game's row out of every listing but its app's own, SeatResigned and
 SeatTakenOver mark a seat, GameStarted, GameFinished and GameAbandoned move its status on;
 GameFinished brings the result, and it and GameAbandoned the time the game ended. Seats hold people
@@ -28,6 +29,7 @@ from domain.lobby import (
     GameFinished,
     GameStarted,
     Seat,
+    SeatLeft,
     SeatResigned,
     SeatTaken,
     SeatTakenOver,
@@ -61,10 +63,10 @@ class _Origin(msgspec.Struct, frozen=True):
 
 
 _lobby_event = msgspec.json.Decoder(
-    _Created | SeatTaken | GameStarted | _Finished | SeatResigned | SeatTakenOver | _Abandoned
+    _Created | SeatTaken | SeatLeft | GameStarted | _Finished | SeatResigned | SeatTakenOver | _Abandoned
 )
 _origin = msgspec.json.Decoder(_Origin)
-HANDLED = (GameCreated, SeatTaken, GameStarted, GameFinished, SeatResigned, SeatTakenOver, GameAbandoned)
+HANDLED = (GameCreated, SeatTaken, SeatLeft, GameStarted, GameFinished, SeatResigned, SeatTakenOver, GameAbandoned)
 
 #: Rows loaded per SELECT (a game touched by a batch but opened in an earlier one).
 LOAD_CHUNK = 500
@@ -78,12 +80,17 @@ class HistoryProjection:
     def __init__(self, dialect_name: str) -> None:
         self._save = replacing(dialect_name, match_history)
         self._add_player = ignoring(dialect_name, match_players)
+        self._drop_player = sa.delete(match_players).where(
+            match_players.c.person_id == sa.bindparam("person"), match_players.c.game_id == sa.bindparam("game")
+        )
         self._load = sa.select(match_history).where(match_history.c.game_id.in_(sa.bindparam("ids", expanding=True)))
 
     async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
         opened_here = {event.stream_id for event in events if event.type == "GameCreated"}
         rows = await self._load_rows(connection, {event.stream_id for event in events} - opened_here)
-        players: list[dict[str, Any]] = []
+        # The players' games added and dropped, by (person, game): dropped first, then added.
+        players: dict[tuple[str, str], dict[str, Any]] = {}
+        dropped: list[dict[str, str]] = []
         for event in events:
             assert event.data is not None
             change = _lobby_event.decode(event.data)
@@ -115,11 +122,20 @@ class HistoryProjection:
                     person=change.person,
                     guest=change.guest,
                 )
-                row["seats"].append(msgspec.to_builtins(seat))
+                row["seats"] = sorted([*row["seats"], msgspec.to_builtins(seat)], key=lambda taken: taken["seat"])
                 if change.person is not None and not change.guest:
-                    players.append(
-                        {"person_id": change.person, "game_id": event.stream_id, "created_at": row["created_at"]}
-                    )
+                    players[change.person, event.stream_id] = {
+                        "person_id": change.person,
+                        "game_id": event.stream_id,
+                        "created_at": row["created_at"],
+                    }
+            elif isinstance(change, SeatLeft):
+                left = [taken for taken in row["seats"] if taken["seat"] == change.seat]
+                row["seats"] = [taken for taken in row["seats"] if taken["seat"] != change.seat]
+                person = left[0].get("person") if left else None
+                if person is not None and all(taken.get("person") != person for taken in row["seats"]):
+                    players.pop((person, event.stream_id), None)
+                    dropped.append({"person": person, "game": event.stream_id})
             elif isinstance(change, GameStarted):
                 row["status"] = "active"
             elif isinstance(change, SeatResigned):
@@ -135,8 +151,10 @@ class HistoryProjection:
                 row["finished_at"] = event.recorded_at
         if rows:
             await connection.execute(self._save, list(rows.values()))
+        if dropped:
+            await connection.execute(self._drop_player, dropped)
         if players:
-            await connection.execute(self._add_player, players)
+            await connection.execute(self._add_player, list(players.values()))
 
     async def _load_rows(self, connection: AsyncConnection, game_ids: set[str]) -> dict[str, dict[str, Any]]:
         rows: dict[str, dict[str, Any]] = {}

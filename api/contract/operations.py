@@ -152,6 +152,7 @@ OPERATIONS: dict[str, Operation] = {
         answers=(Answer(201, (Invitation,), "The invitation; its code is shown only now"),), **SEATS
     ),
     "revokeInvitation": Operation(answers=(Answer(204, (), "Revoked"),), **SEATS),
+    "leaveSeat": Operation(answers=(Answer(204, (), "The seat is free again"),), **SEATS),
     "createRematch": Operation(
         answers=(
             Answer(201, per_game(lambda game: views_of(game.id).created), "The rematch, created now"),

@@ -180,6 +180,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         429: BOT_LOAD,
         503: ("too-much-contention",),
     },
+    "leaveSeat": {
+        **GAME_ID,
+        **REQUIRED_TOKEN,
+        409: ("game-started", "game-finished", "game-abandoned", "too-many-lobby-events"),
+        503: ("too-much-contention",),
+    },
     "createInvitation": {
         **GAME_ID,
         **REQUIRED_TOKEN,

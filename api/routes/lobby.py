@@ -1,4 +1,5 @@
-"""The lobby around games: invitations to private games, and rematches of finished ones."""
+"""The lobby around games: a seat given back before the start, invitations to private games, and
+rematches of finished ones."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from api.contract import presenting
 from api.contract.views import CreatedGame
 from api.routes.params import GameId, GamesDep, SeatCaller
 from api.schemas import Invitation
-from services.commands import CreateInvitation, CreateRematch, RevokeInvitation
+from services.commands import CreateInvitation, CreateRematch, LeaveSeat, RevokeInvitation
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways
@@ -22,9 +23,26 @@ their seat by asking through their token of the finished game; asking again repl
 """
 
 
+LEAVE_DESCRIPTION = """\
+Records `SeatLeft`: the caller's seat of a game still waiting for players is free again, and the
+token that held it holds nothing any more. The next person or bot seated takes the lowest free seat.
+Once the game has started, a seat is left by resigning (409 `game-started`).
+"""
+
+
 class LobbyController(Controller):
     path = "/v1/games/{game_id:str}"
     tags = ["games"]
+
+    @post(
+        "/leave",
+        operation_id="leaveSeat",
+        summary="Give the caller's seat back before the game starts",
+        description=LEAVE_DESCRIPTION,
+        status_code=204,
+    )
+    async def leave_seat(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> None:
+        await games.leave(LeaveSeat(game_id, await seat_token(games, game_id, seat_caller)))
 
     @post(
         "/invitations",

@@ -10,7 +10,7 @@ always replayed, under the rules it started with, while new games get the newest
 
 The package's modules each hold one part: `events` (the lobby's events), `table` (the table and
 what every function reads of it), `seeding` (chance and the seed's commitment), `options`, `folding`
-(a table from its log), `seating` (creating a game and taking its seats), `playing` (commands,
+(a table from its log), `seating` (creating a game, taking its seats and giving one back), `playing` (commands,
 timeouts, resigning, abandoning), `results`, `bots`, `redaction` and `invitations`. Callers import
 their names from `domain.lobby`.
 """
@@ -29,6 +29,7 @@ from domain.lobby.events import (
     InvitationIssued,
     InvitationRevoked,
     SeatClaimed,
+    SeatLeft,
     SeatResigned,
     SeatTaken,
     SeatTakenOver,
@@ -42,9 +43,19 @@ from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options, recor
 from domain.lobby.playing import STAND_IN_BOT, abandon, act, default_command, resign, time_out
 from domain.lobby.redaction import redact
 from domain.lobby.results import leavers_last, table_result
-from domain.lobby.seating import create_game, seated, take_seat
+from domain.lobby.seating import create_game, leave_seat, seated, take_seat
 from domain.lobby.seeding import chance_key, commit_to_seed, rules_chance, seat_chance
-from domain.lobby.table import Decision, Seat, Table, awaiting, is_over, rules_of, state_of
+from domain.lobby.table import (
+    Decision,
+    Seat,
+    Table,
+    awaiting,
+    is_over,
+    next_seat,
+    rules_of,
+    seated_at,
+    state_of,
+)
 
 __all__ = [
     "ACCESS_EVENTS",
@@ -65,6 +76,7 @@ __all__ = [
     "InvitationRevoked",
     "Seat",
     "SeatClaimed",
+    "SeatLeft",
     "SeatResigned",
     "SeatTaken",
     "SeatTakenOver",
@@ -87,8 +99,10 @@ __all__ = [
     "invited",
     "is_over",
     "issue_invitation",
+    "leave_seat",
     "leavers_last",
     "next_bot_seat",
+    "next_seat",
     "parse_clock",
     "parse_options",
     "recorded_options",
@@ -101,6 +115,7 @@ __all__ = [
     "run_bots",
     "seat_chance",
     "seated",
+    "seated_at",
     "state_of",
     "table_result",
     "take_seat",

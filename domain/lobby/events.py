@@ -95,6 +95,13 @@ class SeatClaimed(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     seat: int
 
 
+class SeatLeft(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
+    """A person gave back their seat before the game started: the seat is free again (the next
+    person seated takes the lowest free seat), and the token that held it holds nothing any more."""
+
+    seat: int
+
+
 class TurnTimedOut(msgspec.Struct, frozen=True, tag=True, tag_field="type"):
     """The seat's time ran out; the events of the move made for it follow."""
 
@@ -138,11 +145,13 @@ LOBBY_EVENTS: tuple[type[msgspec.Struct], ...] = (
     InvitationIssued,
     InvitationRevoked,
     SeatClaimed,
+    SeatLeft,
 )
 #: Lobby events that may come at any time before the end (they change who may sit or act, not the game).
 ACCESS_EVENTS = (InvitationIssued, InvitationRevoked, SeatClaimed)
-#: The most of them one game holds: people's requests, not the rules, make them, and a log must stay
-#: bounded (an exported log imports again: services/logs.py).
+#: The most of them one game holds (a SeatLeft counts twice: the seat it frees may be taken again):
+#: people's requests, not the rules, make them, and a log must stay bounded (an exported log imports
+#: again: services/logs.py).
 MAX_ACCESS_EVENTS = 1000
 #: More events than the longest game of the catalog makes, its lobby's aside (tests/unit/test_every_game.py
 #: plays random games of every game and player count against it).

@@ -16,6 +16,7 @@ from domain.lobby.events import (
     InvitationIssued,
     InvitationRevoked,
     SeatClaimed,
+    SeatLeft,
     SeatResigned,
     SeatTaken,
     SeatTakenOver,
@@ -55,7 +56,12 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
             person=event.person,
             guest=event.guest,
         )
+        if table.seats and table.seats[-1].seat > seat.seat:  # a seat given back, taken again
+            return msgspec.structs.replace(table, seats=tuple(sorted((*table.seats, seat), key=_number)))
         return msgspec.structs.replace(table, seats=(*table.seats, seat))
+    if isinstance(event, SeatLeft):
+        still = tuple(seat for seat in table.seats if seat.seat != event.seat)
+        return msgspec.structs.replace(table, seats=still, access_events=table.access_events + 2)
     if isinstance(event, GameStarted):
         state = rules_of(game, table).initial_state(table.options, table.players)
         return msgspec.structs.replace(table, status="active", state=state)
@@ -82,6 +88,10 @@ def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -
     if isinstance(event, GameAbandoned):
         return msgspec.structs.replace(table, status="abandoned")
     return msgspec.structs.replace(table, state=rules_of(game, table).evolve(state_of(table), event))
+
+
+def _number(seat: Seat) -> int:
+    return seat.seat
 
 
 def replay(game: Game[S, C, E, Any], events: Sequence[Any]) -> Table[S]:

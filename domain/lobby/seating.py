@@ -10,11 +10,11 @@ import msgspec
 
 from domain.chance import Chance
 from domain.engine import AnyGame, C, E, Game, NotNow, RuleViolation, S, settled
-from domain.lobby.events import GameCreated, GameStarted, SeatTaken, Visibility
+from domain.lobby.events import MAX_ACCESS_EVENTS, GameCreated, GameStarted, SeatLeft, SeatTaken, Visibility
 from domain.lobby.folding import fold
 from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options
 from domain.lobby.seeding import commit_to_seed
-from domain.lobby.table import Decision, Table, rules_of, state_of
+from domain.lobby.table import Decision, Table, next_seat, rules_of, seated_at, state_of
 
 
 def create_game(
@@ -66,7 +66,7 @@ def take_seat(
     if (bot is None) == (person is None):
         raise RuleViolation("invalid-seat", "a seat is taken by a person or by a bot")
     return seated(
-        game, table, SeatTaken(seat=len(table.seats), bot=bot, person=person, guest=guest and bot is None), chance
+        game, table, SeatTaken(seat=next_seat(table), bot=bot, person=person, guest=guest and bot is None), chance
     )
 
 
@@ -75,8 +75,8 @@ def seated(game: Game[S, C, E, Any], table: Table[S], taken: SeatTaken, chance: 
     game = rules_of(game, table)
     if table.status != "open" or len(table.seats) >= table.players:
         raise NotNow("game-full", "every seat of this game is taken")
-    if taken.seat != len(table.seats):
-        raise RuleViolation("invalid-seat", f"the next seat is {len(table.seats)}, not {taken.seat}")
+    if taken.seat != next_seat(table):
+        raise RuleViolation("invalid-seat", f"the next seat is {next_seat(table)}, not {taken.seat}")
     if taken.bot is not None and taken.bot not in game.bots:
         raise RuleViolation("unknown-bot", f"{game.name} has no bot {taken.bot!r}; try one of {sorted(game.bots)}")
     events: list[Any] = [taken]
@@ -87,3 +87,22 @@ def seated(game: Game[S, C, E, Any], table: Table[S], taken: SeatTaken, chance: 
     state = state_of(started)
     dealt, state = settled(game, state, game.setup(table.options, table.players, chance), chance)
     return Decision(events=(*events, *dealt), table=msgspec.structs.replace(started, state=state))
+
+
+def leave_seat(game: Game[S, C, E, Any], table: Table[S], seat: int) -> Decision[S]:
+    """A person gives their seat back before the game starts; anyone may take it again."""
+    if table.status == "active":
+        raise NotNow("game-started", "the game has started: a seat is left by resigning now")
+    if table.status != "open":
+        code = "game-abandoned" if table.status == "abandoned" else "game-finished"
+        raise NotNow(code, "the game is over")
+    taken = seated_at(table, seat)
+    if taken is None or taken.player is not None:
+        raise RuleViolation("invalid-seat", f"seat {seat} is no person's seat of this game")
+    if table.access_events + 2 > MAX_ACCESS_EVENTS:
+        raise NotNow(
+            "too-many-lobby-events",
+            f"this game holds {MAX_ACCESS_EVENTS} invitations, revocations and claimed seats: no game holds more",
+        )
+    events = [SeatLeft(seat=seat)]
+    return Decision(events=tuple(events), table=fold(game, table, events))

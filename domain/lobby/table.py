@@ -34,7 +34,11 @@ class Seat(msgspec.Struct, frozen=True, omit_defaults=True):
 
 
 class Table(msgspec.Struct, Generic[S], frozen=True):
-    """A game's table: the lobby's part (seats, status, seed) around the game's own state."""
+    """A game's table: the lobby's part (seats, status, seed) around the game's own state.
+
+    `seats` are the seats taken, in seat order. While the game is open a seat given back (SeatLeft)
+    leaves a gap, so a seat's number is its `seat`, not its place; once the game starts every seat
+    is taken and the two agree."""
 
     game: str
     players: int
@@ -57,7 +61,7 @@ class Table(msgspec.Struct, Generic[S], frozen=True):
     clock: ClockOptions | None = None
     chance_from: ChanceFrom = "seed"
     chosen_deal: bool = False
-    #: How many ACCESS_EVENTS the log holds.
+    #: How many ACCESS_EVENTS the log holds (and twice the SeatLeft events: see MAX_ACCESS_EVENTS).
     access_events: int = 0
 
 
@@ -66,6 +70,22 @@ class Decision(msgspec.Struct, Generic[S], frozen=True):
 
     events: tuple[Any, ...]
     table: Table[S]
+
+
+def next_seat(table: Table[Any]) -> int:
+    """The seat the next person or bot takes: the lowest free one."""
+    taken = len(table.seats)
+    if not table.seats or table.seats[-1].seat == taken - 1:
+        return taken  # no gap: the usual case
+    numbers = {seat.seat for seat in table.seats}
+    return next(number for number in range(taken + 1) if number not in numbers)
+
+
+def seated_at(table: Table[Any], number: int) -> Seat | None:
+    """The seat of that number, if it is taken."""
+    if 0 <= number < len(table.seats) and table.seats[number].seat == number:
+        return table.seats[number]
+    return next((seat for seat in table.seats if seat.seat == number), None)
 
 
 def state_of(table: Table[S]) -> S:

@@ -53,3 +53,23 @@ def test_a_finished_game_offers_a_rematch_with_the_same_seats(kaiten: str, open_
     )
     assert table.json()["rematch_of"] == game and table.json()["viewer"] == {"seat": 0}
     assert [seat["bot"] for seat in table.json()["seats"]] == [None, "greedy"]
+
+
+def test_a_seat_is_given_back_from_the_waiting_room(kaiten: str, open_page: Any) -> None:
+    alice = open_page(f"{kaiten}/play").page
+    game = create_game(alice, "sushi-go", 3, {2: "open", 1: "open"})
+    token = tokens(alice, game)["0"]
+    settled(alice)
+    alice.click("[data-action=leave-seat]")
+    alice.wait_for_function("game => !location.hash.includes(game)", arg=game)
+    assert alice.evaluate(f"(JSON.parse(localStorage.getItem('kaiten.games')) || {{}})['{game}']") is None
+    table = httpx.get(f"{kaiten}/v1/games/{game}").json()
+    assert table["status"] == "open" and table["seats"] == []
+    refused = httpx.get(f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {token}"})
+    assert refused.status_code == 401 and refused.json()["code"] == "invalid-token"
+    # The seat is free for the next person: the waiting room of a running game offers no such button.
+    bob = open_page(f"{kaiten}/play").page
+    running = create_game(bob, "sushi-go", 2, {1: "bot:greedy"})
+    settled(bob)
+    assert httpx.get(f"{kaiten}/v1/games/{running}").json()["status"] == "active"
+    assert bob.locator("[data-action=leave-seat]").count() == 0

@@ -332,6 +332,7 @@ RECIPES: dict[str, Recipe] = {
     "deleteWebhook": Recipe(target=PRIVATE, params=webhook),
     "sendCommand": Recipe(target=PRIVATE, body=lambda a, r: a.commands[r or PRIVATE]),
     "createRematch": Recipe(target=FINISHED_PRIVATE),
+    "leaveSeat": Recipe(target=PRIVATE),
     "resignSeat": Recipe(target=PRIVATE),
     "erasePlayer": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "createGame": Recipe(body=lambda a, r: NEW_GAME),
@@ -726,6 +727,7 @@ SEAT = (403, "seat-token-required")
 INVITE = (403, "invitation-required")
 NOHOOK = (404, "webhook-not-found")
 NOBODY = (404, "player-not-found")
+STARTED = (409, "game-started")
 
 # The seat token, invitation and revoked invitation are of the operation's target game (`RECIPES`),
 # else of A's private running game. An unknown app key, or a header that is no Bearer, is refused by
@@ -765,6 +767,7 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "sendCommand":            (MISS,    SEAT,    NF,      OK,      TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "createRematch":          (MISS,    SEAT,    NF,      NEW,     TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "resignSeat":             (MISS,    SEAT,    NF,      OK,      TOKEN,   NF,      NF,      TOKEN,   BADKEY),
+    "leaveSeat":              (MISS,    SEAT,    NF,      STARTED, TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "erasePlayer":            (NEEDKEY, EMPTY,   NOBODY,  NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "createGame":             (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "importLog":              (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),

@@ -79,6 +79,8 @@ export const api = {
   create: (body) => call("POST", games, { body }),
   /** @param {string} id @param {import("./types.js").TakeSeatRequest} body @returns {Promise<import("./types.js").SeatGranted>} */
   takeSeat: (id, body) => call("POST", `${game(id)}/seats`, { body }),
+  /** Gives the token's seat back while the game waits for players. @param {string} id @param {string} token @returns {Promise<null>} */
+  leave: (id, token) => call("POST", `${game(id)}/leave`, { token }),
   /** @param {string} id @param {string} token @returns {Promise<import("./types.js").Invitation>} */
   invite: (id, token) => call("POST", `${game(id)}/invitations`, { token }),
   /** @param {string} id @param {string} token @returns {Promise<import("./types.js").CreatedGame>} */

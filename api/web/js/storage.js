@@ -48,6 +48,23 @@ export function seatsHeld(id) {
 }
 
 /**
+ * Forget one seat held here in a game (given back): the game too when no other seat of it is held.
+ * @param {string} id
+ * @param {number} seat
+ */
+export function forgetSeat(id, seat) {
+  const all = heldGames();
+  const held = all[id];
+  if (!held) return;
+  delete held.seats[String(seat)];
+  if (Object.keys(held.seats).length === 0) {
+    forgetGame(id);
+    return;
+  }
+  localStorage.setItem(GAMES_KEY, JSON.stringify(all));
+}
+
+/**
  * Forget a game: the seats held in it here and the invitation kept for it (their codes no longer work).
  * @param {string} id
  */

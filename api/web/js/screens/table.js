@@ -10,7 +10,7 @@ import { resultPanel } from "../games/result.js";
 import { follow } from "../live.js";
 import { describeEvent, seatNames } from "../names.js";
 import { passing, problemSlot } from "../notice.js";
-import { forgetGame, holdSeats, invitationHeld, seatsHeld } from "../storage.js";
+import { forgetGame, forgetSeat, holdSeats, invitationHeld, seatsHeld } from "../storage.js";
 
 /** Events kept in the "latest events" list. */
 const RECENT = 8;
@@ -141,6 +141,7 @@ export async function tableScreen(main, gameId, asSeat, watch = "") {
       root,
       seatSwitch(gameId, held, seat),
       table.status === "open" ? shareLinks(gameId, table, players, invitation) : null,
+      table.status === "open" && token !== null && seat !== null ? leavePart(sending, leave) : null,
       table.result ? resultPanel(/** @type {import("../types.js").Result} */ (table.result), names) : null,
       table.status === "finished" || table.status === "abandoned" ? rematchPanel(table, token) : null,
       problem.element,
@@ -213,6 +214,7 @@ export async function tableScreen(main, gameId, asSeat, watch = "") {
 
   /** @type {Promise<void> | null} */
   let loading = null;
+  let giving = false;
   let stale = false;
   /**
    * Reload, once more after the current load when asked during it (a burst of events, one reload).
@@ -220,6 +222,8 @@ export async function tableScreen(main, gameId, asSeat, watch = "") {
    * and at once when the browser is back online.
    */
   const refresh = () => {
+    // The seat is being given back: its token is about to hold nothing, and the screen to close.
+    if (giving) return Promise.resolve();
     if (loading) {
       stale = true;
       return loading;
@@ -301,6 +305,29 @@ export async function tableScreen(main, gameId, asSeat, watch = "") {
     if (!left) await refresh();
   }
 
+  /** Gives the seat back while the game waits for players: this browser forgets it, and goes to the lobby. */
+  async function leave() {
+    if (!token || sending) return;
+    const seat = table.viewer.seat;
+    sending = true;
+    giving = true;
+    problem.clear();
+    draw();
+    try {
+      if (loading) await loading; // a read already sent with the token gets its answer first
+      await api.leave(gameId, token);
+    } catch (error) {
+      sending = false;
+      giving = false;
+      problem.show(error);
+      draw();
+      return;
+    }
+    sending = false;
+    if (seat !== null && seat !== undefined) forgetSeat(gameId, seat);
+    location.hash = "#/";
+  }
+
   const onOnline = () => {
     stream?.wake();
     refresh();
@@ -344,6 +371,20 @@ export async function tableScreen(main, gameId, asSeat, watch = "") {
   // stream with a ticket, anybody a public game's without one.
   stream = follow(gameId, reader, table.version, onEvent, onStatus);
   return stop;
+}
+
+/**
+ * While the game waits for players, the seat may be given back (anyone may take it then).
+ * @param {boolean} sending
+ * @param {() => void} leave
+ */
+function leavePart(sending, leave) {
+  return h(
+    "section",
+    { class: "leave", "aria-labelledby": "give-back-title" },
+    h("h2", { id: "give-back-title" }, "Not playing after all?"),
+    h("p", {}, h("button", { type: "button", dataset: { action: "leave-seat" }, disabled: sending, onclick: leave }, "Leave this seat")),
+  );
 }
 
 /**
