@@ -29,6 +29,7 @@ from services.ports import (
     NewEvent,
     OutboxMessage,
     PlayerGameRecord,
+    RatingHistoryRecord,
     ReadModels,
     StoredEvent,
 )
@@ -148,4 +149,12 @@ class ReplicaReadModels:
         return await self._health.read(
             lambda: self._replica.leaderboard(namespace, game, after, limit),
             lambda: self._primary.leaderboard(namespace, game, after, limit),
+        )
+
+    async def rating_history(
+        self, namespace: Namespace, person_id: str, game: str, before: int | None, limit: int
+    ) -> list[RatingHistoryRecord]:
+        return await self._health.read(
+            lambda: self._replica.rating_history(namespace, person_id, game, before, limit),
+            lambda: self._primary.rating_history(namespace, person_id, game, before, limit),
         )

@@ -383,6 +383,23 @@ player_stats = _namespaced(
     sa.Index(None, "app_id", "scope", "game", "rating", "person_id"),
 )
 
+#: A player's rating after each game that moved it (issue 29 §3), one row per player and game, numbered
+#: in the order the ratings fold applied them (`seq` is the player's rated_games after that game).
+rating_history = _namespaced(
+    "rating_history",
+    sa.Column("person_id", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    #: The finished game (its stream id), and when its GameFinished was recorded.
+    sa.Column("game_id", sa.Text, nullable=False),
+    sa.Column("finished_at", UtcDateTime, nullable=False),
+    # The conservative rating before and after that game, and openskill's mu and sigma after it.
+    sa.Column("rating_before", sa.Double, nullable=False),
+    sa.Column("rating_after", sa.Double, nullable=False),
+    sa.Column("mu", sa.Double, nullable=False),
+    sa.Column("sigma", sa.Double, nullable=False),
+)
+
 game_stats = _namespaced(
     "game_stats",
     sa.Column("game", sa.Text, primary_key=True),

@@ -30,6 +30,7 @@ from services.ports import (
     Namespace,
     Person,
     PlayerGameRecord,
+    RatingHistoryRecord,
     ReadModels,
 )
 from services.seen import SeenMatches
@@ -41,6 +42,8 @@ from services.stats import (
     LeaderboardEntry,
     PlayerGameStats,
     PlayerStats,
+    RatedGame,
+    RatingHistory,
     ScoreCount,
     SeatWinRate,
 )
@@ -51,6 +54,7 @@ STATUSES: tuple[str, ...] = get_args(Status)
 
 _cursor_decoder = msgspec.json.Decoder(tuple[datetime, str])
 _leaderboard_cursor_decoder = msgspec.json.Decoder(tuple[float, str, int])
+_history_cursor_decoder = msgspec.json.Decoder(int)
 #: Bounds of what a cursor may name: a person id's length and a rank.
 MAX_KEY = 200
 MAX_RANK = 2**53
@@ -142,6 +146,26 @@ class HistoryQueries:
             next_cursor = _pack((last.rating, last.person_id, rank + limit))
         return Leaderboard(game=game, players=entries, next_cursor=next_cursor)
 
+    async def rating_history(
+        self, player_id: str, game: str, caller: Credential = None, limit: int = 20, cursor: str | None = None
+    ) -> RatingHistory:
+        """The player's rating after each game that moved it in `game`, newest first, a page at a time."""
+        check_player_id(player_id)
+        _known_game(game, "not-found")
+        if not 1 <= limit <= MAX_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
+        before = None if cursor is None else decode_history_cursor(cursor)
+        namespace = namespace_of(caller)
+        person = await self.names.people.of_player(namespace.app_id, player_id)
+        if person is None:
+            return RatingHistory(player_id=player_id, game=game, items=[])
+        records = await self.read_models.rating_history(namespace, person.person_id, game, before, limit + 1)
+        page = records[:limit]
+        next_cursor = _pack(page[-1].seq) if len(records) > limit else None
+        return RatingHistory(
+            player_id=player_id, game=game, items=[_rated_game(record) for record in page], next_cursor=next_cursor
+        )
+
 
 def _pack(key: object) -> str:
     """An opaque cursor: the URL-safe base64 of a page's last key as JSON (the next page starts after it)."""
@@ -178,6 +202,26 @@ def decode_leaderboard_cursor(cursor: str) -> tuple[LeaderboardKey, int]:
     if not math.isfinite(rating) or not 0 < len(person_id) <= MAX_KEY or not 1 <= rank <= MAX_RANK:
         raise _bad_cursor()
     return LeaderboardKey(rating=rating, person_id=person_id), rank
+
+
+def decode_history_cursor(cursor: str) -> int:
+    """The last rated game a rating history's page showed (its number)."""
+    seq = _unpack(cursor, _history_cursor_decoder)
+    if not 1 <= seq <= MAX_RANK:
+        raise _bad_cursor()
+    return seq
+
+
+def _rated_game(record: RatingHistoryRecord) -> RatedGame:
+    return RatedGame(
+        game_id=record.game_id,
+        finished_at=record.finished_at,
+        rating_before=record.rating_before,
+        rating_after=record.rating_after,
+        mu=record.mu,
+        sigma=record.sigma,
+        rated_game=record.seq,
+    )
 
 
 def _is_uuid(text: str) -> bool:

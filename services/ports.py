@@ -428,6 +428,19 @@ class PlayerGameRecord(msgspec.Struct, frozen=True):
     resigned: int = 0
 
 
+class RatingHistoryRecord(msgspec.Struct, frozen=True):
+    """A player's rating in one game of the catalog, moved by one finished game."""
+
+    #: Numbers the player's rated games of that game of the catalog, 1 for the first, in log order.
+    seq: int
+    game_id: str
+    finished_at: datetime
+    rating_before: float
+    rating_after: float
+    mu: float
+    sigma: float
+
+
 class SeatRecord(msgspec.Struct, frozen=True):
     players: int
     seat: int
@@ -473,6 +486,12 @@ class ReadModels(Protocol):
     ) -> list[PlayerGameRecord]:
         """The rated players of that game, best rating first (person_id breaks ties), from just after
         `after` (the top if None); erased players included (the caller leaves them out)."""
+
+    async def rating_history(
+        self, namespace: Namespace, person_id: str, game: str, before: int | None, limit: int
+    ) -> list[RatingHistoryRecord]:
+        """The player's rating after each game that moved it there, newest first, from just before
+        the `before`th (the newest if None)."""
 
 
 # --- Webhooks (services/webhooks.py) --------------------------------------------------------------

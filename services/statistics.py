@@ -144,13 +144,32 @@ class PlayerRecord:
     rating: float = ratings.conservative(ratings.NEW_MU, ratings.NEW_SIGMA)
 
 
+@dataclass(frozen=True)
+class RatingChange:
+    """A player's rating moved by one game: a row of their rating history."""
+
+    #: Which of the games given to `add_to_players` (its index).
+    index: int
+    person_id: str
+    game: str
+    #: The player's rated games after this one: numbers their history in the order it was folded.
+    seq: int
+    rating_before: float
+    rating_after: float
+    mu: float
+    sigma: float
+
+
 def add_to_players(
-    records: dict[tuple[str, str], PlayerRecord], finished_games: Iterable[FinishedGame]
+    records: dict[tuple[str, str], PlayerRecord],
+    finished_games: Iterable[FinishedGame],
+    rating_changes: list[RatingChange] | None = None,
 ) -> set[tuple[str, str]]:
     """Add each game to its players' records, in the order given (a rating update starts from the
-    last one); the keys of the records that changed. Missing records are created."""
+    last one); the keys of the records that changed. Missing records are created. Each rating a game
+    moves is appended to `rating_changes` when given."""
     changed: set[tuple[str, str]] = set()
-    for finished in finished_games:
+    for index, finished in enumerate(finished_games):
         results = player_results(finished)
         mine = {
             player: records.setdefault((player, finished.game), PlayerRecord(player, finished.game))
@@ -164,13 +183,28 @@ def add_to_players(
             record.best_score = result.total if record.played == 1 else max(record.best_score, result.total)
             record.resigned += int(result.resigned)
             changed.add((player, finished.game))
-        _rate(mine, results)
+        before = {player: record.rating for player, record in mine.items()}
+        for player in _rate(mine, results):
+            if rating_changes is not None:
+                record = mine[player]
+                rating_changes.append(
+                    RatingChange(
+                        index=index,
+                        person_id=player,
+                        game=finished.game,
+                        seq=record.rated_games,
+                        rating_before=before[player],
+                        rating_after=record.rating,
+                        mu=record.mu,
+                        sigma=record.sigma,
+                    )
+                )
     return changed
 
 
-def _rate(records: dict[str, PlayerRecord], results: dict[str, PlayerResult]) -> None:
+def _rate(records: dict[str, PlayerRecord], results: dict[str, PlayerResult]) -> list[str]:
     """Rate the players who stayed among themselves, and each leaver as the loser against them (all
-    from their ratings before the game)."""
+    from their ratings before the game); the players rated, in a fixed order."""
     stayed = [p for p, result in results.items() if not result.resigned]
     new: dict[str, tuple[float, float]] = {}
     if len(stayed) >= 2:
@@ -185,6 +219,7 @@ def _rate(records: dict[str, PlayerRecord], results: dict[str, PlayerResult]) ->
         record = records[player]
         record.mu, record.sigma, record.rating = mu, sigma, ratings.conservative(mu, sigma)
         record.rated_games += 1
+    return list(new)
 
 
 def finished_game(game: AnyGame, log: Sequence[Any], app_id: str = BUILTIN_APP) -> FinishedGame:

@@ -4,6 +4,7 @@ page is shown by the API (api/contract/presenting.py)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated
 
 import msgspec
@@ -118,4 +119,27 @@ class Leaderboard(msgspec.Struct, frozen=True):
     next_cursor: Annotated[
         str | None,
         msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page. Opaque."),
+    ] = None
+
+
+class RatedGame(msgspec.Struct, frozen=True):
+    game_id: Annotated[str, msgspec.Meta(description="The finished game that moved the rating.")]
+    finished_at: datetime
+    rating_before: Annotated[float, msgspec.Meta(description="The conservative rating mu - 3 sigma before the game.")]
+    rating_after: Annotated[float, msgspec.Meta(description="The conservative rating after it.")]
+    mu: Annotated[float, msgspec.Meta(description="openskill's mu after the game.")]
+    sigma: Annotated[float, msgspec.Meta(description="openskill's sigma after the game.")]
+    rated_game: Annotated[
+        int, msgspec.Meta(description="Counts the player's rated games of this game of the catalog: 1 for the first.")
+    ]
+
+
+class RatingHistory(msgspec.Struct, frozen=True):
+    player_id: str
+    game: str
+    #: Newest first.
+    items: list[RatedGame]
+    next_cursor: Annotated[
+        str | None,
+        msgspec.Meta(description="Pass as `cursor` for older games; null on the last page. Opaque."),
     ] = None

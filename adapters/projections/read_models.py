@@ -18,6 +18,7 @@ from adapters.schema import (
     match_history,
     match_players,
     player_stats,
+    rating_history,
 )
 from services.ports import (
     GameStatsRecord,
@@ -27,6 +28,7 @@ from services.ports import (
     MatchRecord,
     Namespace,
     PlayerGameRecord,
+    RatingHistoryRecord,
     SeatRecord,
 )
 
@@ -66,6 +68,21 @@ class SqlReadModels:
                 player_stats.c.rating < after_rating,
                 sa.and_(player_stats.c.rating == after_rating, player_stats.c.person_id > after_person),
             )
+        )
+        self._rating_history = (
+            sa.select(
+                *(column for column in rating_history.c if column.name not in ("app_id", "scope", "person_id", "game"))
+            )
+            .where(
+                _in(rating_history),
+                rating_history.c.person_id == sa.bindparam("person_id"),
+                rating_history.c.game == sa.bindparam("game"),
+            )
+            .order_by(rating_history.c.seq.desc())
+            .limit(sa.bindparam("limit"))
+        )
+        self._rating_history_before = self._rating_history.where(
+            rating_history.c.seq < sa.bindparam("before", type_=sa.Integer())
         )
         by_game: sa.BindParameter[str] = sa.bindparam("game", type_=sa.Text())
         self._game_stats = sa.select(
@@ -124,6 +141,18 @@ class SqlReadModels:
         async with self._engine.connect() as connection:
             result = await connection.execute(statement, parameters)
             return [PlayerGameRecord(**row) for row in result.mappings()]
+
+    async def rating_history(
+        self, namespace: Namespace, person_id: str, game: str, before: int | None, limit: int
+    ) -> list[RatingHistoryRecord]:
+        parameters: dict[str, Any] = {**_of(namespace), "person_id": person_id, "game": game, "limit": limit}
+        statement = self._rating_history
+        if before is not None:
+            statement = self._rating_history_before
+            parameters["before"] = before
+        async with self._engine.connect() as connection:
+            result = await connection.execute(statement, parameters)
+            return [RatingHistoryRecord(**row) for row in result.mappings()]
 
 
 def _matches(namespace: Namespace, where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:

@@ -3,7 +3,8 @@
 It reads GameFinished events only. For the games a batch finishes it then reads their whole streams
 (which are complete: a stream's earlier events committed before its last one could be appended),
 and writes what services/statistics.py folds from them: sums that each finished game adds to, and
-player rows read, updated game by game in log order (ratings depend on that order), written back.
+player rows read, updated game by game in log order (ratings depend on that order), written back,
+and a `rating_history` row for each rating a game moved (numbered by the player's rated games).
 Each game counts in its namespaces (its app's own records, and what anybody may see of them when the
 game is public); a game imported from a log counts in none: kaiten did not see it played.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any
 
 import msgspec
@@ -30,11 +32,19 @@ from adapters.schema import (
     game_seat_stats,
     game_stats,
     player_stats,
+    rating_history,
 )
 from domain.lobby import GameFinished
 from services.codec import codec_for, game_of_log
 from services.ports import BUILTIN_APP, Namespace
-from services.statistics import FinishedGame, GameTotals, PlayerRecord, add_to_players, finished_game
+from services.statistics import (
+    FinishedGame,
+    GameTotals,
+    PlayerRecord,
+    RatingChange,
+    add_to_players,
+    finished_game,
+)
 
 _metadata = msgspec.json.Decoder(dict[str, Any])
 
@@ -54,10 +64,15 @@ class StatisticsProjection:
         game_score_counts,
         game_category_points,
         game_card_picks,
+        rating_history,
     )
 
     def __init__(self, dialect_name: str) -> None:
-        self._add = {table: adding(dialect_name, table) for table in self.tables if table is not player_stats}
+        self._add = {
+            table: adding(dialect_name, table) for table in self.tables if table not in (player_stats, rating_history)
+        }
+        # A row per rating a game moved: new rows only (a batch is applied once, with its checkpoint).
+        self._add_history = sa.insert(rating_history)
         self._save_players = replacing(dialect_name, player_stats)
         self._streams = (
             sa.select(
@@ -79,12 +94,16 @@ class StatisticsProjection:
 
     async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
         by_namespace: defaultdict[Namespace, list[FinishedGame]] = defaultdict(list)
+        #: The ids of each namespace's games, in the same order.
+        ids: defaultdict[Namespace, list[str]] = defaultdict(list)
+        finished_at = {event.stream_id: event.recorded_at for event in events}
         for chunk in chunks([event.stream_id for event in events], GAMES_PER_READ):
             finished = await self._finished_games(connection, chunk)
             for stream_id in chunk:
                 if stream_id in finished:
                     for namespace in finished[stream_id].namespaces:
                         by_namespace[namespace].append(finished[stream_id])
+                        ids[namespace].append(stream_id)
         for namespace, finished_in_order in by_namespace.items():
             totals = GameTotals()
             for game in finished_in_order:
@@ -92,7 +111,8 @@ class StatisticsProjection:
             for table, rows in _totals_rows(totals, namespace).items():
                 if rows:
                     await connection.execute(self._add[table], rows)
-            await self._update_players(connection, namespace, finished_in_order)
+            when = [(game_id, finished_at[game_id]) for game_id in ids[namespace]]
+            await self._update_players(connection, namespace, finished_in_order, when)
 
     async def _finished_games(self, connection: AsyncConnection, stream_ids: list[str]) -> dict[str, FinishedGame]:
         """The games that finished here (an imported game counts nowhere), by id."""
@@ -111,8 +131,13 @@ class StatisticsProjection:
         }
 
     async def _update_players(
-        self, connection: AsyncConnection, namespace: Namespace, finished_games: list[FinishedGame]
+        self,
+        connection: AsyncConnection,
+        namespace: Namespace,
+        finished_games: list[FinishedGame],
+        when: list[tuple[str, datetime | None]],
     ) -> None:
+        """Add the games to their players' records; `when` holds each game's id and end, in order."""
         person_ids = sorted({p for finished in finished_games for p in finished.players.values()})
         records: dict[tuple[str, str], PlayerRecord] = {}
         where = {"app_id": namespace.app_id, "scope": namespace.scope}
@@ -120,9 +145,30 @@ class StatisticsProjection:
             for row in (await connection.execute(self._players, {**where, "ids": chunk})).mappings():
                 record = {key: value for key, value in row.items() if key not in where}
                 records[row["person_id"], row["game"]] = PlayerRecord(**record)
-        changed = add_to_players(records, finished_games)
+        moved: list[RatingChange] = []
+        changed = add_to_players(records, finished_games, moved)
         if changed:
             await connection.execute(self._save_players, [{**where, **asdict(records[key])} for key in sorted(changed)])
+        if moved:
+            await connection.execute(self._add_history, [_history_row(where, change, when) for change in moved])
+
+
+def _history_row(
+    where: dict[str, str], change: RatingChange, when: list[tuple[str, datetime | None]]
+) -> dict[str, Any]:
+    game_id, finished_at = when[change.index]
+    return {
+        **where,
+        "person_id": change.person_id,
+        "game": change.game,
+        "seq": change.seq,
+        "game_id": game_id,
+        "finished_at": finished_at,
+        "rating_before": change.rating_before,
+        "rating_after": change.rating_after,
+        "mu": change.mu,
+        "sigma": change.sigma,
+    }
 
 
 def _finished_game(log: list[tuple[str, int, str]], app_id: str) -> FinishedGame:

@@ -28,7 +28,7 @@ from domain.engine import AnyGame
 from services.apps import AppList, AppView, IssuedKey
 from services.scoring import ScoreResponse
 from services.seats import SeatGranted
-from services.stats import GameStats, Leaderboard, PlayerStats
+from services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
 from services.stream_tickets import StreamTicket
 from services.webhooks import Deliveries, Webhook, WebhookList
 
@@ -223,6 +223,9 @@ OPERATIONS: dict[str, Operation] = {
     "getPlayerStats": Operation(answers=(Answer(200, (PlayerStats,), "The player's statistics per game"),), **HISTORY),
     "getGameStats": Operation(answers=(Answer(200, (GameStats,), "The game's statistics"),), **HISTORY),
     "getLeaderboard": Operation(answers=(Answer(200, (Leaderboard,), "The rated players, best first"),), **HISTORY),
+    "getPlayerRatingHistory": Operation(
+        answers=(Answer(200, (RatingHistory,), "The player's rated games, newest first"),), **HISTORY
+    ),
     "erasePlayer": Operation(answers=(Answer(204, (), "Erased"),), **APPS),
     "exportLog": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),),

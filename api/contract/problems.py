@@ -252,6 +252,12 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         422: ("invalid-page", "invalid-cursor"),
         503: ("history-unavailable",),
     },
+    "getPlayerRatingHistory": {
+        **OPTIONAL_TOKEN,
+        404: ("unknown-game",),
+        422: ("invalid-player-id", "invalid-page", "invalid-cursor"),
+        503: ("history-unavailable",),
+    },
     "erasePlayer": {**APP_WRITE, 404: ("player-not-found",), 422: ("invalid-player-id",)},
     "exportLog": {**OPTIONAL_TOKEN, 404: ("game-not-found",), 409: ("game-not-finished",)},
     "importLog": {**APP_WRITE, 422: IMPORT_CODES, 429: ("imports-per-hour",)},

@@ -21,7 +21,7 @@ from api.routes.params import Caller, GamesDep
 from domain.lobby import Status
 from services.commands import ErasePlayer
 from services.history import MAX_PAGE, HistoryQueries
-from services.stats import GameStats, Leaderboard, PlayerStats
+from services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
 from services.text_rules import MAX_PLAYER_ID
 
 LIST_DESCRIPTION = """\
@@ -154,6 +154,36 @@ async def leaderboard(
     return await history.leaderboard(game, limit, caller, cursor)
 
 
+RATING_HISTORY_DESCRIPTION = """\
+The player's rating in this game of the catalog after each finished game that moved it (a game with
+another player_id at the table), newest first: the game, when it finished, the conservative rating
+(mu - 3 sigma) before and after it, and openskill's mu and sigma after it. `rated_game` numbers
+them from 1, in the order the ratings were folded (the log's), so a page's `rating_before` is the
+`rating_after` of the row below it. Pages follow `next_cursor` (opaque; null on the last page); games
+rated meanwhile appear on the first page only. Like the statistics, it is the caller's app's own
+(without its key, the built-in app's public games): another app's player, an erased player and a
+player who never played answer an empty list.
+"""
+
+
+@get(
+    "/v1/players/{player_id:str}/ratings/{game:str}",
+    operation_id="getPlayerRatingHistory",
+    summary="A player's rating after each rated game of one game, newest first, a page at a time",
+    description=RATING_HISTORY_DESCRIPTION,
+    tags=["history"],
+)
+async def rating_history(
+    history: HistoryDep,
+    caller: Caller,
+    player_id: PlayerId,
+    game: GameName,
+    limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 20,
+    cursor: Cursor = None,
+) -> RatingHistory:
+    return await history.rating_history(player_id, game, caller, limit, cursor)
+
+
 @delete(
     "/v1/players/{player_id:str}",
     operation_id="erasePlayer",
@@ -165,4 +195,4 @@ async def erase_player(games: GamesDep, caller: Caller, player_id: PlayerId) -> 
     await games.erase_player(ErasePlayer(player_id, caller))
 
 
-HISTORY_HANDLERS = (player_stats, game_stats, leaderboard, erase_player)
+HISTORY_HANDLERS = (player_stats, rating_history, game_stats, leaderboard, erase_player)

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.projections.rebuild import rebuild
 from adapters.projections.registry import build_projections
-from adapters.schema import events, people, player_stats
+from adapters.schema import events, people, player_stats, rating_history
 from domain.catalog import GAMES
 from tests.integration.projections.games import bot_games, games_service, people_game
 from tests.integration.projections.tables import catch_up, snapshot
@@ -45,6 +45,25 @@ async def test_a_rebuild_gives_the_tables_incremental_projection_built(fresh_eng
             .where(player_stats.c.rated_games > 0)
         )
         assert set(rated.scalars()) == {"ann", "bob", "cy"}
+        # The rating history holds a row per rated game of each player, the last one their rating now.
+        key = (rating_history.c.app_id, rating_history.c.scope, rating_history.c.person_id, rating_history.c.game)
+        history = await connection.execute(
+            sa.select(*key, sa.func.count(), sa.func.max(rating_history.c.seq)).group_by(*key)
+        )
+        counts = {tuple(row[:4]): (row[4], row[5]) for row in history}
+        rows = await connection.execute(sa.select(player_stats).where(player_stats.c.rated_games > 0))
+        stats = {(row.app_id, row.scope, row.person_id, row.game): (row.rated_games, row.rated_games) for row in rows}
+        assert counts == stats
+        last = await connection.execute(
+            sa.select(rating_history.c.rating_after, player_stats.c.rating).join(
+                player_stats,
+                sa.and_(
+                    *(getattr(player_stats.c, column.name) == column for column in key),
+                    player_stats.c.rated_games == rating_history.c.seq,
+                ),
+            )
+        )
+        assert all(after == rating for after, rating in last)
 
 
 BATCH = 500
