@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
 from litestar import Litestar
+from litestar.config.compression import CompressionConfig
 from litestar.middleware import DefineMiddleware
 from litestar.openapi import OpenAPIConfig
 from litestar.plugins import PluginProtocol
@@ -20,7 +21,7 @@ from api.cors import cors_config
 from api.dependencies import PROVIDERS
 from api.errors import EXCEPTION_HANDLERS
 from api.metrics import MetricsController, watch_pools
-from api.play import play_router
+from api.play import UNCOMPRESSED, play_router
 from api.principal import Identify
 from api.rate_limit import Limiter, LimitRequests
 from api.request_body import KaitenRequest
@@ -193,6 +194,10 @@ def create_app(
         # Every body but an imported log's (api/routes/logs.py) is a few kilobytes at most.
         request_max_body_size=MAX_BODY_BYTES,
         cors_config=cors_config(configured.cors_origins) if configured.cors_origins else None,
+        # The web client (api/play.py) is gzip-compressed for clients that accept it; every other route
+        # opts out (an event stream must reach its client as it is written, not buffered).
+        compression_config=CompressionConfig(backend="gzip", gzip_compress_level=6, exclude_opt_key=UNCOMPRESSED),
+        opt={UNCOMPRESSED: True},
         openapi_config=OpenAPIConfig(
             title="kaiten",
             version=API_VERSION,

@@ -314,6 +314,7 @@ RECIPES: dict[str, Recipe] = {
     "getPlayerStats": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "getGameStats": Recipe(params=lambda a, r: {"game": GAME}),
     "getLeaderboard": Recipe(params=lambda a, r: {"game": GAME}),
+    "getPlayerRatingHistory": Recipe(params=lambda a, r: {"player_id": PLAYER, "game": GAME}),
     "getTable": Recipe(target=PRIVATE),
     "listEvents": Recipe(target=PRIVATE),
     "replayGame": Recipe(target=PRIVATE, query={"at": DEALT}),
@@ -750,6 +751,7 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "getPlayerStats":         (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
     "getGameStats":           (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
     "getLeaderboard":         (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
+    "getPlayerRatingHistory": (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
     "getTable":               (NF,      OK,      NF,      OK,      OK,      NF,      NF,      TOKEN,   BADKEY),
     "listEvents":             (NF,      OK,      NF,      OK,      OK,      NF,      NF,      TOKEN,   BADKEY),
     "replayGame":             (NF,      OK,      NF,      OK,      OK,      NF,      NF,      TOKEN,   BADKEY),
@@ -845,6 +847,9 @@ async def content_problems(
     if call.operation == "getLeaderboard":
         players = {player["player_id"] for player in body["players"]}
         return [] if players == ({PLAYER, "bob"} if owner else set()) else [f"{call} with {kind}: {answer}"]
+    if call.operation == "getPlayerRatingHistory":
+        ok = bool(body["items"]) == owner
+        return [] if ok else [f"{call} with {kind}: {answer}"]
     if call.operation == "getGameStats":
         return [] if body["games"] == (2 if owner else 0) else [f"{call} with {kind}: {answer}"]
     return []
