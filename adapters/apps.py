@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes
-from adapters.schema import app_keys, apps, games
-from services.ports import AppRecord, KeyRecord, Quotas
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.schema import app_keys, apps, games
+from kaiten.services.ports import AppRecord, KeyRecord, Quotas
 
 
 class SqlAppStore:

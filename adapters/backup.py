@@ -18,10 +18,10 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from adapters.database import for_writes
-from adapters.projections.upserts import chunks
-from adapters.schema import app_keys, apps, deadlines, events, games, idempotency_keys, people
-from services.backup import (
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.projections.upserts import chunks
+from kaiten.adapters.schema import app_keys, apps, deadlines, events, games, idempotency_keys, people
+from kaiten.services.backup import (
     FORMAT,
     AppLine,
     Deadline,
@@ -37,7 +37,7 @@ from services.backup import (
     Restoring,
     game_line,
 )
-from services.ports import BUILTIN_APP, AppRecord, KeyRecord, Quotas
+from kaiten.services.ports import BUILTIN_APP, AppRecord, KeyRecord, Quotas
 
 #: Games whose rows are read per SELECT while backing up.
 GAMES_PER_READ = 100

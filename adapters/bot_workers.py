@@ -19,9 +19,9 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from domain.lobby import Table
-from services.bot_moves import BotChoice, think
-from services.errors import ServiceError
+from kaiten.domain.lobby import Table
+from kaiten.services.bot_moves import BotChoice, think
+from kaiten.services.errors import ServiceError
 
 #: How often a worker looks whether its server is still there.
 PARENT_CHECK_SECONDS = 1.0

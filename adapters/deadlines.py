@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes, insert_for
-from adapters.memory_store import InMemoryEventStore
-from adapters.schema import deadlines, games
+from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.schema import deadlines, games
 
 #: The statuses of a game that is not over.
 PLAYING = ("open", "active")

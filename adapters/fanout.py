@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from services.ports import RESYNC, AppendNotice
+from kaiten.services.ports import RESYNC, AppendNotice
 
 #: Notices queued for one subscriber before it is told to resync instead. A subscriber normally takes
 #: each notice as soon as it arrives; the bound only matters for one that is stuck.

@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from adapters.notify import LocalNotifier
-from adapters.store_rules import check_append, check_limit, recorded_now
-from services.ports import (
+from kaiten.adapters.notify import LocalNotifier
+from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
+from kaiten.services.ports import (
     AppendNotice,
     Clock,
     ConcurrencyConflict,

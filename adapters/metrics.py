@@ -16,7 +16,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
-from adapters.schema import deadlines, webhook_deliveries
+from kaiten.adapters.schema import deadlines, webhook_deliveries
 
 WEBHOOKS_PENDING = Gauge(
     "kaiten_webhook_deliveries_pending",

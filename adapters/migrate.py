@@ -13,8 +13,8 @@ from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import migrations
-from adapters.database import create_engine, for_writes
+from kaiten import migrations
+from kaiten.adapters.database import create_engine, for_writes
 
 #: Alembic's own table of the revisions a database is at.
 VERSION_TABLE = "alembic_version"

@@ -18,9 +18,9 @@ from psycopg.conninfo import make_conninfo
 from psycopg.rows import TupleRow
 from sqlalchemy.engine import URL
 
-from adapters.database import async_url
-from adapters.fanout import DEFAULT_CAPACITY, Fanout, Subscription
-from services.ports import RESYNC, AppendNotice
+from kaiten.adapters.database import async_url
+from kaiten.adapters.fanout import DEFAULT_CAPACITY, Fanout, Subscription
+from kaiten.services.ports import RESYNC, AppendNotice
 
 log = logging.getLogger("kaiten.notify")
 

@@ -13,10 +13,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes, insert_for
-from adapters.projections.upserts import chunks
-from adapters.schema import people
-from services.ports import Person
+from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.projections.upserts import chunks
+from kaiten.adapters.schema import people
+from kaiten.services.ports import Person
 
 #: Person ids looked up per SELECT.
 IDS_PER_READ = 500

@@ -17,7 +17,7 @@ from typing import TypeVar
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from services.ports import (
+from kaiten.services.ports import (
     EventStore,
     GameStatsRecord,
     GameSummary,

@@ -18,7 +18,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql import base as postgresql_base
 from sqlalchemy.engine import Dialect
 
-from services.ports import BUILTIN_APP
+from kaiten.services.ports import BUILTIN_APP
 
 NAMING_CONVENTION = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",

@@ -13,10 +13,10 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 
-from adapters.database import insert_for
-from adapters.notify import CHANNEL, notice_payload
-from adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
-from services.ports import DELIVERIES_QUEUED
+from kaiten.adapters.database import insert_for
+from kaiten.adapters.notify import CHANNEL, notice_payload
+from kaiten.adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
+from kaiten.services.ports import DELIVERIES_QUEUED
 
 EVENT_COLUMNS = (
     events.c.global_position,

@@ -12,11 +12,11 @@ from sqlalchemy.engine import Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from adapters.database import for_writes
-from adapters.notify import LocalNotifier, notice_payload
-from adapters.sql_statements import SUMMARY, Statements
-from adapters.store_rules import check_append, check_limit, recorded_now
-from services.ports import (
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.notify import LocalNotifier, notice_payload
+from kaiten.adapters.sql_statements import SUMMARY, Statements
+from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
+from kaiten.services.ports import (
     DELIVERIES_QUEUED,
     AppendNotice,
     Clock,

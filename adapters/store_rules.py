@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from services.ports import Clock, GameSummary, NewEvent
+from kaiten.services.ports import Clock, GameSummary, NewEvent
 
 
 def check_append(

@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes
-from adapters.schema import stream_tickets
-from services.ports import TicketHolder
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.schema import stream_tickets
+from kaiten.services.ports import TicketHolder
 
 #: Spent and expired tickets are forgotten this long after they expire.
 KEPT_AFTER_EXPIRY = timedelta(hours=1)

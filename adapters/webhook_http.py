@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import httpcore
 import httpx
 
-from services.ports import SendResult
+from kaiten.services.ports import SendResult
 
 TIMEOUT_SECONDS = 5.0
 #: The most of a receiver's answer that is read; the start of it is kept with the attempt.

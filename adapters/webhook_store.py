@@ -13,9 +13,9 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes
-from adapters.schema import webhook_attempts, webhook_deliveries, webhook_events, webhooks
-from services.ports import DeliveryAttempt, DeliveryRecord, DueDelivery, WebhookRecord
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.schema import webhook_attempts, webhook_deliveries, webhook_events, webhooks
+from kaiten.services.ports import DeliveryAttempt, DeliveryRecord, DueDelivery, WebhookRecord
 
 _deliveries = webhook_deliveries.alias("deliveries")
 _earlier = webhook_deliveries.alias("earlier")

@@ -14,31 +14,31 @@ from litestar.plugins import PluginProtocol
 from litestar.plugins.prometheus import PrometheusConfig
 from litestar.types import Middleware
 
-from api.bootstrap import Services, bootstrap
-from api.caching import PrivateAnswers
-from api.contract.docs import assets_router, render_plugins
-from api.cors import cors_config
-from api.dependencies import PROVIDERS
-from api.errors import EXCEPTION_HANDLERS
-from api.metrics import MetricsController, watch_pools
-from api.play import UNCOMPRESSED, play_router
-from api.principal import Identify
-from api.rate_limit import Limiter, LimitRequests
-from api.request_body import KaitenRequest
-from api.request_log import RequestLog
-from api.routes.admin import admin_controller
-from api.routes.catalog import CatalogController
-from api.routes.games import GamesController
-from api.routes.history import HISTORY_HANDLERS
-from api.routes.lobby import LobbyController
-from api.routes.logs import LogsController
-from api.routes.operations import health, ready
-from api.routes.stream import StreamController
-from api.routes.webhooks import WebhooksController
-from api.settings import Settings
-from api.shutdown import streams_end_on_exit_signal
-from api.tracing import provider_from_env, request_spans, spans_named_by_route, trace_statements
-from services.ports import BUILTIN_APP
+from kaiten.api.bootstrap import Services, bootstrap
+from kaiten.api.caching import PrivateAnswers
+from kaiten.api.contract.docs import assets_router, render_plugins
+from kaiten.api.cors import cors_config
+from kaiten.api.dependencies import PROVIDERS
+from kaiten.api.errors import EXCEPTION_HANDLERS
+from kaiten.api.metrics import MetricsController, watch_pools
+from kaiten.api.play import UNCOMPRESSED, play_router
+from kaiten.api.principal import Identify
+from kaiten.api.rate_limit import Limiter, LimitRequests
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.request_log import RequestLog
+from kaiten.api.routes.admin import admin_controller
+from kaiten.api.routes.catalog import CatalogController
+from kaiten.api.routes.games import GamesController
+from kaiten.api.routes.history import HISTORY_HANDLERS
+from kaiten.api.routes.lobby import LobbyController
+from kaiten.api.routes.logs import LogsController
+from kaiten.api.routes.operations import health, ready
+from kaiten.api.routes.stream import StreamController
+from kaiten.api.routes.webhooks import WebhooksController
+from kaiten.api.settings import Settings
+from kaiten.api.shutdown import streams_end_on_exit_signal
+from kaiten.api.tracing import provider_from_env, request_spans, spans_named_by_route, trace_statements
+from kaiten.services.ports import BUILTIN_APP
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider

@@ -1,9 +1,9 @@
 """The ASGI entry point servers import (`api.asgi:app`); settings come from the environment."""
 
-from api.app import create_app
-from api.logging_setup import configure_logging
-from api.parent_death import die_with_parent
-from api.settings import Settings
+from kaiten.api.app import create_app
+from kaiten.api.logging_setup import configure_logging
+from kaiten.api.parent_death import die_with_parent
+from kaiten.api.settings import Settings
 
 die_with_parent()
 

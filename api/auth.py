@@ -8,10 +8,10 @@ from typing import Any
 from litestar import Request
 from litestar.di import NamedDependency
 
-from api.principal import credential_of
-from services.access import AppCaller, Credential, Presented
-from services.errors import ServiceError
-from services.games import Games
+from kaiten.api.principal import credential_of
+from kaiten.services.access import AppCaller, Credential, Presented
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
 
 
 def caller(request: Request[Any, Any, Any]) -> Credential:

@@ -9,28 +9,28 @@ from datetime import timedelta
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
-from adapters.bot_workers import ProcessThinker
-from adapters.database import DEFAULT_CONNECTIONS, POOL_TIMEOUT_SECONDS, create_engine, pool_size_for
-from adapters.deadlines import SqlDeadlines
-from adapters.migrate import is_migrated
-from adapters.notify import LocalNotifier, PostgresNotifier
-from adapters.people import InMemoryPeople, SqlPeople
-from adapters.projections.read_models import SqlReadModels
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner, running
-from adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
-from adapters.sql_store import SqlEventStore
-from adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
-from adapters.system import SecureIds, SystemClock
-from adapters.webhook_http import HttpWebhookSender
-from adapters.webhook_store import SqlWebhookStore
-from api.settings import DEFAULT_WEBHOOKS, WebhookOptions
-from services.apps import Apps
-from services.bot_moves import BotLoad, ThreadThinker
-from services.games import Games
-from services.history import HistoryQueries
-from services.ports import (
+from kaiten.adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
+from kaiten.adapters.bot_workers import ProcessThinker
+from kaiten.adapters.database import DEFAULT_CONNECTIONS, POOL_TIMEOUT_SECONDS, create_engine, pool_size_for
+from kaiten.adapters.deadlines import SqlDeadlines
+from kaiten.adapters.migrate import is_migrated
+from kaiten.adapters.notify import LocalNotifier, PostgresNotifier
+from kaiten.adapters.people import InMemoryPeople, SqlPeople
+from kaiten.adapters.projections.read_models import SqlReadModels
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner, running
+from kaiten.adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.adapters.webhook_http import HttpWebhookSender
+from kaiten.adapters.webhook_store import SqlWebhookStore
+from kaiten.api.settings import DEFAULT_WEBHOOKS, WebhookOptions
+from kaiten.services.apps import Apps
+from kaiten.services.bot_moves import BotLoad, ThreadThinker
+from kaiten.services.games import Games
+from kaiten.services.history import HistoryQueries
+from kaiten.services.ports import (
     BUILTIN_APP,
     AppStore,
     BotThinker,
@@ -44,13 +44,13 @@ from services.ports import (
     RunningNotifier,
     StreamTickets,
 )
-from services.quotas import QuotaCheck
-from services.scheduler import DEFAULT_LEASE, Scheduler
-from services.stream_tickets import Ticketing
-from services.streaming import EventStreams
-from services.table_cache import DEFAULT_CACHED_TABLES
-from services.webhook_delivery import DeliveryWorker
-from services.webhooks import Webhooks
+from kaiten.services.quotas import QuotaCheck
+from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
+from kaiten.services.stream_tickets import Ticketing
+from kaiten.services.streaming import EventStreams
+from kaiten.services.table_cache import DEFAULT_CACHED_TABLES
+from kaiten.services.webhook_delivery import DeliveryWorker
+from kaiten.services.webhooks import Webhooks
 
 
 @dataclass

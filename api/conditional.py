@@ -21,8 +21,8 @@ from litestar import Response
 from litestar.enums import MediaType
 from litestar.params import HeaderParameter, QueryParameter
 
-from services.errors import ServiceError
-from services.ports import MAX_VERSION
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import MAX_VERSION
 
 T = TypeVar("T")
 

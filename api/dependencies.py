@@ -11,15 +11,15 @@ from typing import cast
 from litestar.datastructures import State
 from litestar.di import Provide
 
-from api.bootstrap import Services
-from api.routes.params import caller_dependencies
-from services.apps import Apps
-from services.errors import ServiceError
-from services.games import Games
-from services.history import HistoryQueries
-from services.stream_tickets import Ticketing
-from services.streaming import EventStreams
-from services.webhooks import Webhooks
+from kaiten.api.bootstrap import Services
+from kaiten.api.routes.params import caller_dependencies
+from kaiten.services.apps import Apps
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.history import HistoryQueries
+from kaiten.services.stream_tickets import Ticketing
+from kaiten.services.streaming import EventStreams
+from kaiten.services.webhooks import Webhooks
 
 
 def services_of(state: State) -> Services:

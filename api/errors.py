@@ -14,9 +14,9 @@ from msgspec import UNSET, UnsetType
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from api.contract.problems import FieldError, Problem
-from domain.engine import RuleViolation
-from services.errors import AppKeyRequired, ServiceError
+from kaiten.api.contract.problems import FieldError, Problem
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.errors import AppKeyRequired, ServiceError
 
 log = logging.getLogger("kaiten.api")
 

@@ -15,10 +15,10 @@ from litestar.response import Response
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, generate_latest
 from sqlalchemy.exc import SQLAlchemyError
 
-from adapters.metrics import POOLS, measure_backlogs
-from adapters.system import SystemClock
-from api.bootstrap import Services
-from api.dependencies import services_of
+from kaiten.adapters.metrics import POOLS, measure_backlogs
+from kaiten.adapters.system import SystemClock
+from kaiten.api.bootstrap import Services
+from kaiten.api.dependencies import services_of
 
 log = logging.getLogger("kaiten.metrics")
 

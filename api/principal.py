@@ -18,10 +18,10 @@ from typing import cast
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from api.bootstrap import Services
-from services.access import AppCaller, Credential, seat_holding
-from services.apps import is_app_key
-from services.errors import ServiceError
+from kaiten.api.bootstrap import Services
+from kaiten.services.access import AppCaller, Credential, seat_holding
+from kaiten.services.apps import is_app_key
+from kaiten.services.errors import ServiceError
 
 MAX_CREDENTIAL_LENGTH = 256
 #: Where the caller of a request is kept in its ASGI scope.

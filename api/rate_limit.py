@@ -22,10 +22,10 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
-from api.bootstrap import Services
-from api.principal import caller_of
-from api.settings import RateLimit
-from services.quotas import QuotaExceeded
+from kaiten.api.bootstrap import Services
+from kaiten.api.principal import caller_of
+from kaiten.api.settings import RateLimit
+from kaiten.services.quotas import QuotaExceeded
 
 #: Probes and metrics are asked for by the platform, not by clients.
 UNLIMITED_PATHS = re.compile(r"^/(health|ready|metrics|schema)(/|$)")

@@ -15,7 +15,7 @@ import uuid
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.caller import caller_seat
+from kaiten.services.caller import caller_seat
 
 log = logging.getLogger("kaiten.request")
 

@@ -7,12 +7,12 @@ from typing import Annotated, Any, Literal, Union, cast
 
 import msgspec
 
-from domain.catalog import GAMES, get_game
-from services.access import Credential
-from services.commands import CreateGame, NewSeat
-from services.seats import IssuedInvitation
-from services.text_rules import PRINTABLE
-from services.webhooks import WebhookEvent
+from kaiten.domain.catalog import GAMES, get_game
+from kaiten.services.access import Credential
+from kaiten.services.commands import CreateGame, NewSeat
+from kaiten.services.seats import IssuedInvitation
+from kaiten.services.text_rules import PRINTABLE
+from kaiten.services.webhooks import WebhookEvent
 
 GameName = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
 Players = Annotated[int, msgspec.Meta(ge=1, le=64)]

@@ -10,11 +10,11 @@ from typing import Literal, cast
 
 from sqlalchemy.engine import make_url
 
-from adapters.database import DEFAULT_CONNECTIONS, MIN_CONNECTIONS
-from api import tracing
-from services.scheduler import DEFAULT_LEASE
-from services.table_cache import DEFAULT_CACHED_TABLES
-from services.webhook_delivery import KEEP_FOR
+from kaiten.adapters.database import DEFAULT_CONNECTIONS, MIN_CONNECTIONS
+from kaiten.api import tracing
+from kaiten.services.scheduler import DEFAULT_LEASE
+from kaiten.services.table_cache import DEFAULT_CACHED_TABLES
+from kaiten.services.webhook_delivery import KEEP_FOR
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///kaiten.sqlite3"
 

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
-from api.bootstrap import Services
+from kaiten.api.bootstrap import Services
 
 EXIT_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 

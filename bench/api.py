@@ -39,13 +39,13 @@ import httpx
 import msgspec
 import psycopg
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.migrate import upgrade
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from bench.servers import ROOT, ServerKind, serving, tree_cpu_seconds, tree_rss_mib
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
+from bench.servers import ROOT, ServerKind, app_of, serving, tree_cpu_seconds, tree_rss_mib
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.migrate import upgrade
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
 
 SEED = 20261130
 #: With the seed, the deal the bench chose: the server deals exactly as the plan worked out in process.
@@ -250,7 +250,7 @@ async def main() -> None:
     with ExitStack() as servers:
         minimal = servers.enter_context(serving("bench.minimal_app:app", 8701, url))
         full = {
-            kind: servers.enter_context(serving("api.asgi:app", port, url, kind.server, kind.root))
+            kind: servers.enter_context(serving(app_of(kind.root), port, url, kind.server, kind.root))
             for kind, port in ports.items()
         }
         # Reads first: after the command load, the catch-up projections of every server would still

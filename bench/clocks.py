@@ -16,12 +16,12 @@ from typing import Any
 
 import msgspec
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
-from services.loading import load_game
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
+from kaiten.services.loading import load_game
 
 GAME = "sushi-go"
 OPTIONS: dict[str, dict[str, Any] | None] = {"no clock": None, "clock": {"clock": {"turn_seconds": 3600}}}

@@ -16,7 +16,7 @@ import os
 import time
 
 from bench import reference
-from services.simulation import simulate
+from kaiten.services.simulation import simulate
 
 GAME = "sushi-go"
 PLAYERS = (2, 3, 4, 5)

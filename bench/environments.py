@@ -18,9 +18,9 @@ import os
 import random
 import time
 
-from adapters.environments.pettingzoo_env import env
-from domain.catalog import GAMES
-from services.simulation import simulate
+from kaiten.domain.catalog import GAMES
+from kaiten.environments.pettingzoo_env import env
+from kaiten.services.simulation import simulate
 
 TARGET = 0.5
 

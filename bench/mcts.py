@@ -38,12 +38,12 @@ import time
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any
 
-from domain import lobby
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.engine import Game
-from domain.mcts import Determinizer, MctsBot, group_moves
-from services.simulation import game_seeds
+from kaiten.domain import lobby
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Game
+from kaiten.domain.mcts import Determinizer, MctsBot, group_moves
+from kaiten.services.simulation import game_seeds
 
 TARGET = 1.5
 #: How many times a bot that does not search makes each decision in one timing.

@@ -12,7 +12,7 @@ from litestar import Litestar, post
 from litestar.datastructures import State
 from sqlalchemy import text
 
-from adapters.database import create_engine
+from kaiten.adapters.database import create_engine
 
 INSERT = text("INSERT INTO bench_pings (stream_id, data) VALUES (:stream_id, CAST(:data AS jsonb))")
 

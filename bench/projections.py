@@ -25,19 +25,20 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
-from adapters.people import SqlPeople
-from adapters.projections.log import Lag
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner
-from adapters.schema import events
-from adapters.sql_store import SqlEventStore
-from adapters.system import SecureIds, SystemClock
 from bench.api import command_client, fresh_database, load, planned_commands, server, summary
-from domain.catalog import GAMES
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
+from bench.servers import KAITEN_APP
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.people import SqlPeople
+from kaiten.adapters.projections.log import Lag
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.schema import events
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.domain.catalog import GAMES
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
 
 #: Concurrent writers filling the log.
 WRITERS = 8
@@ -122,7 +123,7 @@ async def bench_lag(admin_url: str, clients: int, seconds: float) -> None:
     runners = [ProjectionRunner(engine, projection) for projection in build_projections(engine.dialect.name)]
     samples: dict[str, list[Lag]] = {runner.name: [] for runner in runners}
     try:
-        with server("api.asgi:app", 8703, url):
+        with server(KAITEN_APP, 8703, url):
             await load(clients, 1, command_client(8703, bodies))  # warm up
             stop = asyncio.Event()
             sampler = asyncio.create_task(sample_lag(runners, samples, stop))

@@ -24,9 +24,9 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.migrate import upgrade_sync
-from api.bootstrap import Services, bootstrap
-from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
+from kaiten.adapters.migrate import upgrade_sync
+from kaiten.api.bootstrap import Services, bootstrap
+from kaiten.services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
 from tests.projecting import settle_all
 from tests.replication import Pair, postgres_bin, streaming_pair
 

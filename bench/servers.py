@@ -45,6 +45,16 @@ class ServerKind:
         ]
 
 
+#: The ASGI app of this checkout (kaiten/ links its folders into one package).
+KAITEN_APP = "kaiten.api.asgi:app"
+
+
+def app_of(root: Path) -> str:
+    """The ASGI app of the checkout at `root`: one from before kaiten became one package (issue 27)
+    serves its top-level `api`."""
+    return KAITEN_APP if (root / "kaiten").is_dir() else "api.asgi:app"
+
+
 @contextmanager
 def serving(
     app: str,

@@ -29,9 +29,9 @@ from collections import defaultdict
 import msgspec
 from sqlalchemy.engine import make_url
 
-from adapters.migrate import upgrade_sync
-from api.bootstrap import Services, bootstrap
-from services.commands import Act, CreateGame, ListLegalCommands, NewSeat
+from kaiten.adapters.migrate import upgrade_sync
+from kaiten.api.bootstrap import Services, bootstrap
+from kaiten.services.commands import Act, CreateGame, ListLegalCommands, NewSeat
 from tests.auto_failover import Formation, formation, missing
 
 MODES = ("on", "local", "remote_apply")

@@ -18,14 +18,14 @@ import time
 import httpx
 import msgspec
 
-from adapters.database import create_engine
-from adapters.people import SqlPeople
-from adapters.sql_store import SqlEventStore
-from adapters.system import SecureIds, SystemClock
 from bench.api import SEATS, SEED, fresh_database
-from bench.servers import ServerKind, serving, tree_rss_mib
-from services.commands import CreateGame, NewSeat
-from services.games import Games
+from bench.servers import KAITEN_APP, ServerKind, serving, tree_rss_mib
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.people import SqlPeople
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import CreateGame, NewSeat
+from kaiten.services.games import Games
 
 PORT = 8721
 
@@ -74,7 +74,7 @@ async def main() -> None:
     ids = await stored_games(url, args.games, args.clients)
     print(f"{len(ids)} games stored in {time.monotonic() - started:.0f} s")
     environment = {"KAITEN_TABLE_CACHE": str(args.cache), "KAITEN_LOG_LEVEL": "WARNING"}
-    with serving("api.asgi:app", PORT, url, ServerKind.parse(args.server), env=environment) as server:
+    with serving(KAITEN_APP, PORT, url, ServerKind.parse(args.server), env=environment) as server:
         print(f"{args.server}, KAITEN_TABLE_CACHE={args.cache}: RSS after reading each game's table once")
         print(f"{'games read':>10}  {'RSS MiB':>8}")
         print(f"{0:>10}  {tree_rss_mib(server.pid):>8.0f}")

@@ -18,11 +18,11 @@ import time
 import uuid
 from datetime import UTC, datetime
 
-from adapters.database import create_engine
-from adapters.sql_store import SqlEventStore
-from adapters.webhook_store import SqlWebhookStore
 from bench.api import fresh_database
-from services.ports import GameSummary, NewEvent, OutboxMessage, WebhookRecord
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.webhook_store import SqlWebhookStore
+from kaiten.services.ports import GameSummary, NewEvent, OutboxMessage, WebhookRecord
 
 EVENT = NewEvent(type="GameStarted", data=b'{"type":"GameStarted"}', metadata={"seat": 0})
 

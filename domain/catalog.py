@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from domain.dim_sum_derby.game import DIM_SUM_DERBY
-from domain.engine import AnyGame, RuleViolation
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
-from domain.sushi_go.game import SUSHI_GO
-from domain.sushi_go_party.game import SUSHI_GO_PARTY
+from kaiten.domain.dim_sum_derby.game import DIM_SUM_DERBY
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
+from kaiten.domain.sushi_go.game import SUSHI_GO
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY
 
 GAMES: dict[str, AnyGame] = {game.id: game for game in (SUSHI_GO, SUSHI_GO_PARTY, SPIN_SOME_FOR_DIM_SUM, DIM_SUM_DERBY)}
 

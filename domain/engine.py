@@ -18,7 +18,7 @@ from typing import Annotated, Any, Protocol, TypeVar
 
 import msgspec
 
-from domain.chance import Chance
+from kaiten.domain.chance import Chance
 
 #: A card's id (an index into its deck's slugs, `Game.decks["cards"]`). States and views hold ids,
 #: which is all the rules and the bots need; the API shows every id annotated so as an object with

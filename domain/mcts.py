@@ -48,8 +48,8 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, Protocol
 
-from domain.chance import Chance
-from domain.engine import AnyGame, Bot, C, E, Game, Result, S, play, victory_shares
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, Bot, C, E, Game, Result, S, play, victory_shares
 
 
 class Determinizer(Protocol):

@@ -20,10 +20,10 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import AnyGame, RuleViolation
-from domain.lobby import (
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.lobby import (
     ACCESS_EVENTS,
     Decision,
     GameAbandoned,

@@ -15,8 +15,8 @@ import sqlalchemy as sa
 from alembic import context
 from sqlalchemy.engine import Connection
 
-from adapters.database import async_url, create_engine, for_writes
-from adapters.schema import include_object, metadata
+from kaiten.adapters.database import async_url, create_engine, for_writes
+from kaiten.adapters.schema import include_object, metadata
 
 #: PostgreSQL advisory lock serialising migrators: several `kaiten serve` processes may start at once.
 MIGRATION_LOCK = int.from_bytes(b"kaiten:m", "big")

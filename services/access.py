@@ -26,10 +26,10 @@ from dataclasses import dataclass
 
 import msgspec
 
-from domain.lobby import Table
-from services.caller import caller_seat
-from services.errors import AppKeyRequired, ServiceError
-from services.secrets import hash_secret
+from kaiten.domain.lobby import Table
+from kaiten.services.caller import caller_seat
+from kaiten.services.errors import AppKeyRequired, ServiceError
+from kaiten.services.secrets import hash_secret
 
 
 class AppCaller(msgspec.Struct, frozen=True):

@@ -16,11 +16,11 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from services.access import AppCaller
-from services.errors import ServiceError
-from services.lru import Lru
-from services.ports import AppRecord, AppStore, Clock, IdSource, KeyRecord, Quotas
-from services.secrets import hash_secret
+from kaiten.services.access import AppCaller
+from kaiten.services.errors import ServiceError
+from kaiten.services.lru import Lru
+from kaiten.services.ports import AppRecord, AppStore, Clock, IdSource, KeyRecord, Quotas
+from kaiten.services.secrets import hash_secret
 
 KEY_PREFIX = "kaiten_app_"
 #: How long a process trusts what it read of a key: a revoked key stops working within it everywhere.

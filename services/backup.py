@@ -29,17 +29,17 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby as tables
-from domain.lobby import GameCreated, commit_to_seed
-from domain.redecide import first_divergence
-from services.clocks import fold_clocked
-from services.codec import codec_for, game_of_log
-from services.loading import LoadedGame, imported_from, owner_of
-from services.logs import FORMAT as LOG_FORMAT
-from services.logs import MAX_EVENT_BYTES, MAX_LOG_EVENTS, MAX_TEXT, InvalidLog, check_events
-from services.ports import BUILTIN_APP, AppRecord, GameSummary, KeyRecord, StoredEvent
-from services.summaries import summary_of
-from services.text_rules import has_control_character
+from kaiten.domain import lobby as tables
+from kaiten.domain.lobby import GameCreated, commit_to_seed
+from kaiten.domain.redecide import first_divergence
+from kaiten.services.clocks import fold_clocked
+from kaiten.services.codec import codec_for, game_of_log
+from kaiten.services.loading import LoadedGame, imported_from, owner_of
+from kaiten.services.logs import FORMAT as LOG_FORMAT
+from kaiten.services.logs import MAX_EVENT_BYTES, MAX_LOG_EVENTS, MAX_TEXT, InvalidLog, check_events
+from kaiten.services.ports import BUILTIN_APP, AppRecord, GameSummary, KeyRecord, StoredEvent
+from kaiten.services.summaries import summary_of
+from kaiten.services.text_rules import has_control_character
 
 FORMAT = "kaiten-backup/1"
 #: The longest line a restore reads: a game's line of the longest log, each event with its metadata.

@@ -26,10 +26,10 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.catalog import get_game
-from domain.lobby import Table
-from services.quotas import QuotaExceeded
+from kaiten.domain import lobby
+from kaiten.domain.catalog import get_game
+from kaiten.domain.lobby import Table
+from kaiten.services.quotas import QuotaExceeded
 
 MINUTE = timedelta(minutes=1)
 #: Bot moves owed at once, per worker, beyond which a server refuses new games with bots (429).

@@ -14,10 +14,10 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.clock import ClockOptions
-from domain.engine import AnyGame
-from domain.lobby import Table
+from kaiten.domain import lobby
+from kaiten.domain.clock import ClockOptions
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table
 
 
 class SeatClock(msgspec.Struct, frozen=True):

@@ -7,12 +7,12 @@ from typing import Any, Union
 
 import msgspec
 
-from domain.catalog import get_game
-from domain.engine import AnyGame, RuleViolation
-from domain.lobby import LOBBY_EVENTS
-from services.errors import ServiceError
-from services.ports import StoredEvent
-from services.upcasting import current_version, upcast
+from kaiten.domain.catalog import get_game
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.lobby import LOBBY_EVENTS
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import StoredEvent
+from kaiten.services.upcasting import current_version, upcast
 
 _encoder = msgspec.json.Encoder()
 _object_decoder = msgspec.json.Decoder(dict[str, Any])

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from services.access import Credential
+from kaiten.services.access import Credential
 
 
 class NewSeat(msgspec.Struct, frozen=True):

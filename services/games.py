@@ -10,16 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
-from services.bot_moves import BotLoad, ThreadThinker
-from services.people import Names
-from services.playing import Playing
-from services.ports import BUILTIN_APP, BotThinker, Clock, EventStore, IdSource, People
-from services.quotas import QuotaCheck
-from services.reading import Reading
-from services.replica_reads import ReplicaReads
-from services.seats import Seats
-from services.table_cache import DEFAULT_CACHED_TABLES, Tables
-from services.writing import Writer
+from kaiten.services.bot_moves import BotLoad, ThreadThinker
+from kaiten.services.people import Names
+from kaiten.services.playing import Playing
+from kaiten.services.ports import BUILTIN_APP, BotThinker, Clock, EventStore, IdSource, People
+from kaiten.services.quotas import QuotaCheck
+from kaiten.services.reading import Reading
+from kaiten.services.replica_reads import ReplicaReads
+from kaiten.services.seats import Seats
+from kaiten.services.table_cache import DEFAULT_CACHED_TABLES, Tables
+from kaiten.services.writing import Writer
 
 
 class Games:

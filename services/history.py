@@ -15,12 +15,12 @@ from typing import TypeVar, get_args
 
 import msgspec
 
-from domain.catalog import GAMES
-from domain.lobby import Status
-from services.access import AppCaller, Credential
-from services.errors import Kind, ServiceError
-from services.people import Names
-from services.ports import (
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.lobby import Status
+from kaiten.services.access import AppCaller, Credential
+from kaiten.services.errors import Kind, ServiceError
+from kaiten.services.people import Names
+from kaiten.services.ports import (
     BUILTIN_APP,
     GameStatsRecord,
     LeaderboardKey,
@@ -33,8 +33,8 @@ from services.ports import (
     RatingHistoryRecord,
     ReadModels,
 )
-from services.seen import SeenMatches
-from services.stats import (
+from kaiten.services.seen import SeenMatches
+from kaiten.services.stats import (
     CardPicks,
     CategoryPoints,
     GameStats,
@@ -47,7 +47,7 @@ from services.stats import (
     ScoreCount,
     SeatWinRate,
 )
-from services.text_rules import check_player_id
+from kaiten.services.text_rules import check_player_id
 
 MAX_PAGE = 100
 STATUSES: tuple[str, ...] = get_args(Status)

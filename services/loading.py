@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from domain.engine import AnyGame
-from domain.lobby import Table, rules_of
-from services.clocks import Clocks, fold_clocked
-from services.codec import GameCodec, codec_for, game_of_log
-from services.errors import ServiceError
-from services.ports import BUILTIN_APP, EventStore, StoredEvent
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table, rules_of
+from kaiten.services.clocks import Clocks, fold_clocked
+from kaiten.services.codec import GameCodec, codec_for, game_of_log
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import BUILTIN_APP, EventStore, StoredEvent
 
 
 def imported_from(stored: Sequence[StoredEvent]) -> tuple[bool, str | None]:

@@ -42,22 +42,22 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby as tables
-from domain.engine import AnyGame, RuleViolation
-from domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit_to_seed
-from domain.redecide import first_divergence
-from services.access import AppCaller, Credential, access_to, writing_app
-from services.codec import GameCodec, codec_for
-from services.commands import GetTable, NewSeat
-from services.errors import ServiceError
-from services.games import Games
-from services.loading import imported_from
-from services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
-from services.seats import Seating
-from services.seen import SeenEvents, SeenTable, seen_events, stored_log_table
-from services.summaries import summary_of
-from services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
-from services.upcasting import UnknownSchemaVersion
+from kaiten.domain import lobby as tables
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.lobby import GameAbandoned, GameCreated, GameFinished, Table, commit_to_seed
+from kaiten.domain.redecide import first_divergence
+from kaiten.services.access import AppCaller, Credential, access_to, writing_app
+from kaiten.services.codec import GameCodec, codec_for
+from kaiten.services.commands import GetTable, NewSeat
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.loading import imported_from
+from kaiten.services.ports import ConcurrencyConflict, NewEvent, Person, StoredEvent
+from kaiten.services.seats import Seating
+from kaiten.services.seen import SeenEvents, SeenTable, seen_events, stored_log_table
+from kaiten.services.summaries import summary_of
+from kaiten.services.text_rules import MAX_NAME, MAX_PLAYER_ID, cleaned, has_control_character
+from kaiten.services.upcasting import UnknownSchemaVersion
 
 FORMAT = "kaiten-log/1"
 _encoder = msgspec.json.Encoder()

@@ -14,9 +14,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 
 import msgspec
 
-from domain.lobby import Seat
-from services.lru import Lru
-from services.ports import People, Person
+from kaiten.domain.lobby import Seat
+from kaiten.services.lru import Lru
+from kaiten.services.ports import People, Person
 
 #: How long a process shows a person as it last read them.
 NAMES_SECONDS = 1.0

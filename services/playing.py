@@ -13,17 +13,17 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.lobby import Decision, Table
-from services.access import seat_of_required
-from services.bot_moves import BotLoad, owed_seats
-from services.clocks import deadlines, wake_at
-from services.commands import Act, Resign
-from services.errors import ServiceError
-from services.ports import BotThinker, Clock, IdSource, NewEvent, Person, StoredEvent
-from services.seen import SeenEvents, seen_events
-from services.table_cache import CachedTable
-from services.writing import Planned, Writer, new_events, version_conflict
+from kaiten.domain import lobby
+from kaiten.domain.lobby import Decision, Table
+from kaiten.services.access import seat_of_required
+from kaiten.services.bot_moves import BotLoad, owed_seats
+from kaiten.services.clocks import deadlines, wake_at
+from kaiten.services.commands import Act, Resign
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import BotThinker, Clock, IdSource, NewEvent, Person, StoredEvent
+from kaiten.services.seen import SeenEvents, seen_events
+from kaiten.services.table_cache import CachedTable
+from kaiten.services.writing import Planned, Writer, new_events, version_conflict
 
 #: The people a command's answer shows: none, for no command or resignation seats anybody (only
 #: SeatTaken shows a person).

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 import msgspec
 
-from domain.engine import AnyGame, Bot
+from kaiten.domain.engine import AnyGame, Bot
 
 #: The app that owns everything made without an app key: every game of an open (embedded) server, and
 #: every record kept before apps existed (migration 0007).

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from services.apps import Apps
-from services.errors import ServiceError
-from services.ports import Clock, GameCounts
+from kaiten.services.apps import Apps
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import Clock, GameCounts
 
 HOUR = timedelta(hours=1)
 #: When a quota on games not over is full, the client may try again after this (a game may end).

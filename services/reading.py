@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from domain import lobby
-from domain.engine import AnyGame
-from domain.lobby import Table
-from services.access import AppCaller, seat_of_required
-from services.clocks import Clocks, deadlines
-from services.commands import GetTable, ListEvents, ListLegalCommands, ReplayGame
-from services.errors import ServiceError
-from services.people import Names
-from services.ports import EventStore, StoredEvent
-from services.replica_reads import ReplicaReads
-from services.seen import SeenCommands, SeenEvents, SeenTable, seen_events, seen_table
-from services.table_cache import CachedTable, Tables
+from kaiten.domain import lobby
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table
+from kaiten.services.access import AppCaller, seat_of_required
+from kaiten.services.clocks import Clocks, deadlines
+from kaiten.services.commands import GetTable, ListEvents, ListLegalCommands, ReplayGame
+from kaiten.services.errors import ServiceError
+from kaiten.services.people import Names
+from kaiten.services.ports import EventStore, StoredEvent
+from kaiten.services.replica_reads import ReplicaReads
+from kaiten.services.seen import SeenCommands, SeenEvents, SeenTable, seen_events, seen_table
+from kaiten.services.table_cache import CachedTable, Tables
 
 MAX_EVENTS_PAGE = 1000
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from domain.lobby import is_over
-from services.errors import ServiceError
-from services.loading import LoadedGame, check_game_id, load_game
-from services.ports import EventStore, StoredEvent
-from services.secrets import hash_secret
+from kaiten.domain.lobby import is_over
+from kaiten.services.errors import ServiceError
+from kaiten.services.loading import LoadedGame, check_game_id, load_game
+from kaiten.services.ports import EventStore, StoredEvent
+from kaiten.services.secrets import hash_secret
 
 #: Finished games a process remembers (an id and a dict entry each, some 200 bytes).
 REMEMBERED_FINISHED = 10_000

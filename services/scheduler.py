@@ -16,10 +16,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from datetime import datetime, timedelta
 
-from domain.engine import RuleViolation
-from services.errors import ServiceError
-from services.games import Games
-from services.ports import Clock, Deadlines
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.ports import Clock, Deadlines
 
 log = logging.getLogger("kaiten.scheduler")
 

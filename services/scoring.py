@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.catalog import get_game
-from domain.engine import Breakdown, RuleViolation
-from services.codec import codec_for
-from services.commands import ScoreTableaus
-from services.errors import ServiceError
+from kaiten.domain.catalog import get_game
+from kaiten.domain.engine import Breakdown, RuleViolation
+from kaiten.services.codec import codec_for
+from kaiten.services.commands import ScoreTableaus
+from kaiten.services.errors import ServiceError
 
 
 class ScoredPlayer(msgspec.Struct, frozen=True):

@@ -12,14 +12,14 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from domain import lobby
-from domain.catalog import get_game
-from domain.engine import RuleViolation
-from domain.lobby import Table
-from services.access import AppCaller, holds_invitation, seat_of_required, writes_as_owner, writing_app
-from services.bot_moves import BotLoad
-from services.codec import GameCodec, codec_for
-from services.commands import (
+from kaiten.domain import lobby
+from kaiten.domain.catalog import get_game
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.lobby import Table
+from kaiten.services.access import AppCaller, holds_invitation, seat_of_required, writes_as_owner, writing_app
+from kaiten.services.bot_moves import BotLoad
+from kaiten.services.codec import GameCodec, codec_for
+from kaiten.services.commands import (
     CreateGame,
     CreateInvitation,
     CreateRematch,
@@ -30,16 +30,16 @@ from services.commands import (
     RevokeInvitation,
     TakeSeat,
 )
-from services.errors import ServiceError
-from services.people import Names
-from services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person, StoredEvent
-from services.quotas import QuotaCheck
-from services.reading import Reading, rematch_id_of, with_deadlines
-from services.secrets import hash_secret
-from services.seen import CreatedTable, SeenTable, stored_log_table
-from services.table_cache import CachedTable
-from services.text_rules import check_player_id, clean_name
-from services.writing import Planned, Writer, new_event, new_events
+from kaiten.services.errors import ServiceError
+from kaiten.services.people import Names
+from kaiten.services.ports import ConcurrencyConflict, IdSource, NewEvent, People, Person, StoredEvent
+from kaiten.services.quotas import QuotaCheck
+from kaiten.services.reading import Reading, rematch_id_of, with_deadlines
+from kaiten.services.secrets import hash_secret
+from kaiten.services.seen import CreatedTable, SeenTable, stored_log_table
+from kaiten.services.table_cache import CachedTable
+from kaiten.services.text_rules import check_player_id, clean_name
+from kaiten.services.writing import Planned, Writer, new_event, new_events
 
 T = TypeVar("T")
 

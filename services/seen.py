@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from domain import lobby
-from domain.engine import AnyGame
-from domain.lobby import Table
-from services.ports import MatchRecord, Person, StoredEvent
+from kaiten.domain import lobby
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table
+from kaiten.services.ports import MatchRecord, Person, StoredEvent
 
 
 @dataclass(frozen=True, slots=True)

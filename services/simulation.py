@@ -20,11 +20,11 @@ from typing import Any
 
 import msgspec
 
-from domain.catalog import get_game
-from domain.chance import Chance
-from domain.engine import AnyGame, RuleViolation
-from domain.lobby import BotsStuck, Table, bot_command, create_game, evolve_table, run_bots, take_seat
-from services.ports import BotRegistry
+from kaiten.domain.catalog import get_game
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.lobby import BotsStuck, Table, bot_command, create_game, evolve_table, run_bots, take_seat
+from kaiten.services.ports import BotRegistry
 
 
 class BotStats(msgspec.Struct, frozen=True):

@@ -23,10 +23,10 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import AnyGame, Result
-from domain.lobby import GameCreated, GameFinished, SeatLeft, SeatResigned, SeatTaken
-from services import ratings
-from services.ports import BUILTIN_APP, Namespace
+from kaiten.domain.engine import AnyGame, Result
+from kaiten.domain.lobby import GameCreated, GameFinished, SeatLeft, SeatResigned, SeatTaken
+from kaiten.services import ratings
+from kaiten.services.ports import BUILTIN_APP, Namespace
 
 
 class FinishedGame(msgspec.Struct, frozen=True):

@@ -9,12 +9,12 @@ from datetime import datetime, timedelta
 
 import msgspec
 
-from services.access import Presented
-from services.errors import ServiceError
-from services.loading import check_game_id
-from services.ports import Clock, IdSource, StreamTickets, TicketHolder
-from services.secrets import hash_secret
-from services.table_cache import Tables
+from kaiten.services.access import Presented
+from kaiten.services.errors import ServiceError
+from kaiten.services.loading import check_game_id
+from kaiten.services.ports import Clock, IdSource, StreamTickets, TicketHolder
+from kaiten.services.secrets import hash_secret
+from kaiten.services.table_cache import Tables
 
 #: Long enough to open a stream after asking for the ticket, short enough that a leaked URL is stale.
 VALID_FOR = timedelta(seconds=60)

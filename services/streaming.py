@@ -15,15 +15,15 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import AnyGame
-from domain.lobby import Table, evolve_table, is_over
-from services.access import Credential
-from services.codec import GameCodec
-from services.errors import ServiceError
-from services.people import Names
-from services.ports import RESYNC, AppendNotice, EventStore, Person, StoredEvent, StreamNotifier, TicketHolder
-from services.seen import SeenEvents, seen_events
-from services.table_cache import Tables
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table, evolve_table, is_over
+from kaiten.services.access import Credential
+from kaiten.services.codec import GameCodec
+from kaiten.services.errors import ServiceError
+from kaiten.services.people import Names
+from kaiten.services.ports import RESYNC, AppendNotice, EventStore, Person, StoredEvent, StreamNotifier, TicketHolder
+from kaiten.services.seen import SeenEvents, seen_events
+from kaiten.services.table_cache import Tables
 
 #: An idle stream sends a comment this often, so that proxies and clients can tell it is alive.
 KEEPALIVE_SECONDS = 15.0

@@ -7,11 +7,11 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.engine import AnyGame
-from domain.lobby import Table
-from services.codec import to_json_object
-from services.ports import BUILTIN_APP, GameSummary
+from kaiten.domain import lobby
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table
+from kaiten.services.codec import to_json_object
+from kaiten.services.ports import BUILTIN_APP, GameSummary
 
 
 def result_of(table: Table[Any]) -> dict[str, Any] | None:

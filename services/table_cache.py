@@ -19,15 +19,15 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from domain.engine import AnyGame
-from domain.lobby import Table, evolve_table, is_over, rules_of
-from services.access import Access, Credential, access_to
-from services.clocks import Clocks, fold_clocked
-from services.codec import GameCodec, codec_for
-from services.loading import LoadedGame, check_game_id, imported_from, load_game, owner_of
-from services.lru import Lru
-from services.ports import BUILTIN_APP, EventStore, NewEvent, StoredEvent
-from services.replica_reads import ReplicaReads
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table, evolve_table, is_over, rules_of
+from kaiten.services.access import Access, Credential, access_to
+from kaiten.services.clocks import Clocks, fold_clocked
+from kaiten.services.codec import GameCodec, codec_for
+from kaiten.services.loading import LoadedGame, check_game_id, imported_from, load_game, owner_of
+from kaiten.services.lru import Lru
+from kaiten.services.ports import BUILTIN_APP, EventStore, NewEvent, StoredEvent
+from kaiten.services.replica_reads import ReplicaReads
 
 #: Games whose tables a process keeps by default (`KAITEN_TABLE_CACHE`).
 DEFAULT_CACHED_TABLES = 10_000

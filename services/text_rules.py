@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from services.errors import ServiceError
+from kaiten.services.errors import ServiceError
 
 #: No control characters (the API's schemas state it as a pattern too).
 PRINTABLE = "^[^\\x00-\\x1f\\x7f]*$"

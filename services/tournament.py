@@ -22,13 +22,13 @@ from typing import Any
 
 import msgspec
 
-from domain.catalog import get_game
-from domain.chance import Chance
-from domain.engine import AnyGame, RuleViolation, victory_shares
-from domain.lobby import Table, bot_choice, bot_command, rules_of
-from services.ports import BotRegistry
-from services.simulation import check_bots, game_seeds, play_game
-from services.standings import GameRecord, Standing, standings
+from kaiten.domain.catalog import get_game
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, RuleViolation, victory_shares
+from kaiten.domain.lobby import Table, bot_choice, bot_command, rules_of
+from kaiten.services.ports import BotRegistry
+from kaiten.services.simulation import check_bots, game_seeds, play_game
+from kaiten.services.standings import GameRecord, Standing, standings
 
 
 class TournamentReport(msgspec.Struct, frozen=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.lobby import LOBBY_EVENTS
+from kaiten.domain.lobby import LOBBY_EVENTS
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -11,10 +11,10 @@ from typing import Any
 
 import msgspec
 
-from services.loading import check_game_id, load_game
-from services.logs import InvalidLog, check_events
-from services.ports import EventStore
-from services.summaries import summary_of
+from kaiten.services.loading import check_game_id, load_game
+from kaiten.services.logs import InvalidLog, check_events
+from kaiten.services.ports import EventStore
+from kaiten.services.summaries import summary_of
 
 #: The summary fields that must follow from the log alone (timestamps come from the clock).
 DERIVED_FIELDS = (

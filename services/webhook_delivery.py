@@ -20,7 +20,7 @@ from datetime import timedelta
 
 import backoff
 
-from services.ports import (
+from kaiten.services.ports import (
     DELIVERIES_QUEUED,
     Clock,
     DeliveryAttempt,
@@ -29,7 +29,7 @@ from services.ports import (
     WebhookSender,
     WebhookStore,
 )
-from services.webhooks import body_signature, signature
+from kaiten.services.webhooks import body_signature, signature
 
 log = logging.getLogger("kaiten.webhooks")
 

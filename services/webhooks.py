@@ -16,13 +16,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from domain import lobby
-from domain.engine import AnyGame
-from domain.lobby import Table
-from services.access import Access, Presented, seat_of_required
-from services.errors import ServiceError
-from services.loading import check_game_id
-from services.ports import (
+from kaiten.domain import lobby
+from kaiten.domain.engine import AnyGame
+from kaiten.domain.lobby import Table
+from kaiten.services.access import Access, Presented, seat_of_required
+from kaiten.services.errors import ServiceError
+from kaiten.services.loading import check_game_id
+from kaiten.services.ports import (
     Clock,
     DeliveryRecord,
     NewEvent,
@@ -31,7 +31,7 @@ from services.ports import (
     WebhookSender,
     WebhookStore,
 )
-from services.table_cache import Tables
+from kaiten.services.table_cache import Tables
 
 WebhookEvent = Literal["turn", "finished"]
 MAX_DELIVERIES_PAGE = 500

@@ -21,16 +21,16 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Generic, TypeVar
 
-from domain.engine import RuleViolation
-from domain.lobby import Table
-from services.bot_moves import owed_seats
-from services.clocks import Clocks, fold_clocked, wake_at
-from services.codec import GameCodec
-from services.errors import ServiceError
-from services.ports import Clock, ConcurrencyConflict, DuplicateIdempotencyKey, EventStore, NewEvent, StoredEvent
-from services.summaries import summary_of
-from services.table_cache import CachedTable, Tables, created_table, is_activity, token_hashes_of
-from services.webhooks import outbox_messages
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.lobby import Table
+from kaiten.services.bot_moves import owed_seats
+from kaiten.services.clocks import Clocks, fold_clocked, wake_at
+from kaiten.services.codec import GameCodec
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import Clock, ConcurrencyConflict, DuplicateIdempotencyKey, EventStore, NewEvent, StoredEvent
+from kaiten.services.summaries import summary_of
+from kaiten.services.table_cache import CachedTable, Tables, created_table, is_activity, token_hashes_of
+from kaiten.services.webhooks import outbox_messages
 
 T = TypeVar("T")
 

@@ -9,9 +9,9 @@ from collections.abc import Mapping
 
 import msgspec
 
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands
-from services.games import Games
-from services.seen import CreatedTable
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands
+from kaiten.services.games import Games
+from kaiten.services.seen import CreatedTable
 
 #: More wakes than any game of the catalog needs to be played out by its bots.
 MAX_WAKES = 5_000

@@ -21,8 +21,8 @@ import pytest
 import sqlalchemy as sa
 from hypothesis import HealthCheck, settings
 
-from adapters.database import async_url
-from adapters.migrate import upgrade_sync
+from kaiten.adapters.database import async_url
+from kaiten.adapters.migrate import upgrade_sync
 from tests.loud_skips import skip_loudly, summarize_loud_skips
 
 settings.register_profile(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable
 
-from adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.projections.runner import ProjectionRunner
 
 SETTLE_SECONDS = 30.0
 

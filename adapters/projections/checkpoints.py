@@ -14,9 +14,9 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.database import insert_for
-from adapters.projections.log import START, Position
-from adapters.schema import projection_checkpoints as table
+from kaiten.adapters.database import insert_for
+from kaiten.adapters.projections.log import START, Position
+from kaiten.adapters.schema import projection_checkpoints as table
 
 
 class Checkpoint(msgspec.Struct, frozen=True):

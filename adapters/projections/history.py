@@ -19,11 +19,11 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.projections.log import LogEvent
-from adapters.projections.upserts import chunks, ignoring, replacing
-from adapters.schema import match_history, match_players
-from domain.engine import Result
-from domain.lobby import (
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.upserts import chunks, ignoring, replacing
+from kaiten.adapters.schema import match_history, match_players
+from kaiten.domain.engine import Result
+from kaiten.domain.lobby import (
     GameAbandoned,
     GameCreated,
     GameFinished,
@@ -34,7 +34,7 @@ from domain.lobby import (
     SeatTaken,
     SeatTakenOver,
 )
-from services.ports import BUILTIN_APP
+from kaiten.services.ports import BUILTIN_APP
 
 
 class _Created(msgspec.Struct, frozen=True, tag="GameCreated", tag_field="type"):

@@ -19,7 +19,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.schema import Xid8, events
+from kaiten.adapters.schema import Xid8, events
 
 
 class Position(msgspec.Struct, frozen=True):

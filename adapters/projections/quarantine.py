@@ -22,10 +22,10 @@ import sqlalchemy as sa
 from prometheus_client import Counter
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.projections.log import LogEvent
-from adapters.replica import unreachable
-from adapters.schema import events as log_events
-from adapters.schema import projection_quarantine as table
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.replica import unreachable
+from kaiten.adapters.schema import events as log_events
+from kaiten.adapters.schema import projection_quarantine as table
 
 log = logging.getLogger("kaiten.projections")
 

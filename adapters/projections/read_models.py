@@ -7,7 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.schema import (
+from kaiten.adapters.schema import (
     GAME_SUMS,
     UtcDateTime,
     game_card_picks,
@@ -20,7 +20,7 @@ from adapters.schema import (
     player_stats,
     rating_history,
 )
-from services.ports import (
+from kaiten.services.ports import (
     GameStatsRecord,
     LeaderboardKey,
     MatchFilter,

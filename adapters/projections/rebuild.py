@@ -14,11 +14,11 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import for_writes
-from adapters.projections import quarantine
-from adapters.projections.checkpoints import Checkpoints
-from adapters.projections.runner import Projection, ProjectionRunner
-from adapters.schema import events
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.projections import quarantine
+from kaiten.adapters.projections.checkpoints import Checkpoints
+from kaiten.adapters.projections.runner import Projection, ProjectionRunner
+from kaiten.adapters.schema import events
 
 #: Called after each batch with the events applied so far and the log's length when the rebuild began.
 Progress = Callable[[int, int], None]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from adapters.projections.history import HistoryProjection
-from adapters.projections.runner import Projection
-from adapters.projections.statistics import StatisticsProjection
+from kaiten.adapters.projections.history import HistoryProjection
+from kaiten.adapters.projections.runner import Projection
+from kaiten.adapters.projections.statistics import StatisticsProjection
 
 #: Each projection's constructor, which takes the database's dialect name.
 PROJECTIONS: dict[str, Callable[[str], Projection]] = {

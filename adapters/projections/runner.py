@@ -28,11 +28,11 @@ import sqlalchemy as sa
 from prometheus_client import Gauge
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from adapters.database import for_writes
-from adapters.projections import quarantine
-from adapters.projections.checkpoints import Checkpoints
-from adapters.projections.log import START, GlobalLog, Lag, LogEvent
-from services.ports import Notifier
+from kaiten.adapters.database import for_writes
+from kaiten.adapters.projections import quarantine
+from kaiten.adapters.projections.checkpoints import Checkpoints
+from kaiten.adapters.projections.log import START, GlobalLog, Lag, LogEvent
+from kaiten.services.ports import Notifier
 
 log = logging.getLogger("kaiten.projections")
 

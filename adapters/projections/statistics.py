@@ -21,9 +21,9 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.projections.log import LogEvent
-from adapters.projections.upserts import adding, chunks, replacing
-from adapters.schema import (
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.upserts import adding, chunks, replacing
+from kaiten.adapters.schema import (
     GAME_SUMS,
     events,
     game_card_picks,
@@ -34,10 +34,10 @@ from adapters.schema import (
     player_stats,
     rating_history,
 )
-from domain.lobby import GameFinished
-from services.codec import codec_for, game_of_log
-from services.ports import BUILTIN_APP, Namespace
-from services.statistics import (
+from kaiten.domain.lobby import GameFinished
+from kaiten.services.codec import codec_for, game_of_log
+from kaiten.services.ports import BUILTIN_APP, Namespace
+from kaiten.services.statistics import (
     FinishedGame,
     GameTotals,
     PlayerRecord,

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 import sqlalchemy as sa
 
-from adapters.database import insert_for
+from kaiten.adapters.database import insert_for
 
 T = TypeVar("T")
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import msgspec
 
-from api.contract.card_objects import prefixed
-from domain.catalog import GAMES
+from kaiten.api.contract.card_objects import prefixed
+from kaiten.domain.catalog import GAMES
 
 REF_PREFIX = "#/components/schemas/"
-#: A game's own structs live in its package: domain.<package>.<module>.
-_GAME_PACKAGES = {game.view_type.__module__.split(".")[1]: game.type_prefix for game in GAMES.values()}
+#: A game's own structs live in its package: kaiten.domain.<package>.<module>.
+_GAME_PACKAGES = {game.view_type.__module__.split(".")[2]: game.type_prefix for game in GAMES.values()}
 
 
 def _structs(types: Iterable[Any]) -> Iterator[type[msgspec.Struct]]:
@@ -47,8 +47,8 @@ def _msgspec_name(cls: type[msgspec.Struct], clashing: set[str]) -> str:
 
 def _our_name(cls: type[msgspec.Struct]) -> str:
     parts = cls.__module__.split(".")
-    if parts[0] == "domain" and len(parts) > 2 and parts[1] in _GAME_PACKAGES:
-        return prefixed(_GAME_PACKAGES[parts[1]], cls.__name__)
+    if parts[:2] == ["kaiten", "domain"] and len(parts) > 3 and parts[2] in _GAME_PACKAGES:
+        return prefixed(_GAME_PACKAGES[parts[2]], cls.__name__)
     return cls.__name__
 
 

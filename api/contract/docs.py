@@ -15,7 +15,7 @@ from litestar import Request, Router
 from litestar.openapi.plugins import JsonRenderPlugin, SwaggerRenderPlugin
 from litestar.static_files import create_static_files_router
 
-from api.contract.document import typed_document
+from kaiten.api.contract.document import typed_document
 
 ASSETS_PATH = "/schema/assets"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any, Union
 
-from api.contract.components import REF_PREFIX, components
-from api.contract.examples import media_examples
-from api.contract.operations import OPERATIONS, Answer, Operation
-from api.contract.problems import FieldError, Problem, problems_of
+from kaiten.api.contract.components import REF_PREFIX, components
+from kaiten.api.contract.examples import media_examples
+from kaiten.api.contract.operations import OPERATIONS, Answer, Operation
+from kaiten.api.contract.problems import FieldError, Problem, problems_of
 
 PROBLEM_JSON = "application/problem+json"
 #: The credentials, each sent as `Authorization: Bearer <secret>`; each says what it is by its prefix.

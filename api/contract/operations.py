@@ -12,9 +12,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from api.contract.views import TypedMatchPage, views_of
-from api.routes.admin import NewApp, QuotaChanges, Rotation
-from api.schemas import (
+from kaiten.api.contract.views import TypedMatchPage, views_of
+from kaiten.api.routes.admin import NewApp, QuotaChanges, Rotation
+from kaiten.api.schemas import (
     CreateGameRequest,
     Health,
     Invitation,
@@ -23,14 +23,14 @@ from api.schemas import (
     WebhookRequest,
     catalog_types,
 )
-from domain.catalog import GAMES
-from domain.engine import AnyGame
-from services.apps import AppList, AppView, IssuedKey
-from services.scoring import ScoreResponse
-from services.seats import SeatGranted
-from services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
-from services.stream_tickets import StreamTicket
-from services.webhooks import Deliveries, Webhook, WebhookList
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.engine import AnyGame
+from kaiten.services.apps import AppList, AppView, IssuedKey
+from kaiten.services.scoring import ScoreResponse
+from kaiten.services.seats import SeatGranted
+from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
+from kaiten.services.stream_tickets import StreamTicket
+from kaiten.services.webhooks import Deliveries, Webhook, WebhookList
 
 #: The credentials an operation takes, each an HTTP bearer security scheme of the document.
 Credential = Literal["appKey", "seatToken", "invitationCode", "adminKey"]

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 from msgspec import UNSET
 
-from api.contract.views import (
+from kaiten.api.contract.views import (
     CommandOutcome,
     CreatedGame,
     EventPage,
@@ -31,12 +31,12 @@ from api.contract.views import (
     Viewer,
     views_of,
 )
-from domain.lobby import Seat, SeatTaken
-from services.logs import FORMAT
-from services.people import seats_of_record
-from services.ports import MatchRecord, Person
-from services.seen import CreatedTable, SeenCommands, SeenEvents, SeenMatches, SeenTable
-from services.upcasting import current_version
+from kaiten.domain.lobby import Seat, SeatTaken
+from kaiten.services.logs import FORMAT
+from kaiten.services.people import seats_of_record
+from kaiten.services.ports import MatchRecord, Person
+from kaiten.services.seen import CreatedTable, SeenCommands, SeenEvents, SeenMatches, SeenTable
+from kaiten.services.upcasting import current_version
 
 
 def neutral_label(seat: int) -> str:

@@ -19,12 +19,12 @@ from typing import Annotated, Any, Literal, TypeVar, Union, cast
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from api.contract.card_objects import Shown
-from domain import lobby
-from domain.catalog import GAMES, get_game
-from domain.clock import ClockOptions
-from domain.engine import AnyGame, SeatScore
-from domain.lobby import LOBBY_EVENTS
+from kaiten.api.contract.card_objects import Shown
+from kaiten.domain import lobby
+from kaiten.domain.catalog import GAMES, get_game
+from kaiten.domain.clock import ClockOptions
+from kaiten.domain.engine import AnyGame, SeatScore
+from kaiten.domain.lobby import LOBBY_EVENTS
 
 S = TypeVar("S", bound=msgspec.Struct)
 

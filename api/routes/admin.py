@@ -18,10 +18,10 @@ from litestar.exceptions import NotFoundException
 from litestar.handlers.base import BaseRouteHandler
 from litestar.params import JSONBody, PathParameter
 
-from api.principal import caller_of
-from services.apps import MAX_GRACE, AppList, Apps, AppView, IssuedKey
-from services.errors import ServiceError
-from services.ports import Quotas
+from kaiten.api.principal import caller_of
+from kaiten.services.apps import MAX_GRACE, AppList, Apps, AppView, IssuedKey
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import Quotas
 
 AppName = Annotated[str, PathParameter(description="The app's name", max_length=64)]
 AppsDep = NamedDependency[Apps]

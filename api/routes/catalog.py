@@ -9,9 +9,9 @@ import msgspec
 from litestar import Controller, get, post
 from litestar.params import PathParameter
 
-from api.contract.views import views_of
-from api.request_body import KaitenRequest
-from api.schemas import (
+from kaiten.api.contract.views import views_of
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.schemas import (
     BotCost,
     BotInfo,
     Catalog,
@@ -21,11 +21,11 @@ from api.schemas import (
     TypedCatalog,
     catalog_types,
 )
-from domain.catalog import BOT_NAMES, GAMES, get_game
-from domain.engine import AnyGame, RuleViolation
-from services.commands import ScoreTableaus
-from services.errors import ServiceError
-from services.scoring import ScoreResponse, score_tableaus
+from kaiten.domain.catalog import BOT_NAMES, GAMES, get_game
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.services.commands import ScoreTableaus
+from kaiten.services.errors import ServiceError
+from kaiten.services.scoring import ScoreResponse, score_tableaus
 
 GameName = Annotated[str, PathParameter(description="A game id of the catalog", max_length=64)]
 

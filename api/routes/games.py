@@ -7,13 +7,13 @@ from typing import Annotated
 from litestar import Controller, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
-from api.auth import seat_token
-from api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
-from api.contract import presenting
-from api.contract.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, MatchPage, TableView
-from api.request_body import KaitenRequest
-from api.routes.allow import options_allowing
-from api.routes.history import (
+from kaiten.api.auth import seat_token
+from kaiten.api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
+from kaiten.api.contract import presenting
+from kaiten.api.contract.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, MatchPage, TableView
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.allow import options_allowing
+from kaiten.api.routes.history import (
     LIST_DESCRIPTION,
     Cursor,
     GameFilter,
@@ -22,14 +22,14 @@ from api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
-from api.routes.params import Caller, GameId, GamesDep, SeatCaller
-from api.schemas import CreateGameRequest, TakeSeatRequest
-from domain.catalog import GAMES
-from services.commands import Act, GetTable, ListEvents, ListLegalCommands, ReplayGame, Resign, TakeSeat
-from services.errors import ServiceError
-from services.ports import MAX_VERSION
-from services.reading import MAX_EVENTS_PAGE
-from services.seats import SeatGranted
+from kaiten.api.routes.params import Caller, GameId, GamesDep, SeatCaller
+from kaiten.api.schemas import CreateGameRequest, TakeSeatRequest
+from kaiten.domain.catalog import GAMES
+from kaiten.services.commands import Act, GetTable, ListEvents, ListLegalCommands, ReplayGame, Resign, TakeSeat
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import MAX_VERSION
+from kaiten.services.reading import MAX_EVENTS_PAGE
+from kaiten.services.seats import SeatGranted
 
 MAX_KEY_LENGTH = 200
 #: The highest seat number of any game of the catalog.

@@ -17,12 +17,12 @@ from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
-from api.routes.params import Caller, GamesDep
-from domain.lobby import Status
-from services.commands import ErasePlayer
-from services.history import MAX_PAGE, HistoryQueries
-from services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
-from services.text_rules import MAX_PLAYER_ID
+from kaiten.api.routes.params import Caller, GamesDep
+from kaiten.domain.lobby import Status
+from kaiten.services.commands import ErasePlayer
+from kaiten.services.history import MAX_PAGE, HistoryQueries
+from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
+from kaiten.services.text_rules import MAX_PLAYER_ID
 
 LIST_DESCRIPTION = """\
 Games newest first (by creation time), filtered by any of `game`, `status` and `player_id` (a game

@@ -8,12 +8,12 @@ from typing import Annotated
 from litestar import Controller, Response, delete, post
 from litestar.params import PathParameter
 
-from api.auth import seat_token
-from api.contract import presenting
-from api.contract.views import CreatedGame
-from api.routes.params import GameId, GamesDep, SeatCaller
-from api.schemas import Invitation
-from services.commands import CreateInvitation, CreateRematch, LeaveSeat, RevokeInvitation
+from kaiten.api.auth import seat_token
+from kaiten.api.contract import presenting
+from kaiten.api.contract.views import CreatedGame
+from kaiten.api.routes.params import GameId, GamesDep, SeatCaller
+from kaiten.api.schemas import Invitation
+from kaiten.services.commands import CreateInvitation, CreateRematch, LeaveSeat, RevokeInvitation
 
 REMATCH_DESCRIPTION = """\
 A new game with the same game, options, visibility and seats (bots keep theirs), linked both ways

@@ -7,12 +7,12 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post
 from litestar.params import Body
 
-from api.contract import presenting
-from api.contract.problems import Problem
-from api.contract.views import LogDocument, TableView
-from api.errors import problem
-from api.routes.params import Caller, GameId, GamesDep
-from services.logs import MAX_LOG_BYTES, InvalidLog, export_log, import_log
+from kaiten.api.contract import presenting
+from kaiten.api.contract.problems import Problem
+from kaiten.api.contract.views import LogDocument, TableView
+from kaiten.api.errors import problem
+from kaiten.api.routes.params import Caller, GameId, GamesDep
+from kaiten.services.logs import MAX_LOG_BYTES, InvalidLog, export_log, import_log
 
 LOG = Body(
     title="A finished or abandoned game's log",

@@ -5,9 +5,9 @@ from __future__ import annotations
 from litestar import get
 from litestar.datastructures import State
 
-from api.dependencies import services_of
-from api.schemas import Health
-from services.errors import ServiceError
+from kaiten.api.dependencies import services_of
+from kaiten.api.schemas import Health
+from kaiten.services.errors import ServiceError
 
 
 @get("/health", operation_id="health", summary="The process is up", tags=["operations"])

@@ -7,9 +7,9 @@ from typing import Annotated
 from litestar.di import NamedDependency, Provide
 from litestar.params import PathParameter
 
-from api.auth import caller, seat_caller
-from services.access import Credential, Presented
-from services.games import Games
+from kaiten.api.auth import caller, seat_caller
+from kaiten.services.access import Credential, Presented
+from kaiten.services.games import Games
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 #: The caller's credential: an app's key, a game's secret (seat token, invitation code), or None.

@@ -12,14 +12,14 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
-from api.conditional import version_number
-from api.contract.presenting import event_views
-from api.routes.params import Caller, GameId, SeatCaller
-from services.errors import ServiceError
-from services.ports import MAX_VERSION
-from services.seen import SeenEvents
-from services.stream_tickets import StreamTicket, Ticketing
-from services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
+from kaiten.api.conditional import version_number
+from kaiten.api.contract.presenting import event_views
+from kaiten.api.routes.params import Caller, GameId, SeatCaller
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import MAX_VERSION
+from kaiten.services.seen import SeenEvents
+from kaiten.services.stream_tickets import StreamTicket, Ticketing
+from kaiten.services.streaming import KEEPALIVE_SECONDS, EventStreams, KeepAlive
 
 _encoder = msgspec.json.Encoder()
 

@@ -8,11 +8,11 @@ from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
-from api.routes.allow import options_allowing
-from api.routes.params import GameId, SeatCaller
-from api.schemas import WebhookRequest
-from services.ports import MAX_VERSION
-from services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
+from kaiten.api.routes.allow import options_allowing
+from kaiten.api.routes.params import GameId, SeatCaller
+from kaiten.api.schemas import WebhookRequest
+from kaiten.services.ports import MAX_VERSION
+from kaiten.services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
 
 WEBHOOK_DESCRIPTION = """\
 kaiten POSTs `{"game_id", "version", "event", "seats"}` to the URL when one of the chosen moments

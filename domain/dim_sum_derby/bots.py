@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import (
     CARD_DISH,
     CHANGE_OF_HEART,
     DERBY_KIND,
@@ -21,9 +21,9 @@ from domain.dim_sum_derby.cards import (
     SWITCH_PLATES,
     TABLE_LIMIT,
 )
-from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.view import CartView, DerbyView
-from domain.engine import Bot
+from kaiten.domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
+from kaiten.domain.dim_sum_derby.view import CartView, DerbyView
+from kaiten.domain.engine import Bot
 
 
 class RandomBot:

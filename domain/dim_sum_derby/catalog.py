@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.dim_sum_derby.cards import (
     ACTIONS_PER_TURN,
     CART_DECKS,
     CART_NAMES,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import (
     CARD_CART,
     CARD_PORTIONS,
     CART_DECKS,
@@ -34,7 +34,7 @@ from domain.dim_sum_derby.cards import (
     slot_of,
     turn_limit,
 )
-from domain.dim_sum_derby.commands import (
+from kaiten.domain.dim_sum_derby.commands import (
     Arrange,
     Cycle,
     DiscardDerby,
@@ -44,7 +44,7 @@ from domain.dim_sum_derby.commands import (
     Rotate,
     Serve,
 )
-from domain.dim_sum_derby.events import (
+from kaiten.domain.dim_sum_derby.events import (
     ActionTaken,
     CartArranged,
     CartRefilled,
@@ -68,10 +68,10 @@ from domain.dim_sum_derby.events import (
     TurnPassed,
     YenSwapped,
 )
-from domain.dim_sum_derby.options import DerbyOptions
-from domain.dim_sum_derby.scoring import scorer_of
-from domain.dim_sum_derby.state import DerbyState
-from domain.engine import NotNow, RuleViolation
+from kaiten.domain.dim_sum_derby.options import DerbyOptions
+from kaiten.domain.dim_sum_derby.scoring import scorer_of
+from kaiten.domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.engine import NotNow, RuleViolation
 
 #: The parameters each Derby card takes (exactly these, no others).
 DERBY_PARAMS: tuple[frozenset[str], ...] = (

@@ -8,8 +8,8 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CARD_CART, MARKERS, rotate_slots
-from domain.dim_sum_derby.events import (
+from kaiten.domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CARD_CART, MARKERS, rotate_slots
+from kaiten.domain.dim_sum_derby.events import (
     ActionTaken,
     CartArranged,
     CartRefilled,
@@ -33,9 +33,9 @@ from domain.dim_sum_derby.events import (
     TurnPassed,
     YenSwapped,
 )
-from domain.dim_sum_derby.state import Cards, DerbyState
-from domain.engine import evolver
-from domain.tuples import added, appended, removed_at, replaced, without
+from kaiten.domain.dim_sum_derby.state import Cards, DerbyState
+from kaiten.domain.engine import evolver
+from kaiten.domain.tuples import added, appended, removed_at, replaced, without
 
 
 def _without_marker(markers: Cards, seat: int) -> Cards:

@@ -18,27 +18,36 @@ from typing import Any
 
 import msgspec
 
-from domain.dim_sum_derby import sampler
-from domain.dim_sum_derby.bots import BOTS, GreedyBot
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.dim_sum_derby import sampler
+from kaiten.domain.dim_sum_derby.bots import BOTS, GreedyBot
+from kaiten.domain.dim_sum_derby.cards import (
     CARD_DISH,
     DERBY_KIND,
     DERBY_KINDS,
     DISHES,
     KITCHEN_LEFT,
 )
-from domain.dim_sum_derby.catalog import Details, details
-from domain.dim_sum_derby.commands import DerbyCommand
-from domain.dim_sum_derby.decide import decide, follow, setup
-from domain.dim_sum_derby.events import EVENT_TYPES, DerbyEvent, DerbyPlayed, PortionEaten
-from domain.dim_sum_derby.evolve import evolve
-from domain.dim_sum_derby.legal import legal_commands
-from domain.dim_sum_derby.options import DerbyOptions, check_options
-from domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
-from domain.dim_sum_derby.state import DerbyState
-from domain.dim_sum_derby.view import DerbyView, redact, view
-from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, no_bot_playout
-from domain.mcts import search_bots
+from kaiten.domain.dim_sum_derby.catalog import Details, details
+from kaiten.domain.dim_sum_derby.commands import DerbyCommand
+from kaiten.domain.dim_sum_derby.decide import decide, follow, setup
+from kaiten.domain.dim_sum_derby.events import EVENT_TYPES, DerbyEvent, DerbyPlayed, PortionEaten
+from kaiten.domain.dim_sum_derby.evolve import evolve
+from kaiten.domain.dim_sum_derby.legal import legal_commands
+from kaiten.domain.dim_sum_derby.options import DerbyOptions, check_options
+from kaiten.domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
+from kaiten.domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.dim_sum_derby.view import DerbyView, redact, view
+from kaiten.domain.engine import (
+    Bot,
+    Game,
+    Result,
+    RulesVersion,
+    RulesVersioned,
+    SeatScore,
+    breakdown_type,
+    no_bot_playout,
+)
+from kaiten.domain.mcts import search_bots
 
 
 class DimSumDerby(RulesVersioned):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.dim_sum_derby.cards import (
     CHANGE_OF_HEART,
     DERBY_HAND_LIMIT,
     DERBY_KIND,
@@ -18,7 +18,7 @@ from domain.dim_sum_derby.cards import (
     SWITCH_PLATES,
     TABLE_LIMIT,
 )
-from domain.dim_sum_derby.commands import (
+from kaiten.domain.dim_sum_derby.commands import (
     Arrange,
     Cycle,
     DiscardDerby,
@@ -28,8 +28,8 @@ from domain.dim_sum_derby.commands import (
     Rotate,
     Serve,
 )
-from domain.dim_sum_derby.decide import front_cart, room
-from domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.dim_sum_derby.decide import front_cart, room
+from kaiten.domain.dim_sum_derby.state import DerbyState
 
 _ROTATE = Rotate()
 _SERVE = Serve()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import RuleViolation
+from kaiten.domain.engine import RuleViolation
 
 
 class DerbyOptions(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -18,11 +18,11 @@ from collections.abc import Hashable
 import msgspec
 from msgspec import UNSET
 
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, PEEK_DEPTH, YEN_DECKS, slot_of
-from domain.dim_sum_derby.commands import DerbyCommand
-from domain.dim_sum_derby.state import Cards, DerbyState
-from domain.dim_sum_derby.view import DerbyView
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, PEEK_DEPTH, YEN_DECKS, slot_of
+from kaiten.domain.dim_sum_derby.commands import DerbyCommand
+from kaiten.domain.dim_sum_derby.state import Cards, DerbyState
+from kaiten.domain.dim_sum_derby.view import DerbyView
 
 
 def seat(view: DerbyView) -> int:

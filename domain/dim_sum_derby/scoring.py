@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.dim_sum_derby.cards import CARD_CART, CARD_DISH, CART_SLUGS, CART_TYPES, DISH_BY_SLUG, DISHES
-from domain.dim_sum_derby.state import Cards, DerbyState
-from domain.engine import Result, RuleViolation, SeatScore, rank_scores, seat_score
+from kaiten.domain.dim_sum_derby.cards import CARD_CART, CARD_DISH, CART_SLUGS, CART_TYPES, DISH_BY_SLUG, DISHES
+from kaiten.domain.dim_sum_derby.state import Cards, DerbyState
+from kaiten.domain.engine import Result, RuleViolation, SeatScore, rank_scores, seat_score
 
 UNSATISFIED = "unsatisfied"
 CATEGORIES = (*CART_SLUGS, UNSATISFIED)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from domain.dim_sum_derby.cards import ACTIONS_PER_TURN
+from kaiten.domain.dim_sum_derby.cards import ACTIONS_PER_TURN
 
 Cards = tuple[int, ...]
 

@@ -14,8 +14,17 @@ import msgspec
 from msgspec import UNSET
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.cards import CARD_DISH, CARD_PORTIONS, CART_SLUGS, DISHES, HIDDEN, SLOTS, seat_at, turn_limit
-from domain.dim_sum_derby.events import (
+from kaiten.domain.dim_sum_derby.cards import (
+    CARD_DISH,
+    CARD_PORTIONS,
+    CART_SLUGS,
+    DISHES,
+    HIDDEN,
+    SLOTS,
+    seat_at,
+    turn_limit,
+)
+from kaiten.domain.dim_sum_derby.events import (
     CartArranged,
     CartRefilled,
     DerbyDealt,
@@ -24,7 +33,7 @@ from domain.dim_sum_derby.events import (
     KitchenPeeked,
     YenSwapped,
 )
-from domain.dim_sum_derby.state import Cards, DerbyState
+from kaiten.domain.dim_sum_derby.state import Cards, DerbyState
 
 #: The three decks of the game's cards (data.py): dish cards, yen cards (one per dish) and Derby cards.
 DishCard = Annotated[int, msgspec.Meta(extra={"deck": "dishes"})]

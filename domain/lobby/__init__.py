@@ -15,8 +15,8 @@ timeouts, resigning, abandoning), `results`, `bots`, `redaction` and `invitation
 their names from `domain.lobby`.
 """
 
-from domain.lobby.bots import MAX_BOT_DECISIONS, BotsStuck, bot_choice, bot_command, next_bot_seat, run_bots
-from domain.lobby.events import (
+from kaiten.domain.lobby.bots import MAX_BOT_DECISIONS, BotsStuck, bot_choice, bot_command, next_bot_seat, run_bots
+from kaiten.domain.lobby.events import (
     ACCESS_EVENTS,
     LOBBY_EVENTS,
     LONGEST_GAME_EVENTS,
@@ -37,15 +37,15 @@ from domain.lobby.events import (
     TurnTimedOut,
     Visibility,
 )
-from domain.lobby.folding import evolve_table, replay
-from domain.lobby.invitations import check_access_room, claim_seat, invited, issue_invitation, revoke_invitation
-from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options, recorded_options
-from domain.lobby.playing import STAND_IN_BOT, abandon, act, default_command, resign, time_out
-from domain.lobby.redaction import redact
-from domain.lobby.results import leavers_last, table_result
-from domain.lobby.seating import create_game, leave_seat, seated, take_seat
-from domain.lobby.seeding import chance_key, commit_to_seed, rules_chance, seat_chance
-from domain.lobby.table import (
+from kaiten.domain.lobby.folding import evolve_table, replay
+from kaiten.domain.lobby.invitations import check_access_room, claim_seat, invited, issue_invitation, revoke_invitation
+from kaiten.domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options, recorded_options
+from kaiten.domain.lobby.playing import STAND_IN_BOT, abandon, act, default_command, resign, time_out
+from kaiten.domain.lobby.redaction import redact
+from kaiten.domain.lobby.results import leavers_last, table_result
+from kaiten.domain.lobby.seating import create_game, leave_seat, seated, take_seat
+from kaiten.domain.lobby.seeding import chance_key, commit_to_seed, rules_chance, seat_chance
+from kaiten.domain.lobby.table import (
     Decision,
     Seat,
     Table,

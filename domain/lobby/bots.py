@@ -8,13 +8,13 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import Bot, C, E, Game, S, handlers, reads_view
-from domain.lobby.events import GameFinished
-from domain.lobby.folding import evolve_table
-from domain.lobby.results import leavers_last
-from domain.lobby.seeding import chance_key
-from domain.lobby.table import Decision, Table, awaiting, rules_of, state_of
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Bot, C, E, Game, S, handlers, reads_view
+from kaiten.domain.lobby.events import GameFinished
+from kaiten.domain.lobby.folding import evolve_table
+from kaiten.domain.lobby.results import leavers_last
+from kaiten.domain.lobby.seeding import chance_key
+from kaiten.domain.lobby.table import Decision, Table, awaiting, rules_of, state_of
 
 _replace = msgspec.structs.replace
 

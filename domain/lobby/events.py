@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from domain.engine import Result
+from kaiten.domain.engine import Result
 
 Status = Literal["open", "active", "finished", "abandoned"]
 #: A private game is not listed, and its seats are taken only with an invitation.

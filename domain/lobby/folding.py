@@ -7,8 +7,8 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import C, E, Game, S
-from domain.lobby.events import (
+from kaiten.domain.engine import C, E, Game, S
+from kaiten.domain.lobby.events import (
     GameAbandoned,
     GameCreated,
     GameFinished,
@@ -22,8 +22,8 @@ from domain.lobby.events import (
     SeatTakenOver,
     TurnTimedOut,
 )
-from domain.lobby.options import CLOCK_OPTION, parse_clock
-from domain.lobby.table import Seat, Table, rules_of, state_of
+from kaiten.domain.lobby.options import CLOCK_OPTION, parse_clock
+from kaiten.domain.lobby.table import Seat, Table, rules_of, state_of
 
 
 def evolve_table(game: Game[S, C, E, Any], table: Table[S] | None, event: Any) -> Table[S]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import NotNow, RuleViolation
-from domain.lobby.events import MAX_ACCESS_EVENTS, InvitationIssued, InvitationRevoked, SeatClaimed
-from domain.lobby.table import Table, is_over
+from kaiten.domain.engine import NotNow, RuleViolation
+from kaiten.domain.lobby.events import MAX_ACCESS_EVENTS, InvitationIssued, InvitationRevoked, SeatClaimed
+from kaiten.domain.lobby.table import Table, is_over
 
 
 def issue_invitation(table: Table[Any], seat: int, invitation_id: str, code_hash: str) -> InvitationIssued:

@@ -7,9 +7,9 @@ from typing import Any
 
 import msgspec
 
-from domain.clock import ClockOptions
-from domain.engine import AnyGame, RuleViolation
-from domain.lobby.table import Table
+from kaiten.domain.clock import ClockOptions
+from kaiten.domain.engine import AnyGame, RuleViolation
+from kaiten.domain.lobby.table import Table
 
 #: The key of `options` that every game takes, beside its own options (see `domain/clock.py`).
 CLOCK_OPTION = "clock"

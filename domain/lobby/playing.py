@@ -7,13 +7,13 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import C, E, Game, NotNow, RuleViolation, S, play
-from domain.lobby.bots import bot_command
-from domain.lobby.events import GameAbandoned, GameFinished, SeatResigned, SeatTakenOver, TurnTimedOut
-from domain.lobby.folding import evolve_table, fold
-from domain.lobby.results import leavers_last
-from domain.lobby.table import Decision, Table, is_over, rules_of, state_of
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import C, E, Game, NotNow, RuleViolation, S, play
+from kaiten.domain.lobby.bots import bot_command
+from kaiten.domain.lobby.events import GameAbandoned, GameFinished, SeatResigned, SeatTakenOver, TurnTimedOut
+from kaiten.domain.lobby.folding import evolve_table, fold
+from kaiten.domain.lobby.results import leavers_last
+from kaiten.domain.lobby.table import Decision, Table, is_over, rules_of, state_of
 
 _replace = msgspec.structs.replace
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import C, E, Game, S
-from domain.lobby.events import LOBBY_EVENTS, GameCreated
-from domain.lobby.table import Table, is_over, rules_of
+from kaiten.domain.engine import C, E, Game, S
+from kaiten.domain.lobby.events import LOBBY_EVENTS, GameCreated
+from kaiten.domain.lobby.table import Table, is_over, rules_of
 
 
 def redact(game: Game[S, C, E, Any], table: Table[S], event: Any, seat: int | None) -> Any | None:

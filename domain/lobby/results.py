@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import C, E, Game, Result, S
-from domain.lobby.table import Table, rules_of, state_of
+from kaiten.domain.engine import C, E, Game, Result, S
+from kaiten.domain.lobby.table import Table, rules_of, state_of
 
 
 def table_result(game: Game[S, C, E, Any], table: Table[S]) -> Result | None:

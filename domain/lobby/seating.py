@@ -8,13 +8,13 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import AnyGame, C, E, Game, NotNow, RuleViolation, S, settled
-from domain.lobby.events import MAX_ACCESS_EVENTS, GameCreated, GameStarted, SeatLeft, SeatTaken, Visibility
-from domain.lobby.folding import fold
-from domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options
-from domain.lobby.seeding import commit_to_seed
-from domain.lobby.table import Decision, Table, next_seat, rules_of, seated_at, state_of
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, C, E, Game, NotNow, RuleViolation, S, settled
+from kaiten.domain.lobby.events import MAX_ACCESS_EVENTS, GameCreated, GameStarted, SeatLeft, SeatTaken, Visibility
+from kaiten.domain.lobby.folding import fold
+from kaiten.domain.lobby.options import CLOCK_OPTION, parse_clock, parse_options
+from kaiten.domain.lobby.seeding import commit_to_seed
+from kaiten.domain.lobby.table import Decision, Table, next_seat, rules_of, seated_at, state_of
 
 
 def create_game(

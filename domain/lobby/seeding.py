@@ -5,8 +5,8 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from domain.chance import Chance
-from domain.lobby.table import Table
+from kaiten.domain.chance import Chance
+from kaiten.domain.lobby.table import Table
 
 
 def commit_to_seed(seed: int, salt: bytes) -> str:

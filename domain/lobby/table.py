@@ -8,9 +8,9 @@ from typing import Any, Generic
 
 import msgspec
 
-from domain.clock import ClockOptions
-from domain.engine import C, E, Game, NotNow, Result, S
-from domain.lobby.events import ChanceFrom, Status, Visibility
+from kaiten.domain.clock import ClockOptions
+from kaiten.domain.engine import C, E, Game, NotNow, Result, S
+from kaiten.domain.lobby.events import ChanceFrom, Status, Visibility
 
 
 class Seat(msgspec.Struct, frozen=True, omit_defaults=True):

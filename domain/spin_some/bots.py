@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from domain.chance import Chance
-from domain.engine import Bot
-from domain.spin_some.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Bot
+from kaiten.domain.spin_some.cards import (
     CARD_KIND,
     CHIVE,
     DISH_KINDS,
@@ -22,10 +22,10 @@ from domain.spin_some.cards import (
     STEAMED_BUN,
     TURNIP,
 )
-from domain.spin_some.commands import Command, ReturnBun, Rotate, Take
-from domain.spin_some.scoring import EGG_TART_POINTS, bun_points
-from domain.spin_some.state import BASKETS, MENU_SIZE
-from domain.spin_some.view import SpinView
+from kaiten.domain.spin_some.commands import Command, ReturnBun, Rotate, Take
+from kaiten.domain.spin_some.scoring import EGG_TART_POINTS, bun_points
+from kaiten.domain.spin_some.state import BASKETS, MENU_SIZE
+from kaiten.domain.spin_some.view import SpinView
 
 #: What a chopsticks token is worth while the game runs (half a point at the end, plus spinning power).
 TOKEN_VALUE: Final = 0.6

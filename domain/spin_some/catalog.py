@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.spin_some.cards import COMPOSITION, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
-from domain.spin_some.scoring import CATEGORIES
-from domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, TOKENS_IN_BOX
+from kaiten.domain.spin_some.cards import COMPOSITION, DISH_KINDS, DISH_NAMES, DISHES, FIRST_ID
+from kaiten.domain.spin_some.scoring import CATEGORIES
+from kaiten.domain.spin_some.state import BASKETS, MENU_SIZE, STARTING_TOKENS, TOKENS_IN_BOX
 
 
 class CardKind(msgspec.Struct, frozen=True):

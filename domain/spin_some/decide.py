@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.chance import Chance
-from domain.engine import NotNow, RuleViolation
-from domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
-from domain.spin_some.commands import ReturnBun, Rotate, Take
-from domain.spin_some.events import BasketsFilled, DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
-from domain.spin_some.legal import has_card, paid_options
-from domain.spin_some.options import SpinOptions
-from domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over, top
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import NotNow, RuleViolation
+from kaiten.domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
+from kaiten.domain.spin_some.commands import ReturnBun, Rotate, Take
+from kaiten.domain.spin_some.events import BasketsFilled, DimSumTaken, SquishyBunReturned, SquishyBunTaken, TableRotated
+from kaiten.domain.spin_some.legal import has_card, paid_options
+from kaiten.domain.spin_some.options import SpinOptions
+from kaiten.domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over, top
 
 Event = SquishyBunReturned | TableRotated | DimSumTaken | SquishyBunTaken
 

@@ -8,16 +8,16 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain.engine import evolver
-from domain.spin_some.events import (
+from kaiten.domain.engine import evolver
+from kaiten.domain.spin_some.events import (
     BasketsFilled,
     DimSumTaken,
     SquishyBunReturned,
     SquishyBunTaken,
     TableRotated,
 )
-from domain.spin_some.state import BASKETS, SpinState
-from domain.tuples import added, appended, replaced
+from kaiten.domain.spin_some.state import BASKETS, SpinState
+from kaiten.domain.tuples import added, appended, replaced
 
 
 def _taken(state: SpinState, event: DimSumTaken) -> SpinState:

@@ -38,7 +38,7 @@ from typing import Any, Final
 
 import msgspec
 
-from domain.engine import (
+from kaiten.domain.engine import (
     Bot,
     Game,
     Result,
@@ -50,22 +50,22 @@ from domain.engine import (
     no_bot_playout,
     rank_scores,
 )
-from domain.mcts import search_bots
-from domain.spin_some import sampler
-from domain.spin_some import state as spin
-from domain.spin_some import view as views
-from domain.spin_some.bots import BOTS, GreedyBot
-from domain.spin_some.cards import CARD_SLUG
-from domain.spin_some.catalog import Details, details
-from domain.spin_some.commands import Command
-from domain.spin_some.decide import decide, follow, setup
-from domain.spin_some.events import EVENT_TYPES, DimSumTaken, SpinEvent
-from domain.spin_some.evolve import evolve
-from domain.spin_some.legal import legal_commands
-from domain.spin_some.options import SpinOptions
-from domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
-from domain.spin_some.state import SpinState
-from domain.spin_some.view import SpinView
+from kaiten.domain.mcts import search_bots
+from kaiten.domain.spin_some import sampler
+from kaiten.domain.spin_some import state as spin
+from kaiten.domain.spin_some import view as views
+from kaiten.domain.spin_some.bots import BOTS, GreedyBot
+from kaiten.domain.spin_some.cards import CARD_SLUG
+from kaiten.domain.spin_some.catalog import Details, details
+from kaiten.domain.spin_some.commands import Command
+from kaiten.domain.spin_some.decide import decide, follow, setup
+from kaiten.domain.spin_some.events import EVENT_TYPES, DimSumTaken, SpinEvent
+from kaiten.domain.spin_some.evolve import evolve
+from kaiten.domain.spin_some.legal import legal_commands
+from kaiten.domain.spin_some.options import SpinOptions
+from kaiten.domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
+from kaiten.domain.spin_some.state import SpinState
+from kaiten.domain.spin_some.view import SpinView
 
 
 class SpinSomeForDimSum(RulesVersioned):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from domain.spin_some.commands import Command, ReturnBun, Rotate, Take
-from domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over
+from kaiten.domain.spin_some.commands import Command, ReturnBun, Rotate, Take
+from kaiten.domain.spin_some.state import BASKETS, MAX_STEPS, SpinState, front, is_over
 
 TAKE: Final = Take()
 

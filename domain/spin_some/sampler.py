@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from domain.chance import Chance
-from domain.spin_some.cards import DECK
-from domain.spin_some.commands import Command
-from domain.spin_some.state import SpinState
-from domain.spin_some.view import SpinView
+from kaiten.domain.chance import Chance
+from kaiten.domain.spin_some.cards import DECK
+from kaiten.domain.spin_some.commands import Command
+from kaiten.domain.spin_some.state import SpinState
+from kaiten.domain.spin_some.view import SpinView
 
 
 def seat(view: SpinView) -> int:

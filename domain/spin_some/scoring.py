@@ -7,9 +7,9 @@ from typing import Final
 
 import msgspec
 
-from domain.engine import RuleViolation, SeatScore, seat_score
-from domain.majority import most_and_fewest
-from domain.spin_some.cards import (
+from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
+from kaiten.domain.majority import most_and_fewest
+from kaiten.domain.spin_some.cards import (
     CARD_KIND,
     CHIVE,
     DISH_KINDS,

@@ -6,7 +6,7 @@ from typing import Final
 
 import msgspec
 
-from domain.spin_some.options import SpinOptions
+from kaiten.domain.spin_some.options import SpinOptions
 
 BASKETS: Final = 6
 MENU_SIZE: Final = 12

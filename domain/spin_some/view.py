@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import CardId, CardIds
-from domain.spin_some.cards import CARD_SLUG
-from domain.spin_some.events import BasketsFilled
-from domain.spin_some.state import BASKETS, SpinState, is_over
+from kaiten.domain.engine import CardId, CardIds
+from kaiten.domain.spin_some.cards import CARD_SLUG
+from kaiten.domain.spin_some.events import BasketsFilled
+from kaiten.domain.spin_some.state import BASKETS, SpinState, is_over
 
 
 class BasketView(msgspec.Struct, frozen=True, gc=False):

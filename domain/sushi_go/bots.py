@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.sushi_go.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go.cards import (
     CHOPSTICKS,
     CHOPSTICKS_IDS,
     DUMPLING,
@@ -31,13 +31,13 @@ from domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
-from domain.sushi_go.commands import SINGLE_CARDS
-from domain.sushi_go.decide import NO_CHOPSTICKS, deal, puddings_scored, revealed, round_scored
-from domain.sushi_go.events import CardPicked, CardsRevealed
-from domain.sushi_go.evolve import NO_PICKS, SEATS, final_result
-from domain.sushi_go.scoring import DUMPLING_POINTS, maki_points, pudding_points
-from domain.sushi_go.state import SushiGoState
-from domain.sushi_go.view import SushiGoView
+from kaiten.domain.sushi_go.commands import SINGLE_CARDS
+from kaiten.domain.sushi_go.decide import NO_CHOPSTICKS, deal, puddings_scored, revealed, round_scored
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed
+from kaiten.domain.sushi_go.evolve import NO_PICKS, SEATS, final_result
+from kaiten.domain.sushi_go.scoring import DUMPLING_POINTS, maki_points, pudding_points
+from kaiten.domain.sushi_go.state import SushiGoState
+from kaiten.domain.sushi_go.view import SushiGoView
 
 _replace = msgspec.structs.replace
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.sushi_go.cards import CARD_TYPES, DEAL, ROUNDS, card_ids
+from kaiten.domain.sushi_go.cards import CARD_TYPES, DEAL, ROUNDS, card_ids
 
 
 class CardKind(msgspec.Struct, frozen=True):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.sushi_go.cards import DECK_SIZE
+from kaiten.domain.sushi_go.cards import DECK_SIZE
 
 
 class Pick(msgspec.Struct, frozen=True, tag="pick", tag_field="type", gc=False):

@@ -16,14 +16,14 @@ from collections.abc import Callable, Sequence
 from math import floor
 from typing import Any
 
-from domain.chance import Chance
-from domain.engine import NotNow, RuleViolation, seat_score
-from domain.sushi_go.cards import DEAL, DECK_SIZE, IS_CHOPSTICKS, KIND, ROUNDS
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
-from domain.sushi_go.legal import has_chopsticks
-from domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
-from domain.sushi_go.state import Cards, SushiGoState
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import NotNow, RuleViolation, seat_score
+from kaiten.domain.sushi_go.cards import DEAL, DECK_SIZE, IS_CHOPSTICKS, KIND, ROUNDS
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
+from kaiten.domain.sushi_go.legal import has_chopsticks
+from kaiten.domain.sushi_go.scoring import CATEGORIES, pudding_points, round_breakdowns
+from kaiten.domain.sushi_go.state import Cards, SushiGoState
 
 #: No chopsticks back into any hand, by player count.
 NO_CHOPSTICKS: dict[int, tuple[None, ...]] = {players: (None,) * players for players in range(1, 9)}

@@ -10,7 +10,7 @@ import typing
 
 import msgspec
 
-from domain.engine import SeatScore
+from kaiten.domain.engine import SeatScore
 
 
 class HandsDealt(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):

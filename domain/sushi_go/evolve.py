@@ -10,11 +10,11 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Result, SeatScore, evolver, rank_scores, seat_score
-from domain.sushi_go.cards import IS_PUDDING
-from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
-from domain.sushi_go.scoring import CATEGORIES
-from domain.sushi_go.state import Cards, SushiGoState
+from kaiten.domain.engine import Result, SeatScore, evolver, rank_scores, seat_score
+from kaiten.domain.sushi_go.cards import IS_PUDDING
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
+from kaiten.domain.sushi_go.scoring import CATEGORIES
+from kaiten.domain.sushi_go.state import Cards, SushiGoState
 
 _replace = msgspec.structs.replace
 #: Every seat, by player count.

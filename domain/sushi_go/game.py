@@ -39,8 +39,8 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import (
     Bot,
     Game,
     Result,
@@ -50,25 +50,25 @@ from domain.engine import (
     SeatScore,
     breakdown_type,
 )
-from domain.mcts import search_bots
-from domain.sushi_go import sampler
-from domain.sushi_go.bots import GreedyBot, RandomBot, play_bots
-from domain.sushi_go.cards import (
+from kaiten.domain.mcts import search_bots
+from kaiten.domain.sushi_go import sampler
+from kaiten.domain.sushi_go.bots import GreedyBot, RandomBot, play_bots
+from kaiten.domain.sushi_go.cards import (
     DECK_SIZE,
     MAX_PLAYERS_BY_RULES,
     MIN_PLAYERS,
     slug,
 )
-from domain.sushi_go.catalog import Details, details
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.decide import deal, decide, follow
-from domain.sushi_go.events import EVENT_TYPES, CardsRevealed, SushiGoEvent
-from domain.sushi_go.evolve import evolve
-from domain.sushi_go.legal import legal_commands
-from domain.sushi_go.options import SushiGoOptions
-from domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
-from domain.sushi_go.state import SushiGoState, initial_state
-from domain.sushi_go.view import SushiGoView, redact, view
+from kaiten.domain.sushi_go.catalog import Details, details
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.decide import deal, decide, follow
+from kaiten.domain.sushi_go.events import EVENT_TYPES, CardsRevealed, SushiGoEvent
+from kaiten.domain.sushi_go.evolve import evolve
+from kaiten.domain.sushi_go.legal import legal_commands
+from kaiten.domain.sushi_go.options import SushiGoOptions
+from kaiten.domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
+from kaiten.domain.sushi_go.state import SushiGoState, initial_state
+from kaiten.domain.sushi_go.view import SushiGoView, redact, view
 
 
 class SushiGo(RulesVersioned):

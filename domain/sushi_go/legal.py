@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from domain.sushi_go.cards import CHOPSTICKS_IDS
-from domain.sushi_go.commands import SINGLE_PICKS, Pick, pair_picks
-from domain.sushi_go.state import Cards, SushiGoState
+from kaiten.domain.sushi_go.cards import CHOPSTICKS_IDS
+from kaiten.domain.sushi_go.commands import SINGLE_PICKS, Pick, pair_picks
+from kaiten.domain.sushi_go.state import Cards, SushiGoState
 
 
 def has_chopsticks(tableau: Cards) -> bool:

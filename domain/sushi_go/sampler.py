@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from domain.chance import Chance
-from domain.sushi_go.cards import ALL_CARDS, KIND
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.state import Cards, SushiGoState
-from domain.sushi_go.view import SushiGoView
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go.cards import ALL_CARDS, KIND
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.state import Cards, SushiGoState
+from kaiten.domain.sushi_go.view import SushiGoView
 
 
 def seat(view: SushiGoView) -> int:

@@ -10,9 +10,9 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from domain.engine import RuleViolation, SeatScore, seat_score
-from domain.majority import most_and_fewest
-from domain.sushi_go.cards import (
+from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
+from kaiten.domain.majority import most_and_fewest
+from kaiten.domain.sushi_go.cards import (
     CARD_TYPES,
     DUMPLING,
     EGG_NIGIRI,

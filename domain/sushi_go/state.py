@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import Result, SeatScore
-from domain.sushi_go.cards import ALL_CARDS
+from kaiten.domain.engine import Result, SeatScore
+from kaiten.domain.sushi_go.cards import ALL_CARDS
 
 Cards = tuple[int, ...]
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import CardIds, Result, SeatScore
-from domain.sushi_go.events import CardPicked, HandsDealt
-from domain.sushi_go.state import SushiGoState
+from kaiten.domain.engine import CardIds, Result, SeatScore
+from kaiten.domain.sushi_go.events import CardPicked, HandsDealt
+from kaiten.domain.sushi_go.state import SushiGoState
 
 
 class SushiGoView(msgspec.Struct, frozen=True, gc=False, omit_defaults=True):

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from domain.chance import Chance
-from domain.sushi_go_party.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go_party.cards import (
     COLOUR,
     FRUIT_ICONS,
     MAKI_ICONS,
@@ -24,7 +24,7 @@ from domain.sushi_go_party.cards import (
     SLUG,
     URAMAKI_ICONS,
 )
-from domain.sushi_go_party.commands import (
+from kaiten.domain.sushi_go_party.commands import (
     ChooseMenu,
     Chopsticks,
     Copy,
@@ -36,14 +36,14 @@ from domain.sushi_go_party.commands import (
     Spoon,
     Vote,
 )
-from domain.sushi_go_party.scoring import DUMPLING_POINTS as DUMPLING_POINTS_TABLE
-from domain.sushi_go_party.scoring import (
+from kaiten.domain.sushi_go_party.scoring import DUMPLING_POINTS as DUMPLING_POINTS_TABLE
+from kaiten.domain.sushi_go_party.scoring import (
     fruit_points,
     most_fewest_points,
     onigiri_points,
     round_breakdowns,
 )
-from domain.sushi_go_party.view import PartyView
+from kaiten.domain.sushi_go_party.view import PartyView
 
 
 class RandomBot:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.sushi_go_party.cards import (
+from kaiten.domain.sushi_go_party.cards import (
     DEAL,
     DESSERTS_PER_ROUND,
     FACE_DOWN_POINTS,
@@ -20,7 +20,7 @@ from domain.sushi_go_party.cards import (
     URAMAKI_ICONS,
     URAMAKI_PLACES,
 )
-from domain.sushi_go_party.options import MODES, SUGGESTED
+from kaiten.domain.sushi_go_party.options import MODES, SUGGESTED
 
 #: The decisions of the rules spec, shown in the catalog.
 DECISIONS: dict[str, str] = {

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.sushi_go_party.cards import CARD_COUNT
-from domain.sushi_go_party.options import CustomMenu
+from kaiten.domain.sushi_go_party.cards import CARD_COUNT
+from kaiten.domain.sushi_go_party.options import CustomMenu
 
 
 class Pick(msgspec.Struct, frozen=True, tag="pick", tag_field="type", gc=False):

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from domain.chance import Chance
-from domain.engine import NotNow, RuleViolation, seat_score
-from domain.sushi_go_party.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import NotNow, RuleViolation, seat_score
+from kaiten.domain.sushi_go_party.cards import (
     CARD_COUNT,
     DEAL,
     DESSERTS_PER_ROUND,
@@ -26,7 +26,7 @@ from domain.sushi_go_party.cards import (
     SLUG_TYPE,
     TWO_PLAYER_DEAL,
 )
-from domain.sushi_go_party.commands import (
+from kaiten.domain.sushi_go_party.commands import (
     ChooseMenu,
     Chopsticks,
     Copy,
@@ -38,7 +38,7 @@ from domain.sushi_go_party.commands import (
     Spoon,
     Vote,
 )
-from domain.sushi_go_party.events import (
+from kaiten.domain.sushi_go_party.events import (
     CardChosen,
     CardsDrawn,
     CardsFlipped,
@@ -57,17 +57,17 @@ from domain.sushi_go_party.events import (
     SpoonUsed,
     VoteCast,
 )
-from domain.sushi_go_party.evolve import (
+from kaiten.domain.sushi_go_party.evolve import (
     callable_kind,
     spoon_matches,
 )
-from domain.sushi_go_party.options import PartyOptions, resolve_menu, suggested_for
-from domain.sushi_go_party.scoring import (
+from kaiten.domain.sushi_go_party.options import PartyOptions, resolve_menu, suggested_for
+from kaiten.domain.sushi_go_party.scoring import (
     dessert_breakdowns,
     menu_categories,
     round_breakdowns,
 )
-from domain.sushi_go_party.state import PartyState, Prompt, initial_state
+from kaiten.domain.sushi_go_party.state import PartyState, Prompt, initial_state
 
 MENU_DRAW = 4
 

@@ -11,8 +11,8 @@ import typing
 
 import msgspec
 
-from domain.engine import SeatScore
-from domain.sushi_go_party.options import MenuSpec
+from kaiten.domain.engine import SeatScore
+from kaiten.domain.sushi_go_party.options import MenuSpec
 
 
 class MenuProposed(msgspec.Struct, frozen=True, tag=True, tag_field="type", gc=False):

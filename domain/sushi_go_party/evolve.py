@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from domain.engine import Result, SeatScore, rank_scores, seat_score
-from domain.sushi_go_party.cards import (
+from kaiten.domain.engine import Result, SeatScore, rank_scores, seat_score
+from kaiten.domain.sushi_go_party.cards import (
     DESSERT_SLUGS,
     FACE_DOWN,
     NIGIRI_POINTS,
@@ -27,7 +27,7 @@ from domain.sushi_go_party.cards import (
     TYPE,
     URAMAKI_ICONS,
 )
-from domain.sushi_go_party.events import (
+from kaiten.domain.sushi_go_party.events import (
     CardChosen,
     CardsDrawn,
     CardsFlipped,
@@ -44,9 +44,9 @@ from domain.sushi_go_party.events import (
     SpoonGiven,
     VoteCast,
 )
-from domain.sushi_go_party.options import menu_cards
-from domain.sushi_go_party.scoring import menu_categories
-from domain.sushi_go_party.state import Entry, PartyState, Prompt, Selection, Tableau
+from kaiten.domain.sushi_go_party.options import menu_cards
+from kaiten.domain.sushi_go_party.scoring import menu_categories
+from kaiten.domain.sushi_go_party.state import Entry, PartyState, Prompt, Selection, Tableau
 
 _replace = msgspec.structs.replace
 

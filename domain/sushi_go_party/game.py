@@ -66,21 +66,30 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import Bot, Game, Result, RulesVersion, RulesVersioned, SeatScore, breakdown_type, no_bot_playout
-from domain.mcts import search_bots
-from domain.sushi_go_party import decide as deciding
-from domain.sushi_go_party import sampler
-from domain.sushi_go_party.bots import GreedyBot, RandomBot
-from domain.sushi_go_party.cards import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import (
+    Bot,
+    Game,
+    Result,
+    RulesVersion,
+    RulesVersioned,
+    SeatScore,
+    breakdown_type,
+    no_bot_playout,
+)
+from kaiten.domain.mcts import search_bots
+from kaiten.domain.sushi_go_party import decide as deciding
+from kaiten.domain.sushi_go_party import sampler
+from kaiten.domain.sushi_go_party.bots import GreedyBot, RandomBot
+from kaiten.domain.sushi_go_party.cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     SLUG,
 )
-from domain.sushi_go_party.catalog import Details, details
-from domain.sushi_go_party.commands import Command
-from domain.sushi_go_party.decide import PartyRules
-from domain.sushi_go_party.events import (
+from kaiten.domain.sushi_go_party.catalog import Details, details
+from kaiten.domain.sushi_go_party.commands import Command
+from kaiten.domain.sushi_go_party.decide import PartyRules
+from kaiten.domain.sushi_go_party.events import (
     EVENT_TYPES,
     OUTCOME_EVENT_TYPES,
     CardsRevealed,
@@ -89,13 +98,13 @@ from domain.sushi_go_party.events import (
     PartyEvent,
     SpoonGiven,
 )
-from domain.sushi_go_party.legal import legal_commands
-from domain.sushi_go_party.options import PartyOptions, check_options
-from domain.sushi_go_party.rules_v1 import RULES_V1
-from domain.sushi_go_party.rules_v2 import RULES_V2
-from domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
-from domain.sushi_go_party.state import PartyState
-from domain.sushi_go_party.view import PartyView, redact, view
+from kaiten.domain.sushi_go_party.legal import legal_commands
+from kaiten.domain.sushi_go_party.options import PartyOptions, check_options
+from kaiten.domain.sushi_go_party.rules_v1 import RULES_V1
+from kaiten.domain.sushi_go_party.rules_v2 import RULES_V2
+from kaiten.domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
+from kaiten.domain.sushi_go_party.state import PartyState
+from kaiten.domain.sushi_go_party.view import PartyView, redact, view
 
 RULES_V2_CHANGES: tuple[str, ...] = (
     "outcomes are events: choices asked, bonus actions that do nothing, miso clashes, uramaki places, "

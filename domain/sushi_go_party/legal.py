@@ -13,8 +13,8 @@ from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any
 
-from domain.sushi_go_party.cards import SLUG, TYPE_BY_NAME
-from domain.sushi_go_party.commands import (
+from kaiten.domain.sushi_go_party.cards import SLUG, TYPE_BY_NAME
+from kaiten.domain.sushi_go_party.commands import (
     SINGLE_PICKS,
     ChooseMenu,
     Chopsticks,
@@ -27,8 +27,8 @@ from domain.sushi_go_party.commands import (
     Vote,
     pick,
 )
-from domain.sushi_go_party.options import CustomMenu, MenuSpec, proposal_menus, suggested_for
-from domain.sushi_go_party.state import PartyState
+from kaiten.domain.sushi_go_party.options import CustomMenu, MenuSpec, proposal_menus, suggested_for
+from kaiten.domain.sushi_go_party.state import PartyState
 
 #: A takeout box lists every subset up to this many flippable cards.
 FLIP_ALL_UP_TO = 8

@@ -20,8 +20,8 @@ from functools import cache
 
 import msgspec
 
-from domain.engine import RuleViolation
-from domain.sushi_go_party.cards import (
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go_party.cards import (
     APPETIZERS,
     DESSERTS,
     ROLLS,

@@ -25,11 +25,11 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import evolver
-from domain.sushi_go_party.cards import SLUG, TWO_PLAYER_DRAW_TURNS, URAMAKI_ICONS, URAMAKI_PLACES
-from domain.sushi_go_party.decide import PartyRules, next_step
-from domain.sushi_go_party.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import evolver
+from kaiten.domain.sushi_go_party.cards import SLUG, TWO_PLAYER_DRAW_TURNS, URAMAKI_ICONS, URAMAKI_PLACES
+from kaiten.domain.sushi_go_party.decide import PartyRules, next_step
+from kaiten.domain.sushi_go_party.events import (
     CardsFlipped,
     CardsRevealed,
     ChopsticksUsed,
@@ -41,7 +41,7 @@ from domain.sushi_go_party.events import (
     SpoonUsed,
     VoteCast,
 )
-from domain.sushi_go_party.evolve import (
+from kaiten.domain.sushi_go_party.evolve import (
     SHARED_HANDLERS,
     Work,
     apply_chopsticks,
@@ -62,8 +62,8 @@ from domain.sushi_go_party.evolve import (
     vote_recorded,
     vote_tally,
 )
-from domain.sushi_go_party.scoring import uramaki_race
-from domain.sushi_go_party.state import Action, PartyState, Prompt
+from kaiten.domain.sushi_go_party.scoring import uramaki_race
+from kaiten.domain.sushi_go_party.state import Action, PartyState, Prompt
 
 _replace = msgspec.structs.replace
 

@@ -24,11 +24,18 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import evolver
-from domain.sushi_go_party.cards import SLUG, TWO_PLAYER_DRAW_TURNS, URAMAKI_GOAL, URAMAKI_ICONS, URAMAKI_PLACES
-from domain.sushi_go_party.decide import PartyRules, automatic_choice, cards_drawn, menu_drawn, next_step, round_scored
-from domain.sushi_go_party.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import evolver
+from kaiten.domain.sushi_go_party.cards import SLUG, TWO_PLAYER_DRAW_TURNS, URAMAKI_GOAL, URAMAKI_ICONS, URAMAKI_PLACES
+from kaiten.domain.sushi_go_party.decide import (
+    PartyRules,
+    automatic_choice,
+    cards_drawn,
+    menu_drawn,
+    next_step,
+    round_scored,
+)
+from kaiten.domain.sushi_go_party.events import (
     BonusDropped,
     CardsFlipped,
     CardsRevealed,
@@ -47,7 +54,7 @@ from domain.sushi_go_party.events import (
     VoteCast,
     VotesCounted,
 )
-from domain.sushi_go_party.evolve import (
+from kaiten.domain.sushi_go_party.evolve import (
     SHARED_HANDLERS,
     Work,
     apply_chopsticks,
@@ -67,8 +74,8 @@ from domain.sushi_go_party.evolve import (
     vote_recorded,
     vote_tally,
 )
-from domain.sushi_go_party.scoring import place_groups, uramaki_race
-from domain.sushi_go_party.state import PartyState, Prompt
+from kaiten.domain.sushi_go_party.scoring import place_groups, uramaki_race
+from kaiten.domain.sushi_go_party.state import PartyState, Prompt
 
 _replace = msgspec.structs.replace
 

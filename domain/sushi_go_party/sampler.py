@@ -18,12 +18,12 @@ from collections.abc import Hashable
 
 import msgspec
 
-from domain.chance import Chance
-from domain.sushi_go_party.cards import SLUG
-from domain.sushi_go_party.commands import Chopsticks, Command, Copy, Flip, Give, MenuPick, Pick
-from domain.sushi_go_party.options import menu_cards
-from domain.sushi_go_party.state import Cards, PartyState, Prompt, initial_state
-from domain.sushi_go_party.view import PartyView
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go_party.cards import SLUG
+from kaiten.domain.sushi_go_party.commands import Chopsticks, Command, Copy, Flip, Give, MenuPick, Pick
+from kaiten.domain.sushi_go_party.options import menu_cards
+from kaiten.domain.sushi_go_party.state import Cards, PartyState, Prompt, initial_state
+from kaiten.domain.sushi_go_party.view import PartyView
 
 
 def seat(view: PartyView) -> int:

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
 
-from domain.engine import RuleViolation, SeatScore, seat_score
-from domain.majority import most_and_fewest
-from domain.sushi_go_party.cards import (
+from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
+from kaiten.domain.majority import most_and_fewest
+from kaiten.domain.sushi_go_party.cards import (
     APPETIZERS,
     COLOUR,
     DESSERT_SLUGS,
@@ -31,7 +31,7 @@ from domain.sushi_go_party.cards import (
     URAMAKI_ICONS,
     URAMAKI_PLACES,
 )
-from domain.sushi_go_party.options import CustomMenu, MenuSpec, resolve_menu
+from kaiten.domain.sushi_go_party.options import CustomMenu, MenuSpec, resolve_menu
 
 Entry = tuple[int, str, int]
 

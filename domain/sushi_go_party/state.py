@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.engine import Result, SeatScore
-from domain.sushi_go_party.options import MenuSpec
+from kaiten.domain.engine import Result, SeatScore
+from kaiten.domain.sushi_go_party.options import MenuSpec
 
 Cards = tuple[int, ...]
 #: (card id, slug it scores as, wasabi card id it sits on or -1)

@@ -21,11 +21,11 @@ from typing import Annotated, Any
 
 import msgspec
 
-from domain.engine import CardId, CardIds, Result, SeatScore, record
-from domain.sushi_go_party.cards import URAMAKI_PLACES
-from domain.sushi_go_party.events import CardChosen, CardsDrawn, ChoiceAsked, MenuDrawn, RoundDealt
-from domain.sushi_go_party.options import MenuSpec
-from domain.sushi_go_party.state import PartyState, Selection
+from kaiten.domain.engine import CardId, CardIds, Result, SeatScore, record
+from kaiten.domain.sushi_go_party.cards import URAMAKI_PLACES
+from kaiten.domain.sushi_go_party.events import CardChosen, CardsDrawn, ChoiceAsked, MenuDrawn, RoundDealt
+from kaiten.domain.sushi_go_party.options import MenuSpec
+from kaiten.domain.sushi_go_party.state import PartyState, Selection
 
 _replace = msgspec.structs.replace
 

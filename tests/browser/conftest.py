@@ -29,7 +29,7 @@ from unittest import mock
 import httpx
 import pytest
 
-from api.play import WEB_FILES
+from kaiten.api.play import WEB_FILES
 from tests.e2e.servers import START_SECONDS, ServerProcess, free_port
 from tests.loud_skips import skip_loudly
 
@@ -117,7 +117,7 @@ def keys_kaiten(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KeysServer
     server = ServerProcess(database_url, folder / "server.log", environment={"KAITEN_AUTH": "keys"})
     with _ready(server):
         made = subprocess.run(
-            [sys.executable, "-m", "api.cli", "apps", "create", "browser-tests"],
+            [sys.executable, "-m", "kaiten.api.cli", "apps", "create", "browser-tests"],
             env={**os.environ, "DATABASE_URL": database_url},
             cwd=folder,
             capture_output=True,

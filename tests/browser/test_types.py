@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from api.play import WEB_FILES
+from kaiten.api.play import WEB_FILES
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent

@@ -7,8 +7,8 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from api.bootstrap import Services
-from services.ports import Quotas
+from kaiten.api.bootstrap import Services
+from kaiten.services.ports import Quotas
 
 
 async def new_app_key(services: Services, name: str, quotas: Quotas | None = None) -> str:

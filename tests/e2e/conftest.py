@@ -10,9 +10,9 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from adapters.migrate import upgrade
-from api.app import create_app
-from api.bootstrap import Services
+from kaiten.adapters.migrate import upgrade
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
 from tests.e2e.servers import ServerProcess, started
 from tests.e2e.serving import serving
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import psycopg
 
-from adapters.database import async_url
+from kaiten.adapters.database import async_url
 
 #: How often the connections are counted while the servers work.
 SAMPLE_SECONDS = 0.02

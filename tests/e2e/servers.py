@@ -46,7 +46,7 @@ class ServerProcess:
         self.log = log
         with log.open("wb") as output:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "api.cli", "serve", "--port", str(self.port), *options],
+                [sys.executable, "-m", "kaiten.api.cli", "serve", "--port", str(self.port), *options],
                 env={**os.environ, **ONE_BOT_WORKER, **environment, "DATABASE_URL": database_url},
                 cwd=log.parent,
                 stdout=output,

@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
-from api.bootstrap import Services, bootstrap
+from kaiten.api.bootstrap import Services, bootstrap
 
 #: Longer than the quick bots' games a test leaves take to finish; strong bots are not waited out.
 DRAIN_SECONDS = 20

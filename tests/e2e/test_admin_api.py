@@ -21,10 +21,10 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.bootstrap import Services
-from api.settings import MIN_ADMIN_KEY, Settings, SettingsError
-from services.ports import Quotas
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
+from kaiten.api.settings import MIN_ADMIN_KEY, Settings, SettingsError
+from kaiten.services.ports import Quotas
 from tests.e2e.play import finished
 from tests.e2e.servers import ServerProcess
 from tests.e2e.serving import serving

@@ -39,10 +39,10 @@ import pytest
 from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
-from adapters.migrate import upgrade
-from api.app import create_app
-from api.bootstrap import Services
-from api.settings import Settings, WebhookOptions
+from kaiten.adapters.migrate import upgrade
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
+from kaiten.api.settings import Settings, WebhookOptions
 from tests.conftest import _new_postgres_database
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, bots_owe_nothing, until

@@ -21,11 +21,11 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from adapters.database import create_engine
-from adapters.migrate import upgrade
-from adapters.schema import app_keys, apps
-from services.ports import Quotas
-from services.secrets import hash_secret
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import upgrade
+from kaiten.adapters.schema import app_keys, apps
+from kaiten.services.ports import Quotas
+from kaiten.services.secrets import hash_secret
 from tests.e2e.servers import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ async def kaiten_apps(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     }
     return await asyncio.to_thread(
         subprocess.run,
-        [sys.executable, "-m", "api.cli", "apps", *args],
+        [sys.executable, "-m", "kaiten.api.cli", "apps", *args],
         env=environment,
         cwd=ROOT,
         capture_output=True,

@@ -22,11 +22,11 @@ import pytest
 import sqlalchemy as sa
 import zstandard
 
-from adapters.database import create_engine
-from adapters.migrate import upgrade_sync
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner
-from adapters.schema import (
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import upgrade_sync
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.schema import (
     app_keys,
     apps,
     deadlines,
@@ -43,14 +43,14 @@ from adapters.schema import (
     people,
     player_stats,
 )
-from api.backup_cli import export_all, import_all
-from api.bootstrap import bootstrap
-from api.cli import main
-from api.contract.presenting import command_outcome, log_document
-from services.access import AppCaller
-from services.commands import Act, CreateGame, ErasePlayer, GetTable, ListLegalCommands, NewSeat, Resign
-from services.logs import export_log, import_log
-from services.ports import BUILTIN_APP, Quotas
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.cli import main
+from kaiten.api.cli.backup import export_all, import_all
+from kaiten.api.contract.presenting import command_outcome, log_document
+from kaiten.services.access import AppCaller
+from kaiten.services.commands import Act, CreateGame, ErasePlayer, GetTable, ListLegalCommands, NewSeat, Resign
+from kaiten.services.logs import export_log, import_log
+from kaiten.services.ports import BUILTIN_APP, Quotas
 from tests.bots import bots_move, play_to_the_end
 from tests.conftest import _new_postgres_database
 from tests.projecting import settle

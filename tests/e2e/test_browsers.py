@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.settings import Settings
+from kaiten.api.app import create_app
+from kaiten.api.settings import Settings
 from tests.e2e.play import bearer, create
 
 ORIGIN = "http://app.example"

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from api.bootstrap import bootstrap
-from services.commands import GetTable
+from kaiten.api.bootstrap import bootstrap
+from kaiten.services.commands import GetTable
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 

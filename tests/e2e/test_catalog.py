@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES
 
 
 async def test_the_catalog_lists_every_game_with_its_player_range_and_default_options(client):

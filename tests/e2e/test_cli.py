@@ -15,10 +15,10 @@ import httpx
 import pytest
 from sqlalchemy import text, update
 
-from adapters.schema import games
-from api.bootstrap import bootstrap
-from api.cli import main
-from services.commands import CreateGame, NewSeat
+from kaiten.adapters.schema import games
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.cli import main
+from kaiten.services.commands import CreateGame, NewSeat
 from tests.bots import bots_move
 from tests.bots import play_to_the_end as played_to_the_end
 from tests.e2e.play import finished
@@ -31,7 +31,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
     env = {key: value for key, value in os.environ.items() if key not in ("DATABASE_URL", "KAITEN_AUTH")}
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "kaiten.api.cli", "serve", "--port", str(port)],
         cwd=tmp_path,
         env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
         stderr=log,
@@ -61,7 +61,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         other = tmp_path / "other"
         other.mkdir()
         second = subprocess.run(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "kaiten.api.cli", "serve", "--port", str(port)],
             cwd=other,
             env={**env, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
             capture_output=True,

@@ -8,10 +8,10 @@ import random
 import msgspec
 import pytest
 
-from api.bootstrap import bootstrap
-from domain.engine import RuleViolation
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.errors import ServiceError
+from kaiten.api.bootstrap import bootstrap
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.errors import ServiceError
 
 pytestmark = pytest.mark.postgres
 

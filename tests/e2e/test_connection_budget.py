@@ -18,11 +18,11 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
-from adapters.database import APPLICATION_NAME, DEFAULT_CONNECTIONS, MIN_CONNECTIONS
-from adapters.notify import APPLICATION_NAME as LISTENER_NAME
-from api.app import create_app
-from api.bootstrap import bootstrap
-from api.settings import Settings, SettingsError
+from kaiten.adapters.database import APPLICATION_NAME, DEFAULT_CONNECTIONS, MIN_CONNECTIONS
+from kaiten.adapters.notify import APPLICATION_NAME as LISTENER_NAME
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.settings import Settings, SettingsError
 from tests.e2e.connections import Counter, conninfo
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess

@@ -8,7 +8,7 @@ import re
 import msgspec
 import pytest
 
-from domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES
 from tests.e2e.play import bearer, create
 
 

@@ -18,8 +18,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from adapters.schema import events
-from api.cli import main
+from kaiten.adapters.schema import events
+from kaiten.api.cli import main
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 

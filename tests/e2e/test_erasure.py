@@ -14,10 +14,10 @@ import sqlalchemy as sa
 from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from api.bootstrap import Services
-from services.verification import verify_game
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.api.bootstrap import Services
+from kaiten.services.verification import verify_game
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import all_events, bearer, bots_owe_nothing, play_randomly, until
 from tests.projecting import settle_all

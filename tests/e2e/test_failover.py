@@ -35,12 +35,12 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from adapters.database import create_engine
-from adapters.migrate import upgrade_sync
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner
-from adapters.schema import events, idempotency_keys
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import upgrade_sync
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.schema import events, idempotency_keys
 from tests.auto_failover import Formation, formation, missing
 from tests.e2e.servers import OPEN, ServerProcess
 from tests.integration.projections.tables import snapshot

@@ -27,8 +27,8 @@ import attrs
 import httpx
 import pytest
 
-from api.bootstrap import Services
-from domain.catalog import GAMES
+from kaiten.api.bootstrap import Services
+from kaiten.domain.catalog import GAMES
 from tests.e2e.play import BOTS_SECONDS
 from tests.e2e.serving import serving
 from tests.projecting import settle_all

@@ -17,12 +17,12 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.migrate import upgrade
-from api.app import create_app
-from api.bootstrap import Services, bootstrap, bootstrap_with_store
-from domain.catalog import GAMES
-from services.codec import codec_for
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.migrate import upgrade
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services, bootstrap, bootstrap_with_store
+from kaiten.domain.catalog import GAMES
+from kaiten.services.codec import codec_for
 from tests.e2e.play import all_events
 from tests.integration.projections.games import bot_games, people_game
 from tests.projecting import settle_all

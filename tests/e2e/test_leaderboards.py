@@ -18,7 +18,7 @@ import msgspec
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.bootstrap import Services
+from kaiten.api.bootstrap import Services
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import play_randomly
 from tests.integration.projections.games import people_game

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.bootstrap import Services
+from kaiten.api.bootstrap import Services
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing, create, moved_on, seats_named, until
 from tests.e2e.sse import refused_stream
 from tests.projecting import settle_all

@@ -9,7 +9,7 @@ import random
 
 from litestar.testing import AsyncTestClient
 
-from api.bootstrap import Services
+from kaiten.api.bootstrap import Services
 from tests.e2e.play import all_events, bearer, create, play_randomly
 from tests.projecting import settle_all
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from litestar.testing import AsyncTestClient
 
-from api.bootstrap import Services
+from kaiten.api.bootstrap import Services
 from tests.e2e.play import (
     bearer,
     bots_owe_nothing,

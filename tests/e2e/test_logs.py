@@ -14,12 +14,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from api.bootstrap import bootstrap
-from api.cli import main
-from services import logs
-from services.commands import CreateGame, NewSeat
-from services.logs import MAX_EVENT_BYTES, MAX_LOG_BYTES, MAX_LOG_EVENTS
-from services.ports import NewEvent
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.cli import main
+from kaiten.services import logs
+from kaiten.services.commands import CreateGame, NewSeat
+from kaiten.services.logs import MAX_EVENT_BYTES, MAX_LOG_BYTES, MAX_LOG_EVENTS
+from kaiten.services.ports import NewEvent
 from tests.bots import created_and_played
 from tests.e2e.play import all_events, finished, play_randomly
 

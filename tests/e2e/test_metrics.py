@@ -13,9 +13,9 @@ import pytest
 import sqlalchemy as sa
 from litestar.testing import AsyncTestClient
 
-from adapters.schema import deadlines, webhook_deliveries
-from api.app import create_app
-from api.bootstrap import Services, bootstrap
+from kaiten.adapters.schema import deadlines, webhook_deliveries
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services, bootstrap
 from tests.e2e.play import bearer, create
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,11 +8,11 @@ import pytest
 from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
-from adapters.database import async_url
-from adapters.notify import libpq_conninfo
-from api.app import create_app
-from api.bootstrap import bootstrap
-from api.errors import UNAVAILABLE_RETRY_AFTER_SECONDS
+from kaiten.adapters.database import async_url
+from kaiten.adapters.notify import libpq_conninfo
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.errors import UNAVAILABLE_RETRY_AFTER_SECONDS
 from tests.e2e.servers import free_port
 
 TWO_PEOPLE = {"game": "sushi-go", "players": 2, "seats": [{"name": "ann"}, {"name": "bob"}]}

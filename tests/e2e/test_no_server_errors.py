@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.routes import HTTPRoute
 
-from adapters.memory_store import InMemoryEventStore
-from api.app import create_app
-from api.bootstrap import bootstrap_with_store
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap_with_store
 from tests.e2e.play import bearer, create
 
 #: Two logs recorded by kaiten 0.1.0 (tests/golden), whose mutations the import route gets.

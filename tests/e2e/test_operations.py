@@ -10,10 +10,10 @@ import sys
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.bootstrap import bootstrap
-from api.logging_setup import JsonLines
-from api.settings import RateLimit, Settings, SettingsError
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.logging_setup import JsonLines
+from kaiten.api.settings import RateLimit, Settings, SettingsError
 from tests.e2e.play import bearer, create
 
 

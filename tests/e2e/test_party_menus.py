@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.sushi_go_party.options import MODES, SUGGESTED
+from kaiten.domain.sushi_go_party.options import MODES, SUGGESTED
 from tests.e2e.play import create, play_randomly
 
 

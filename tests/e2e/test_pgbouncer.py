@@ -27,9 +27,9 @@ import httpx
 import psycopg
 from sqlalchemy.engine import make_url
 
-from adapters.database import async_url
-from api.bootstrap import bootstrap
-from services.verification import verify_game
+from kaiten.adapters.database import async_url
+from kaiten.api.bootstrap import bootstrap
+from kaiten.services.verification import verify_game
 from tests.e2e.connections import Counter, conninfo
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing
 from tests.e2e.servers import OPEN, ServerProcess, free_port

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES
 from tests.e2e.play import (
     all_events,
     bearer,

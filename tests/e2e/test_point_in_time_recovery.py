@@ -24,9 +24,9 @@ import msgspec
 import pytest
 import sqlalchemy as sa
 
-from api.bootstrap import bootstrap
-from api.cli import main
-from services.commands import Act, CreateGame, ListLegalCommands, NewSeat
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.cli import main
+from kaiten.services.commands import Act, CreateGame, ListLegalCommands, NewSeat
 from tests.bots import bots_move
 from tests.loud_skips import skip_loudly
 from tests.replication import _Runner, free_port, postgres_bin

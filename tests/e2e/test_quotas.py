@@ -20,11 +20,11 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.bootstrap import Services
-from api.rate_limit import Limiter
-from api.settings import RateLimit, Settings
-from services.ports import Quotas
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
+from kaiten.api.rate_limit import Limiter
+from kaiten.api.settings import RateLimit, Settings
+from kaiten.services.ports import Quotas
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import bearer, finished
 from tests.e2e.servers import ServerProcess
@@ -169,7 +169,7 @@ async def cli_app_key(database_url: str, name: str, *quotas: str) -> str:
     process = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "api.cli",
+        "kaiten.api.cli",
         "apps",
         "create",
         name,

@@ -22,11 +22,11 @@ from litestar.testing import AsyncTestClient
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.migrate import upgrade_sync
-from api.app import create_app
-from api.bootstrap import Services, bootstrap
-from api.cli import main
-from api.settings import Settings, SettingsError
+from kaiten.adapters.migrate import upgrade_sync
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services, bootstrap
+from kaiten.api.cli import main
+from kaiten.api.settings import Settings, SettingsError
 from tests.e2e.play import finished as over
 from tests.e2e.serving import serving
 from tests.loud_skips import skip_loudly

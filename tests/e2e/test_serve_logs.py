@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from api.service_cli import SERVERS
+from kaiten.api.cli.service import SERVERS
 from tests.e2e.servers import ServerProcess
 
 

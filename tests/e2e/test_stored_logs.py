@@ -16,10 +16,10 @@ from typing import Any
 
 import msgspec
 
-from api.bootstrap import Services
-from domain.sushi_go_party.events import OUTCOME_EVENT_TYPES
-from domain.sushi_go_party.game import SUSHI_GO_PARTY
-from services.ports import NewEvent
+from kaiten.api.bootstrap import Services
+from kaiten.domain.sushi_go_party.events import OUTCOME_EVENT_TYPES
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY
+from kaiten.services.ports import NewEvent
 from tests.e2e.play import all_events, bearer, play_randomly
 
 FIXTURE = json.loads((Path(__file__).parents[1] / "fixtures" / "stored_logs_0.1.0.json").read_text())

@@ -18,10 +18,10 @@ import pytest
 import uvicorn
 from sqlalchemy import update
 
-from adapters.schema import stream_tickets
-from api.app import create_app
-from api.bootstrap import Services
-from services.stream_tickets import ticket_hash
+from kaiten.adapters.schema import stream_tickets
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
+from kaiten.services.stream_tickets import ticket_hash
 from tests.e2e.play import all_events, bearer, create, play_randomly
 from tests.e2e.sse import WAIT_SECONDS, open_stream, refused_stream
 

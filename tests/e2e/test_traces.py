@@ -15,9 +15,9 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from opentelemetry.trace import SpanKind
 
-from api.app import create_app
-from api.bootstrap import Services
-from api.settings import Settings, SettingsError
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import Services
+from kaiten.api.settings import Settings, SettingsError
 from tests.e2e.play import bearer, create
 
 TRACED = Settings(traces=True)

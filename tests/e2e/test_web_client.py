@@ -10,7 +10,7 @@ import re
 import shutil
 from pathlib import Path
 
-from api.play import IMMUTABLE, WEB_FILES, WebClient
+from kaiten.api.play import IMMUTABLE, WEB_FILES, WebClient
 
 #: The client must stay small: no framework, no bundled fonts or images.
 MAX_BYTES = 300_000

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from adapters.schema import webhook_deliveries
+from kaiten.adapters.schema import webhook_deliveries
 from tests.e2e.play import turn_came
 from tests.e2e.servers import ServerProcess
 from tests.e2e.webhook_receiver import Receiver, person_against_a_bot, pick, register

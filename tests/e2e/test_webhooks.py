@@ -16,10 +16,10 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from api.app import create_app
-from api.bootstrap import bootstrap
-from api.settings import WebhookOptions
-from services.webhooks import body_signature, signature
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.settings import WebhookOptions
+from kaiten.services.webhooks import body_signature, signature
 from tests.e2e.play import bearer, create, play_randomly, turn_came
 from tests.e2e.servers import free_port
 from tests.e2e.serving import serving

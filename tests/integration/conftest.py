@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
+from kaiten.adapters.database import create_engine
 
 
 @pytest.fixture

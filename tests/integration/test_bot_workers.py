@@ -10,13 +10,13 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from adapters.bot_workers import WORKER_NICENESS, ProcessThinker
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from services.commands import CreateGame, GetTable, NewSeat
-from services.errors import ServiceError
-from services.games import Games
+from kaiten.adapters.bot_workers import WORKER_NICENESS, ProcessThinker
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import CreateGame, GetTable, NewSeat
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import SQLITE_BUSY_TIMEOUT_MS, async_url, create_engine, for_writes
+from kaiten.adapters.database import SQLITE_BUSY_TIMEOUT_MS, async_url, create_engine, for_writes
 
 
 @pytest.mark.parametrize(

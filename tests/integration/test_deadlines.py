@@ -10,12 +10,12 @@ from datetime import timedelta
 
 import pytest
 
-from adapters.database import create_engine
-from adapters.deadlines import InMemoryDeadlines, SqlDeadlines
-from adapters.memory_store import InMemoryEventStore
-from adapters.migrate import upgrade
-from adapters.sql_store import SqlEventStore
-from services.ports import ConcurrencyConflict, Deadlines, EventStore
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.deadlines import InMemoryDeadlines, SqlDeadlines
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.migrate import upgrade
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import ConcurrencyConflict, Deadlines, EventStore
 from tests.integration.test_event_store_contract import START, event, summary
 
 LEASE = timedelta(seconds=30)

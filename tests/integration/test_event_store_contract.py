@@ -11,10 +11,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from adapters.database import create_engine
-from adapters.memory_store import InMemoryEventStore
-from adapters.sql_store import SqlEventStore
-from services.ports import (
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import (
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
     EventStore,

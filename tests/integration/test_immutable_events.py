@@ -10,8 +10,8 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sql_store import SqlEventStore
-from services.ports import NewEvent
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import NewEvent
 
 
 @pytest.mark.parametrize(

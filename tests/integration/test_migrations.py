@@ -14,11 +14,11 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
-from adapters.migrate import alembic_config, is_migrated, upgrade
-from adapters.schema import include_object, metadata
-from api.bootstrap import bootstrap
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import alembic_config, is_migrated, upgrade
+from kaiten.adapters.schema import include_object, metadata
+from kaiten.api.bootstrap import bootstrap
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign
 from tests.bots import bots_move
 from tests.projecting import settle_all
 

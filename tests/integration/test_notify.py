@@ -21,13 +21,13 @@ import sqlalchemy as sa
 from psycopg.rows import TupleRow
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import adapters.notify
-from adapters.database import create_engine
-from adapters.memory_store import InMemoryEventStore
-from adapters.notify import LocalNotifier, PostgresNotifier, notice_payload, parse_payload
-from adapters.sql_store import SqlEventStore
-from adapters.webhook_store import SqlWebhookStore
-from services.ports import (
+from kaiten.adapters import notify
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.notify import LocalNotifier, PostgresNotifier, notice_payload, parse_payload
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.webhook_store import SqlWebhookStore
+from kaiten.services.ports import (
     DELIVERIES_QUEUED,
     RESYNC,
     AppendNotice,
@@ -263,7 +263,7 @@ async def test_a_listener_that_ignores_its_cancellation_still_lets_the_notifier_
 
     notifier = PostgresNotifier(postgres_url)
     monkeypatch.setattr(notifier, "_relay", stubborn_relay)
-    monkeypatch.setattr(adapters.notify, "STOP_SECONDS", 0.5)
+    monkeypatch.setattr(notify, "STOP_SECONDS", 0.5)
     async with asyncio.timeout(WAIT_SECONDS):
         async with notifier.running():
             assert notifier.listening

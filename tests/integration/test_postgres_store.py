@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
-from adapters.sql_store import SqlEventStore
-from services.ports import ConcurrencyConflict, NewEvent
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import ConcurrencyConflict, NewEvent
 
 pytestmark = pytest.mark.postgres
 

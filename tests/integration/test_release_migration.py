@@ -27,18 +27,18 @@ from alembic import command
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.engine import Connection
 
-from adapters.database import create_engine
-from adapters.migrate import alembic_config, is_migrated, upgrade
-from api.bootstrap import Services, bootstrap
-from api.contract.presenting import event_page, match_page, table_view
-from domain.catalog import GAMES
-from services.access import AppCaller
-from services.codec import codec_for, game_of_log
-from services.commands import GetTable, ListEvents
-from services.errors import ServiceError
-from services.ports import BUILTIN_APP
-from services.statistics import FinishedGame, GameTotals, PlayerRecord, add_to_players, finished_game
-from services.verification import verify_game
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import alembic_config, is_migrated, upgrade
+from kaiten.api.bootstrap import Services, bootstrap
+from kaiten.api.contract.presenting import event_page, match_page, table_view
+from kaiten.domain.catalog import GAMES
+from kaiten.services.access import AppCaller
+from kaiten.services.codec import codec_for, game_of_log
+from kaiten.services.commands import GetTable, ListEvents
+from kaiten.services.errors import ServiceError
+from kaiten.services.ports import BUILTIN_APP
+from kaiten.services.statistics import FinishedGame, GameTotals, PlayerRecord, add_to_players, finished_game
+from kaiten.services.verification import verify_game
 from tests.projecting import settle_all
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "release_database_5971f3e.json"

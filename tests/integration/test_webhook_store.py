@@ -9,9 +9,16 @@ import msgspec
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sql_store import SqlEventStore
-from adapters.webhook_store import SqlWebhookStore
-from services.ports import ConcurrencyConflict, DeliveryAttempt, DueDelivery, NewEvent, OutboxMessage, WebhookRecord
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.webhook_store import SqlWebhookStore
+from kaiten.services.ports import (
+    ConcurrencyConflict,
+    DeliveryAttempt,
+    DueDelivery,
+    NewEvent,
+    OutboxMessage,
+    WebhookRecord,
+)
 from tests.integration.test_event_store_contract import summary
 
 LEASE = timedelta(seconds=30)

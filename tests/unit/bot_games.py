@@ -8,9 +8,9 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import Game
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Game
 
 
 def bot_game(game: Game, players: int, seed: int) -> tuple[lobby.Table, list[Any]]:

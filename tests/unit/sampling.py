@@ -15,8 +15,8 @@ from typing import Any
 
 import msgspec
 
-from domain.chance import Chance
-from domain.engine import Game
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Game
 from tests.unit.bot_games import new_table, step
 
 

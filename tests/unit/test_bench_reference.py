@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bench import reference
-from domain.sushi_go.cards import (
+from kaiten.domain.sushi_go.cards import (
     CARD_TYPES,
     CHOPSTICKS,
     DUMPLING,
@@ -23,8 +23,8 @@ from domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
-from domain.sushi_go.scoring import pudding_points, round_breakdowns
-from services.simulation import simulate
+from kaiten.domain.sushi_go.scoring import pudding_points, round_breakdowns
+from kaiten.services.simulation import simulate
 
 tableaus = st.lists(st.lists(st.integers(0, len(CARD_TYPES) - 1), max_size=12), min_size=2, max_size=5)
 

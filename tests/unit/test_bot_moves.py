@@ -9,16 +9,16 @@ from datetime import UTC, datetime, timedelta
 import msgspec
 import pytest
 
-from adapters.deadlines import InMemoryDeadlines
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds
-from services.bot_moves import BUSY_RETRY_SECONDS, BotChoice, BotLoad, ThreadThinker
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
-from services.ports import BUILTIN_APP
-from services.quotas import QuotaExceeded
-from services.scheduler import DEFAULT_LEASE, Scheduler
+from kaiten.adapters.deadlines import InMemoryDeadlines
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds
+from kaiten.services.bot_moves import BUSY_RETRY_SECONDS, BotChoice, BotLoad, ThreadThinker
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
+from kaiten.services.ports import BUILTIN_APP
+from kaiten.services.quotas import QuotaExceeded
+from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
 from tests.bots import bots_move
 
 

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.engine import Game
-from domain.sushi_go.bots import RandomBot, play_bots
-from domain.sushi_go.game import SUSHI_GO
+from kaiten.domain import lobby
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Game
+from kaiten.domain.sushi_go.bots import RandomBot, play_bots
+from kaiten.domain.sushi_go.game import SUSHI_GO
 from tests.unit.bot_games import new_table, step
 
 

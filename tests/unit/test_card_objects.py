@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.contract.card_objects import Card, Shown, prefixed
-from api.contract.views import views_of
-from domain.catalog import GAMES
-from domain.engine import CardId, record
+from kaiten.api.contract.card_objects import Card, Shown, prefixed
+from kaiten.api.contract.views import views_of
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.engine import CardId, record
 from tests.unit.bot_games import new_table, step
 
 

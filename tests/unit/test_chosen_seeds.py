@@ -16,10 +16,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import lobby
-from domain.catalog import get_game
-from domain.chance import Chance
-from domain.engine import AnyGame
+from kaiten.domain import lobby
+from kaiten.domain.catalog import get_game
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame
 
 #: Small, as a player would choose one: well inside the range the attack scans.
 CHOSEN_SEED = 424_242

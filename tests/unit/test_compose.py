@@ -31,8 +31,8 @@ import pytest
 import yaml
 from sqlalchemy.engine import make_url
 
-from api.cli import build_parser
-from api.settings import Settings
+from kaiten.api.cli import build_parser
+from kaiten.api.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPOSE = ROOT / "compose.yaml"

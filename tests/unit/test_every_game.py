@@ -17,12 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.engine import Game, reads_view
-from domain.mcts import MctsBot
-from services.logs import MAX_EVENT_DATA_BYTES
+from kaiten.domain import lobby
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Game, reads_view
+from kaiten.domain.mcts import MctsBot
+from kaiten.services.logs import MAX_EVENT_DATA_BYTES
 
 SEEDS = range(3 if os.environ.get("CI") else 6)
 #: A generous bound on decisions per game (a game that runs past it does not terminate).
@@ -142,7 +142,7 @@ def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
     `evolve` differs: a reader finds the same thing in the same place."""
     root = Path(__file__).resolve().parents[2] / "domain"
     for game in GAMES.values():
-        layout = {path.stem for path in (root / game.view_type.__module__.split(".")[1]).glob("*.py")}
+        layout = {path.stem for path in (root / game.view_type.__module__.split(".")[2]).glob("*.py")}
         versions = {f"rules_v{entry.version}" for entry in game.rules_versions}
         assert layout - versions == {"__init__", *MODULES}, (game.id, layout)
         assert layout & versions in (set(), versions), (game.id, "every version in its own module, or none")

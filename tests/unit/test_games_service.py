@@ -7,13 +7,13 @@ from collections.abc import Sequence
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, ReplayGame
-from services.errors import ServiceError
-from services.games import Games
-from services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, ReplayGame
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
 from tests.bots import play_to_the_end
 
 

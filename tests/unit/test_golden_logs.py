@@ -22,13 +22,13 @@ from typing import Any, NamedTuple
 import msgspec
 import pytest
 
-from api.contract.presenting import event_views, table_view
-from domain import lobby as tables
-from domain.catalog import GAMES
-from services.codec import codec_for
-from services.ports import StoredEvent
-from services.seen import seen_events, seen_table
-from services.upcasting import current_version, upcast
+from kaiten.api.contract.presenting import event_views, table_view
+from kaiten.domain import lobby as tables
+from kaiten.domain.catalog import GAMES
+from kaiten.services.codec import codec_for
+from kaiten.services.ports import StoredEvent
+from kaiten.services.seen import seen_events, seen_table
+from kaiten.services.upcasting import current_version, upcast
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 FILES = sorted(GOLDEN.glob("*/*.json"))

@@ -18,16 +18,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from api.contract.presenting import log_document
-from domain.catalog import GAMES
-from domain.lobby import SeatTaken
-from services.commands import CreateGame, NewSeat
-from services.errors import ServiceError
-from services.games import Games
-from services.logs import InvalidLog, check_log, export_log
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.api.contract.presenting import log_document
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.lobby import SeatTaken
+from kaiten.services.commands import CreateGame, NewSeat
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.logs import InvalidLog, check_log, export_log
 from tests.bots import play_to_the_end
 
 MUTATIONS_PER_GAME = 1000

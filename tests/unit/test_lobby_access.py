@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.catalog import get_game
-from domain.engine import NotNow, RuleViolation
+from kaiten.domain import lobby
+from kaiten.domain.catalog import get_game
+from kaiten.domain.engine import NotNow, RuleViolation
 
 GAME = get_game("sushi-go")
 

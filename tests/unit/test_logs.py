@@ -14,15 +14,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from api.contract.presenting import event_page, log_document, table_view
-from services.commands import CreateGame, GetTable, ListEvents, NewSeat, Resign
-from services.errors import ServiceError
-from services.games import Games
-from services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
-from services.verification import verify_game
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.api.contract.presenting import event_page, log_document, table_view
+from kaiten.services.commands import CreateGame, GetTable, ListEvents, NewSeat, Resign
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.logs import FORMAT, InvalidLog, check_log, export_log, import_log
+from kaiten.services.verification import verify_game
 from tests.bots import bots_move
 from tests.unit.seats.fixtures import server
 

@@ -8,15 +8,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import mcts
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.engine import Result, SeatScore
-from domain.mcts import MctsBot, Search
-from domain.sushi_go import sampler as sushi_go_sampler
-from domain.sushi_go.bots import GreedyBot
-from domain.sushi_go.game import SUSHI_GO
-from services.simulation import play_game
+from kaiten.domain import mcts
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import Result, SeatScore
+from kaiten.domain.mcts import MctsBot, Search
+from kaiten.domain.sushi_go import sampler as sushi_go_sampler
+from kaiten.domain.sushi_go.bots import GreedyBot
+from kaiten.domain.sushi_go.game import SUSHI_GO
+from kaiten.services.simulation import play_game
 from tests.unit.sampling import positions
 
 

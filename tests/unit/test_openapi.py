@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from api.service_cli import openapi_document
+from kaiten.api.cli.service import openapi_document
 
 COMMITTED = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 

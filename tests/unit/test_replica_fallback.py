@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy.exc import OperationalError, ProgrammingError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from adapters.replica import Replica
+from kaiten.adapters.replica import Replica
 
 
 class Clock:

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from api.conditional import seen_version
-from services.commands import (
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.api.conditional import seen_version
+from kaiten.services.commands import (
     Act,
     CreateGame,
     GetTable,
@@ -30,11 +30,11 @@ from services.commands import (
     Resign,
     TakeSeat,
 )
-from services.errors import ServiceError
-from services.games import Games
-from services.logs import export_log
-from services.ports import NewEvent, StoredEvent
-from services.replica_reads import ReplicaReads
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.logs import export_log
+from kaiten.services.ports import NewEvent, StoredEvent
+from kaiten.services.replica_reads import ReplicaReads
 from tests.bots import created_and_played
 
 

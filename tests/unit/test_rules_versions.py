@@ -8,21 +8,21 @@ import uuid
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from domain import lobby
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.dim_sum_derby.game import DIM_SUM_DERBY
-from domain.engine import RuleViolation
-from domain.sushi_go.game import SUSHI_GO
-from services.codec import codec_for
-from services.commands import NewSeat, ReplayGame, TakeSeat
-from services.games import Games
-from services.loading import load_game
-from services.ports import NewEvent
-from services.upcasting import current_version, upcast
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.domain import lobby
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.game import DIM_SUM_DERBY
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go.game import SUSHI_GO
+from kaiten.services.codec import codec_for
+from kaiten.services.commands import NewSeat, ReplayGame, TakeSeat
+from kaiten.services.games import Games
+from kaiten.services.loading import load_game
+from kaiten.services.ports import NewEvent
+from kaiten.services.upcasting import current_version, upcast
 from tests.bots import bots_move
 
 

@@ -7,10 +7,10 @@ import json
 import msgspec
 import pytest
 
-from api import simulate_cli
-from domain.catalog import GAMES
-from domain.engine import RuleViolation
-from services.simulation import SimulationReport, game_seeds, simulate
+from kaiten.api.cli import simulate as simulate_cli
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.simulation import SimulationReport, game_seeds, simulate
 from tests.unit import cli
 
 

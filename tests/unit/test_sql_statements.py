@@ -8,7 +8,7 @@ import re
 from psycopg import _queries
 from sqlalchemy.dialects.postgresql import psycopg as psycopg_dialect
 
-from adapters.sql_statements import Statements
+from kaiten.adapters.sql_statements import Statements
 
 
 def test_the_append_statement_is_short_enough_for_psycopg_to_cache_its_conversion() -> None:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.engine import Result, SeatScore, victory_shares
-from services.standings import GameRecord, standings, wilson_interval
+from kaiten.domain.engine import Result, SeatScore, victory_shares
+from kaiten.services.standings import GameRecord, standings, wilson_interval
 
 
 @pytest.mark.parametrize(

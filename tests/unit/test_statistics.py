@@ -5,11 +5,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.engine import Result, SeatScore
-from domain.lobby import GameFinished, SeatTaken
-from domain.sushi_go.game import SUSHI_GO
-from services import ratings
-from services.statistics import (
+from kaiten.domain.engine import Result, SeatScore
+from kaiten.domain.lobby import GameFinished, SeatTaken
+from kaiten.domain.sushi_go.game import SUSHI_GO
+from kaiten.services import ratings
+from kaiten.services.statistics import (
     FinishedGame,
     GameTotals,
     PlayerRecord,

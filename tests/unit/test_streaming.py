@@ -8,15 +8,15 @@ from collections.abc import AsyncIterator
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.notify import LocalNotifier
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
-from services.games import Games
-from services.ports import RESYNC, StoredEvent
-from services.seen import CreatedTable, SeenEvent, SeenEvents
-from services.streaming import EventStreams, KeepAlive
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.notify import LocalNotifier
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
+from kaiten.services.ports import RESYNC, StoredEvent
+from kaiten.services.seen import CreatedTable, SeenEvent, SeenEvents
+from kaiten.services.streaming import EventStreams, KeepAlive
 
 WAIT_SECONDS = 10
 #: Far longer than any test: a keep-alive would mean the stream waited for something that never came.

@@ -5,17 +5,26 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from api.settings import Settings, SettingsError
-from domain.engine import RuleViolation
-from services.commands import Act, CreateGame, GetTable, ListEvents, ListLegalCommands, NewSeat, ReplayGame, TakeSeat
-from services.errors import ServiceError
-from services.games import Games
-from services.lru import Lru
-from services.ports import StoredEvent
-from services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.api.settings import Settings, SettingsError
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.commands import (
+    Act,
+    CreateGame,
+    GetTable,
+    ListEvents,
+    ListLegalCommands,
+    NewSeat,
+    ReplayGame,
+    TakeSeat,
+)
+from kaiten.services.errors import ServiceError
+from kaiten.services.games import Games
+from kaiten.services.lru import Lru
+from kaiten.services.ports import StoredEvent
+from kaiten.services.table_cache import DEFAULT_CACHED_TABLES, REPLAY_POINT_EVERY
 from tests.bots import created_and_played
 
 

@@ -9,17 +9,17 @@ from collections.abc import Sequence
 import msgspec
 import pytest
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from api import tournament_cli
-from api.cli import build_parser
-from api.schemas import SeatRequest
-from domain.chance import Chance
-from domain.engine import AnyGame, Bot, RuleViolation
-from services.commands import CreateGame, NewSeat
-from services.games import Games
-from services.tournament import TournamentReport, line_up, run_tournament
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.api.cli import build_parser
+from kaiten.api.cli import tournament as tournament_cli
+from kaiten.api.schemas import SeatRequest
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import AnyGame, Bot, RuleViolation
+from kaiten.services.commands import CreateGame, NewSeat
+from kaiten.services.games import Games
+from kaiten.services.tournament import TournamentReport, line_up, run_tournament
 from tests.unit import cli
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from domain.catalog import GAMES
-from services import upcasting
-from services.upcasting import UnknownSchemaVersion, current_version, upcast
+from kaiten.domain.catalog import GAMES
+from kaiten.services import upcasting
+from kaiten.services.upcasting import UnknownSchemaVersion, current_version, upcast
 
 
 def test_games_do_share_event_type_names() -> None:

@@ -12,17 +12,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters.memory_store import InMemoryEventStore
-from adapters.notify import LocalNotifier
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds, SystemClock
-from adapters.webhook_http import HttpWebhookSender, is_public
-from api.settings import SettingsError, WebhookOptions
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign, TakeSeat
-from services.games import Games
-from services.ports import DELIVERIES_QUEUED, RESYNC, AppendNotice
-from services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
-from services.webhooks import SIGNATURE_TOLERANCE_SECONDS, body_signature, signature
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.notify import LocalNotifier
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.adapters.webhook_http import HttpWebhookSender, is_public
+from kaiten.api.settings import SettingsError, WebhookOptions
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign, TakeSeat
+from kaiten.services.games import Games
+from kaiten.services.ports import DELIVERIES_QUEUED, RESYNC, AppendNotice
+from kaiten.services.webhook_delivery import PURGE_BATCH, PURGE_EVERY, DeliveryWorker, retry_delay
+from kaiten.services.webhooks import SIGNATURE_TOLERANCE_SECONDS, body_signature, signature
 from tests.e2e.webhook_receiver import RECEIVER_EXAMPLE, Receiver
 from tests.unit.seats.fixtures import FakeClock
 

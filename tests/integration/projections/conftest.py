@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
-from adapters.migrate import upgrade
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.migrate import upgrade
 from tests.conftest import _new_postgres_database
 
 

@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import msgspec
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.people import SqlPeople
-from adapters.sql_store import SqlEventStore
-from adapters.system import SecureIds, SystemClock
-from domain.catalog import GAMES
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
+from kaiten.adapters.people import SqlPeople
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.domain.catalog import GAMES
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
 from tests.bots import bots_move
 
 #: Far more commands than any game of the catalog needs.

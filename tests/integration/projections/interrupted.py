@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from adapters.projections.log import LogEvent
-from adapters.projections.runner import Projection
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.runner import Projection
 
 
 class Interrupted:

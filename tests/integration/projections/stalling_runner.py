@@ -11,9 +11,9 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from adapters.database import create_engine
-from adapters.projections.registry import PROJECTIONS
-from adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.projections.registry import PROJECTIONS
+from kaiten.adapters.projections.runner import ProjectionRunner
 from tests.integration.projections.interrupted import Interrupted
 
 MID_BATCH = "mid-batch"

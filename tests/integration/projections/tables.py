@@ -7,8 +7,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import Projection, ProjectionRunner
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import Projection, ProjectionRunner
 from tests.projecting import settle_all
 
 

@@ -13,8 +13,8 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.schema import events, match_history
-from api.cli import main
+from kaiten.adapters.schema import events, match_history
+from kaiten.api.cli import main
 from tests.integration.projections.games import bot_games, games_service
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -26,7 +26,7 @@ async def kaiten(engine: AsyncEngine, *args: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "api.cli",
+        "kaiten.api.cli",
         "projections",
         *args,
         cwd=ROOT,

@@ -10,10 +10,10 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner
-from adapters.schema import game_stats, match_history
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner
+from kaiten.adapters.schema import game_stats, match_history
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.stalling_runner import MID_BATCH
 from tests.integration.projections.tables import snapshot

@@ -16,11 +16,11 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from adapters.projections.log import LogEvent
-from adapters.projections.runner import ProjectionRunner, running
-from adapters.schema import events
-from adapters.sql_store import SqlEventStore
-from services.ports import NewEvent
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.runner import ProjectionRunner, running
+from kaiten.adapters.schema import events
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import NewEvent
 
 pytestmark = pytest.mark.postgres
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import msgspec
 
-from adapters.projections.history import _Created, _Finished, _lobby_event
+from kaiten.adapters.projections.history import _Created, _Finished, _lobby_event
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "0.1.0" / "sushi-go-2p-bots.json"
 

@@ -14,14 +14,14 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from adapters.projections import quarantine
-from adapters.projections.log import LogEvent
-from adapters.projections.quarantine import QUARANTINED
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import Projection, ProjectionRunner
-from adapters.schema import match_history, player_stats
-from adapters.sql_store import SqlEventStore
-from services.ports import NewEvent
+from kaiten.adapters.projections import quarantine
+from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.quarantine import QUARANTINED
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import Projection, ProjectionRunner
+from kaiten.adapters.schema import match_history, player_stats
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.services.ports import NewEvent
 from tests.integration.projections.games import games_service, people_game
 from tests.projecting import settle
 
@@ -99,7 +99,7 @@ class Refusing:
 def kaiten(engine: AsyncEngine, *args: str) -> str:
     url = engine.url.render_as_string(hide_password=False)
     done = subprocess.run(
-        [sys.executable, "-m", "api.cli", *args],
+        [sys.executable, "-m", "kaiten.api.cli", *args],
         env={**os.environ, "DATABASE_URL": url},
         capture_output=True,
         text=True,

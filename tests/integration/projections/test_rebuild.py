@@ -12,10 +12,10 @@ import uuid
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from adapters.schema import events, people, player_stats, rating_history
-from domain.catalog import GAMES
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.schema import events, people, player_stats, rating_history
+from kaiten.domain.catalog import GAMES
 from tests.integration.projections.games import bot_games, games_service, people_game
 from tests.integration.projections.tables import catch_up, snapshot
 

@@ -11,14 +11,14 @@ import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.database import create_engine
-from adapters.notify import LocalNotifier
-from adapters.projections.history import HistoryProjection
-from adapters.projections.rebuild import rebuild
-from adapters.projections.registry import build_projections
-from adapters.projections.runner import ProjectionRunner, running
-from adapters.schema import events, match_history, projection_checkpoints
-from services.ports import AppendNotice
+from kaiten.adapters.database import create_engine
+from kaiten.adapters.notify import LocalNotifier
+from kaiten.adapters.projections.history import HistoryProjection
+from kaiten.adapters.projections.rebuild import rebuild
+from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.runner import ProjectionRunner, running
+from kaiten.adapters.schema import events, match_history, projection_checkpoints
+from kaiten.services.ports import AppendNotice
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.interrupted import Interrupted
 from tests.integration.projections.tables import snapshot

@@ -9,9 +9,9 @@ from typing import Any
 from msgspec import UNSET
 from msgspec.structs import replace
 
-from domain import engine, lobby
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import (
+from kaiten.domain import engine, lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import (
     ACTIONS_PER_TURN,
     CARD_CART,
     CART_DECKS,
@@ -25,10 +25,10 @@ from domain.dim_sum_derby.cards import (
     YEN_CARDS,
     YEN_DECKS,
 )
-from domain.dim_sum_derby.evolve import evolve
-from domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
-from domain.dim_sum_derby.options import DerbyOptions
-from domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.dim_sum_derby.evolve import evolve
+from kaiten.domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
+from kaiten.domain.dim_sum_derby.options import DerbyOptions
+from kaiten.domain.dim_sum_derby.state import DerbyState
 from tests.unit import bot_games
 
 DERBY_BY_SLUG = {kind.slug: index for index, kind in enumerate(DERBY_KINDS)}

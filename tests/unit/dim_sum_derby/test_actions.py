@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain import lobby
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import ACTIONS_PER_TURN
-from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, Rotate, Serve
-from domain.dim_sum_derby.events import ActionTaken, DerbyDrawn, DishCycled, DishServed, TurnPassed
-from domain.engine import RuleViolation
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import ACTIONS_PER_TURN
+from kaiten.domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, Rotate, Serve
+from kaiten.domain.dim_sum_derby.events import ActionTaken, DerbyDrawn, DishCycled, DishServed, TurnPassed
+from kaiten.domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import (
     GAME,
     check_conservation,

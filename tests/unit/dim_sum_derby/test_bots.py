@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from domain.chance import Chance
-from domain.dim_sum_derby.commands import Eat, PlayDerby, Serve
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.commands import Eat, PlayDerby, Serve
 from tests.unit.dim_sum_derby.helpers import GAME, derby, dish, make_state, play
 
 

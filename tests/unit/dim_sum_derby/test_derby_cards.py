@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import STEAM
-from domain.dim_sum_derby.commands import Arrange, Cycle, DrawDerby, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import STEAM
+from kaiten.domain.dim_sum_derby.commands import Arrange, Cycle, DrawDerby, PlayDerby, Rotate, Serve
+from kaiten.domain.dim_sum_derby.events import (
     ActionTaken,
     CartArranged,
     CartsRotated,
@@ -23,8 +23,8 @@ from domain.dim_sum_derby.events import (
     PlayerFull,
     YenSwapped,
 )
-from domain.dim_sum_derby.state import DerbyState
-from domain.engine import RuleViolation
+from kaiten.domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, derby, dish, make_state, run, types, yen
 
 HAR_GOW, SIU_MAI, CONGEE, ROAST_DUCK = dish("har-gow"), dish("siu-mai"), dish("congee"), dish("roast-duck")

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from domain import lobby
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import turn_limit
-from domain.dim_sum_derby.commands import Cycle, Eat, Rotate
-from domain.dim_sum_derby.events import PlayerFull, TurnLimitReached
-from domain.engine import RuleViolation
-from domain.lobby import GameFinished
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import turn_limit
+from kaiten.domain.dim_sum_derby.commands import Cycle, Eat, Rotate
+from kaiten.domain.dim_sum_derby.events import PlayerFull, TurnLimitReached
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.lobby import GameFinished
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dish, make_state, new_table, run, types
 
 

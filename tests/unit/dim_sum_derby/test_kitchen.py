@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.cards import DESSERT, MAIN, STEAM
-from domain.dim_sum_derby.commands import Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.events import CartRefilled, CartsRotated
+from kaiten.domain.dim_sum_derby.cards import DESSERT, MAIN, STEAM
+from kaiten.domain.dim_sum_derby.commands import Eat, PlayDerby, Rotate, Serve
+from kaiten.domain.dim_sum_derby.events import CartRefilled, CartsRotated
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, derby, dish, make_state, run, types
 
 STEAM_DISCARDS = (dish("har-gow", 1), dish("siu-mai", 2), dish("chicken-feet"))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from domain.dim_sum_derby.cards import COPIES, DERBY_COPIES, DERBY_KINDS, DISH_BY_SLUG, MARKERS
-from domain.dim_sum_derby.events import DerbyDrawn, DerbyPlayed, PortionEaten
-from domain.dim_sum_derby.game import DIM_SUM_DERBY
+from kaiten.domain.dim_sum_derby.cards import COPIES, DERBY_COPIES, DERBY_KINDS, DISH_BY_SLUG, MARKERS
+from kaiten.domain.dim_sum_derby.events import DerbyDrawn, DerbyPlayed, PortionEaten
+from kaiten.domain.dim_sum_derby.game import DIM_SUM_DERBY
 from tests.unit.bot_games import bot_game, catalog_slugs
 
 

@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
-from domain import lobby
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import turn_limit
-from domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
-from domain.dim_sum_derby.events import (
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import turn_limit
+from kaiten.domain.dim_sum_derby.commands import Arrange, Cycle, DiscardDerby, DrawDerby, Eat, PlayDerby, Rotate, Serve
+from kaiten.domain.dim_sum_derby.events import (
     CartArranged,
     CartRefilled,
     DerbyDealt,
@@ -25,8 +25,8 @@ from domain.dim_sum_derby.events import (
     TurnLimitReached,
     YenSwapped,
 )
-from domain.dim_sum_derby.state import DerbyState
-from domain.engine import RuleViolation
+from kaiten.domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, new_table, step
 
 ENCODE = msgspec.json.encode

@@ -9,12 +9,12 @@ from itertools import permutations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.chance import Chance
-from domain.dim_sum_derby import sampler
-from domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, YEN_DECKS
-from domain.dim_sum_derby.commands import Arrange, PlayDerby
-from domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
-from domain.dim_sum_derby.state import DerbyState
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby import sampler
+from kaiten.domain.dim_sum_derby.cards import CART_DECKS, CART_TYPES, DERBY_CARDS, YEN_DECKS
+from kaiten.domain.dim_sum_derby.commands import Arrange, PlayDerby
+from kaiten.domain.dim_sum_derby.game import DIM_SUM_DERBY as GAME
+from kaiten.domain.dim_sum_derby.state import DerbyState
 from tests.unit.dim_sum_derby.helpers import derby, dish, make_state, run
 from tests.unit.sampling import check_sample, positions
 

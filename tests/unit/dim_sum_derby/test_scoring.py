@@ -6,10 +6,10 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
-from domain.dim_sum_derby.cards import STEAM
-from domain.dim_sum_derby.commands import Eat
-from domain.dim_sum_derby.events import DishScored
-from domain.engine import RuleViolation
+from kaiten.domain.dim_sum_derby.cards import STEAM
+from kaiten.domain.dim_sum_derby.commands import Eat
+from kaiten.domain.dim_sum_derby.events import DishScored
+from kaiten.domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dish, make_state, run, types, yen
 
 # Default yen cards (helpers.DEFAULT_YEN): seat 0 har-gow, spring-rolls, cheung-fun, egg-tarts;

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from domain import lobby
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CART_DECKS, DERBY_CARDS, MARKERS, YEN_DECKS
-from domain.dim_sum_derby.events import DerbyDealt
-from domain.dim_sum_derby.options import DerbyOptions
-from domain.engine import RuleViolation
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import ACTIONS_PER_TURN, CART_DECKS, DERBY_CARDS, MARKERS, YEN_DECKS
+from kaiten.domain.dim_sum_derby.events import DerbyDealt
+from kaiten.domain.dim_sum_derby.options import DerbyOptions
+from kaiten.domain.engine import RuleViolation
 from tests.unit.dim_sum_derby.helpers import GAME, check_conservation, dealt, new_table
 
 

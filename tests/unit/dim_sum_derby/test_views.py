@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from domain.chance import Chance
-from domain.dim_sum_derby.cards import HIDDEN
-from domain.dim_sum_derby.commands import Arrange, DrawDerby, PlayDerby, Rotate
-from domain.dim_sum_derby.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby.cards import HIDDEN
+from kaiten.domain.dim_sum_derby.commands import Arrange, DrawDerby, PlayDerby, Rotate
+from kaiten.domain.dim_sum_derby.events import (
     CartArranged,
     CartRefilled,
     DerbyDealt,
@@ -17,8 +17,8 @@ from domain.dim_sum_derby.events import (
     KitchenPeeked,
     YenSwapped,
 )
-from domain.dim_sum_derby.options import DerbyOptions
-from domain.engine import Game
+from kaiten.domain.dim_sum_derby.options import DerbyOptions
+from kaiten.domain.engine import Game
 from tests.unit.dim_sum_derby.helpers import DEFAULT_YEN, GAME, derby, dish, make_state, run
 
 ENCODE = msgspec.json.encode

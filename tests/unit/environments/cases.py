@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES
 
 CASES: list[tuple[str, int]] = [
     (game_id, players)

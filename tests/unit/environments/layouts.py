@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from domain.dim_sum_derby.cards import (
+from kaiten.domain.dim_sum_derby.cards import (
     CARD_DISH,
     CART_TYPES,
     DERBY_KIND,
@@ -18,14 +18,14 @@ from domain.dim_sum_derby.cards import (
     TABLE_LIMIT,
     slot_of,
 )
-from domain.dim_sum_derby.view import DerbyView
-from domain.spin_some.cards import CARD_KIND, KIND_COUNT
-from domain.spin_some.state import BASKETS
-from domain.spin_some.view import SpinView
-from domain.sushi_go.cards import KIND, NIGIRI_POINTS, WASABI
-from domain.sushi_go.view import SushiGoView
-from domain.sushi_go_party.cards import DESSERT_SLUGS, FACE_DOWN, SLUG, TYPES
-from domain.sushi_go_party.view import PartyView
+from kaiten.domain.dim_sum_derby.view import DerbyView
+from kaiten.domain.spin_some.cards import CARD_KIND, KIND_COUNT
+from kaiten.domain.spin_some.state import BASKETS
+from kaiten.domain.spin_some.view import SpinView
+from kaiten.domain.sushi_go.cards import KIND, NIGIRI_POINTS, WASABI
+from kaiten.domain.sushi_go.view import SushiGoView
+from kaiten.domain.sushi_go_party.cards import DESSERT_SLUGS, FACE_DOWN, SLUG, TYPES
+from kaiten.domain.sushi_go_party.view import PartyView
 
 
 def in_turn(seat: int, players: int) -> list[int]:

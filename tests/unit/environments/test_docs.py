@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import adapters.environments.pettingzoo_env
-from adapters.environments.games import get_spec
-from adapters.environments.openspiel_game import short_name
-from adapters.environments.pettingzoo_env import env
-from domain.catalog import GAMES
-from domain.lobby import create_game, evolve_table, rules_chance, take_seat
+import kaiten.environments.pettingzoo_env
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.lobby import create_game, evolve_table, rules_chance, take_seat
+from kaiten.environments.games import get_spec
+from kaiten.environments.openspiel_game import short_name
+from kaiten.environments.pettingzoo_env import env
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCS = (ROOT / "docs" / "environments.md").read_text()
@@ -72,7 +72,7 @@ def test_the_docs_say_a_seed_reproduces_the_environments_game_not_the_services()
     table = env("sushi-go", 3)
     table.reset(seed=7)
     assert table.match is not None and table.match.state != service_deal("sushi-go", 3, 7)
-    module = adapters.environments.pettingzoo_env.__doc__ or ""
+    module = kaiten.environments.pettingzoo_env.__doc__ or ""
     for text in (DOCS, module, researchers_section()):
         flat = " ".join(text.split())
         assert "as the service would" not in flat

@@ -13,13 +13,13 @@ import numpy as np
 import pytest
 from msgspec.structs import replace
 
-from adapters.environments.games import get_spec
-from adapters.environments.games import sushi_go_party as party
-from adapters.environments.pettingzoo_env import env
-from domain.catalog import GAMES
-from domain.dim_sum_derby.cards import DERBY_CARDS, DISHES_PER_CART
-from domain.sushi_go.cards import DECK_SIZE
-from domain.sushi_go_party.cards import SLUG as PARTY_SLUG
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.dim_sum_derby.cards import DERBY_CARDS, DISHES_PER_CART
+from kaiten.domain.sushi_go.cards import DECK_SIZE
+from kaiten.domain.sushi_go_party.cards import SLUG as PARTY_SLUG
+from kaiten.environments.games import get_spec
+from kaiten.environments.games import sushi_go_party as party
+from kaiten.environments.pettingzoo_env import env
 from tests.unit.environments import layouts
 from tests.unit.environments.cases import CASES
 from tests.unit.environments.layouts import LAYOUTS

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.environments.features import KeptNumbers
+from kaiten.environments.features import KeptNumbers
 
 
 class Pairs(KeptNumbers):

@@ -14,10 +14,10 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 from open_spiel.python.observation import make_observation
 
-from adapters.environments.match import Match
-from adapters.environments.openspiel_game import GAME_CLASSES, KaitenState, short_name
-from domain.chance import Chance
-from domain.lobby import parse_options
+from kaiten.domain.chance import Chance
+from kaiten.domain.lobby import parse_options
+from kaiten.environments.match import Match
+from kaiten.environments.openspiel_game import GAME_CLASSES, KaitenState, short_name
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
 from tests.unit.environments.layouts import LAYOUTS
 
@@ -305,7 +305,7 @@ def test_options_round_trip_through_the_game_string(options: dict[str, Any]) -> 
 
 
 def test_a_game_string_takes_options_with_the_separators_escaped() -> None:
-    from adapters.environments.openspiel_game import encode_options
+    from kaiten.environments.openspiel_game import encode_options
 
     loaded = pyspiel.load_game(
         'kaiten_sushi_go_party(players=4,options={"menu":"master-menu"%2C"pass_both_ways":true})'

@@ -8,12 +8,12 @@ import argparse
 import msgspec
 import pytest
 
-from adapters.environments.openspiel_game import GAME_CLASSES
-from adapters.environments.openspiel_peers import IsmctsPeer, OpenSpielPeers
-from api import tournament_cli
-from domain.catalog import GAMES, get_game
-from domain.chance import Chance
-from services.tournament import TournamentReport, run_tournament
+from kaiten.api.cli import tournament as tournament_cli
+from kaiten.domain.catalog import GAMES, get_game
+from kaiten.domain.chance import Chance
+from kaiten.environments.openspiel_game import GAME_CLASSES
+from kaiten.environments.openspiel_peers import IsmctsPeer, OpenSpielPeers
+from kaiten.services.tournament import TournamentReport, run_tournament
 
 PEER = "openspiel:ismcts@3sims"
 

@@ -10,16 +10,16 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test
 
-from adapters.environments.games import dim_sum_derby as derby
-from adapters.environments.games import get_spec, sushi_go
-from adapters.environments.games import sushi_go_party as party
-from adapters.environments.match import Match
-from adapters.environments.pettingzoo_env import env, parallel_env
-from domain.catalog import GAMES
-from domain.chance import Chance
-from domain.dim_sum_derby import commands as derby_commands
-from domain.spin_some.commands import Rotate, Take
-from domain.sushi_go_party import commands as party_commands
+from kaiten.domain.catalog import GAMES
+from kaiten.domain.chance import Chance
+from kaiten.domain.dim_sum_derby import commands as derby_commands
+from kaiten.domain.spin_some.commands import Rotate, Take
+from kaiten.domain.sushi_go_party import commands as party_commands
+from kaiten.environments.games import dim_sum_derby as derby
+from kaiten.environments.games import get_spec, sushi_go
+from kaiten.environments.games import sushi_go_party as party
+from kaiten.environments.match import Match
+from kaiten.environments.pettingzoo_env import env, parallel_env
 from tests.unit.environments.cases import CASES, SIMULTANEOUS
 
 #: Enough cycles for a whole game of every game (the tests stop at its end).

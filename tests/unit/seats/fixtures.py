@@ -8,14 +8,14 @@ from typing import Any
 
 import msgspec
 
-from adapters.deadlines import InMemoryDeadlines
-from adapters.memory_store import InMemoryEventStore
-from adapters.people import InMemoryPeople
-from adapters.system import SecureIds
-from services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
-from services.games import Games
-from services.scheduler import Scheduler
-from services.seen import CreatedTable
+from kaiten.adapters.deadlines import InMemoryDeadlines
+from kaiten.adapters.memory_store import InMemoryEventStore
+from kaiten.adapters.people import InMemoryPeople
+from kaiten.adapters.system import SecureIds
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.games import Games
+from kaiten.services.scheduler import Scheduler
+from kaiten.services.seen import CreatedTable
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 #: More rounds of the scheduler than the bots of any game of the catalog need to play it out.

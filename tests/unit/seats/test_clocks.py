@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.contract.presenting import created_game, table_view
-from api.settings import SettingsError, parse_duration
-from domain.clock import ClockOptions
-from domain.engine import RuleViolation
-from services.clocks import SeatClock, deadline, start_clocks, tick
-from services.commands import GetTable, ListEvents, ListLegalCommands
+from kaiten.api.contract.presenting import created_game, table_view
+from kaiten.api.settings import SettingsError, parse_duration
+from kaiten.domain.clock import ClockOptions
+from kaiten.domain.engine import RuleViolation
+from kaiten.services.clocks import SeatClock, deadline, start_clocks, tick
+from kaiten.services.commands import GetTable, ListEvents, ListLegalCommands
 from tests.unit.seats.fixtures import PEOPLE, START, server
 
 CLOCK = {"turn_seconds": 60, "bank_seconds": 30}

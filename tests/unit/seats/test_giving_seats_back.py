@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from domain import lobby
-from domain.catalog import get_game
-from domain.chance import Chance
-from domain.engine import NotNow, RuleViolation
-from domain.redecide import first_divergence
-from services.codec import codec_for
-from services.commands import CreateGame, GetTable, LeaveSeat, NewSeat, TakeSeat
-from services.errors import ServiceError
+from kaiten.domain import lobby
+from kaiten.domain.catalog import get_game
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import NotNow, RuleViolation
+from kaiten.domain.redecide import first_divergence
+from kaiten.services.codec import codec_for
+from kaiten.services.commands import CreateGame, GetTable, LeaveSeat, NewSeat, TakeSeat
+from kaiten.services.errors import ServiceError
 from tests.unit.seats.fixtures import PEOPLE, play_out, server
 
 GAME = get_game("sushi-go")

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import msgspec
 
-from domain.catalog import get_game
-from domain.engine import Result, SeatScore
-from services.codec import codec_for
-from services.commands import NewSeat, Resign
-from services.statistics import FinishedGame, PlayerRecord, add_to_players, finished_game
+from kaiten.domain.catalog import get_game
+from kaiten.domain.engine import Result, SeatScore
+from kaiten.services.codec import codec_for
+from kaiten.services.commands import NewSeat, Resign
+from kaiten.services.statistics import FinishedGame, PlayerRecord, add_to_players, finished_game
 from tests.unit.seats.fixtures import play_out, server
 
 

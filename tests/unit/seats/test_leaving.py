@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from api.contract.presenting import log_document, table_view
-from domain.engine import NotNow, Result, SeatScore
-from domain.lobby import Seat, Table, leavers_last
-from services.commands import Act, CreateGame, GetTable, ListEvents, NewSeat, Resign
-from services.errors import ServiceError
-from services.logs import export_log, import_log
+from kaiten.api.contract.presenting import log_document, table_view
+from kaiten.domain.engine import NotNow, Result, SeatScore
+from kaiten.domain.lobby import Seat, Table, leavers_last
+from kaiten.services.commands import Act, CreateGame, GetTable, ListEvents, NewSeat, Resign
+from kaiten.services.errors import ServiceError
+from kaiten.services.logs import export_log, import_log
 from tests.unit.seats.fixtures import PEOPLE, play_out, server
 
 THREE = [*PEOPLE, NewSeat(name="Cy", player_id="cy")]

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import partial
 
-from domain.spin_some.cards import CARD_KIND, FIRST_ID, KIND_BY_SLUG, SLUGS
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.state import BASKETS, STARTING_TOKENS, SpinState
+from kaiten.domain.spin_some.cards import CARD_KIND, FIRST_ID, KIND_BY_SLUG, SLUGS
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.state import BASKETS, STARTING_TOKENS, SpinState
 from tests.unit import bot_games
 
 

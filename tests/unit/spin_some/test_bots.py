@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from domain.chance import Chance
-from domain.spin_some.commands import Rotate, Take
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.chance import Chance
+from kaiten.domain.spin_some.commands import Rotate, Take
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
 from tests.unit.spin_some.helpers import make_state, play
 
 

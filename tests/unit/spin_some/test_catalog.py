@@ -6,8 +6,8 @@ from typing import Union
 
 import msgspec
 
-from domain.spin_some.events import BasketsFilled, DimSumTaken, TableRotated
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.events import BasketsFilled, DimSumTaken, TableRotated
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
 
 
 def test_catalog_lists_105_cards_and_15_plates() -> None:

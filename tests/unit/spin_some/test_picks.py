@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from domain.spin_some.cards import CARD_SLUG, FIRST_ID, KIND_BY_SLUG
-from domain.spin_some.events import DimSumTaken, TableRotated
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
+from kaiten.domain.spin_some.cards import CARD_SLUG, FIRST_ID, KIND_BY_SLUG
+from kaiten.domain.spin_some.events import DimSumTaken, TableRotated
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM
 from tests.unit.bot_games import bot_game
 
 

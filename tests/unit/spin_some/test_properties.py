@@ -10,11 +10,11 @@ import msgspec
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
-from domain.spin_some.events import BasketsFilled
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.state import BASKETS, MENU_SIZE, SpinState, top
+from kaiten.domain import lobby
+from kaiten.domain.spin_some.cards import CARD_KIND, DECK, STEAMED_BUN
+from kaiten.domain.spin_some.events import BasketsFilled
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.state import BASKETS, MENU_SIZE, SpinState, top
 from tests.unit.spin_some.helpers import new_table, step
 
 seeds = st.integers(min_value=0, max_value=2**32)

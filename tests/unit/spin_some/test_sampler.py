@@ -7,11 +7,11 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.chance import Chance
-from domain.spin_some import sampler
-from domain.spin_some.cards import DECK
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.state import SpinState
+from kaiten.domain.chance import Chance
+from kaiten.domain.spin_some import sampler
+from kaiten.domain.spin_some.cards import DECK
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.state import SpinState
 from tests.unit.sampling import check_sample, positions
 
 

@@ -7,10 +7,10 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.engine import RuleViolation
-from domain.spin_some.cards import PLATE_DISHES
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.scoring import CATEGORIES, ScoreRequest, bun_points
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.spin_some.cards import PLATE_DISHES
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.scoring import CATEGORIES, ScoreRequest, bun_points
 from tests.unit.spin_some.helpers import make_state
 
 SESAME_SHUMAI_CHIVE_BUN = "special-plate-sesame-shumai-chive-bun"

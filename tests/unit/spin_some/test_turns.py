@@ -8,20 +8,20 @@ from typing import Any
 
 import pytest
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.spin_some.commands import ReturnBun, Rotate, Take
-from domain.spin_some.events import (
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.spin_some.commands import ReturnBun, Rotate, Take
+from kaiten.domain.spin_some.events import (
     BasketsFilled,
     DimSumTaken,
     SquishyBunReturned,
     SquishyBunTaken,
     TableRotated,
 )
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.options import SpinOptions
-from domain.spin_some.state import SpinState, front, top
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.options import SpinOptions
+from kaiten.domain.spin_some.state import SpinState, front, top
 from tests.unit.spin_some.helpers import make_state, new_table, slugs
 
 SIX = [

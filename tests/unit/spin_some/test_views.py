@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import msgspec
 
-from domain import lobby
-from domain.chance import Chance
-from domain.spin_some.commands import Rotate, Take
-from domain.spin_some.events import BasketsFilled, DimSumTaken
-from domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from domain.spin_some.view import SpinView
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.spin_some.commands import Rotate, Take
+from kaiten.domain.spin_some.events import BasketsFilled, DimSumTaken
+from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
+from kaiten.domain.spin_some.view import SpinView
 from tests.unit.spin_some.helpers import make_state, new_table
 
 PILES = [["egg-tart", "chive-dumpling", "turnip-cake"], ["shumai-dumpling"], [], ["steamed-bun"]]

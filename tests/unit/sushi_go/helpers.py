@@ -8,12 +8,12 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from domain import engine, lobby
-from domain.chance import Chance
-from domain.sushi_go.cards import ALL_CARDS, IS_PUDDING, SLUG_TO_KIND, card_ids
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.state import SushiGoState, initial_state
+from kaiten.domain import engine, lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go.cards import ALL_CARDS, IS_PUDDING, SLUG_TO_KIND, card_ids
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.state import SushiGoState, initial_state
 
 
 class Cards:

@@ -8,13 +8,13 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.chance import Chance
-from domain.sushi_go.bots import GreedyBot, RandomBot
-from domain.sushi_go.cards import DEAL, DECK_SIZE
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.game import SUSHI_GO as GAME
-from services.simulation import simulate
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go.bots import GreedyBot, RandomBot
+from kaiten.domain.sushi_go.cards import DEAL, DECK_SIZE
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.services.simulation import simulate
 from tests.unit.sushi_go.helpers import Cards, make_state, new_table, random_game
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt
-from domain.sushi_go.game import SUSHI_GO
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt
+from kaiten.domain.sushi_go.game import SUSHI_GO
 from tests.unit.bot_games import bot_game, catalog_slugs
 from tests.unit.sushi_go.helpers import Cards
 

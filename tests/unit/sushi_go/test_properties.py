@@ -10,14 +10,14 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.sushi_go.cards import DEAL
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.events import PuddingsScored, RoundScored
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.scoring import CATEGORIES
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go.cards import DEAL
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.events import PuddingsScored, RoundScored
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.scoring import CATEGORIES
 from tests.unit.sushi_go.helpers import assert_conserved, random_game
 
 seeds = st.integers(0, 2**32)

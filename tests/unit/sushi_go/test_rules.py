@@ -8,16 +8,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import RuleViolation, seat_score
-from domain.sushi_go.cards import DEAL, IS_PUDDING, KIND, PUDDING
-from domain.sushi_go.commands import Pick
-from domain.sushi_go.decide import _draw, decide
-from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
-from domain.sushi_go.evolve import final_result
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.scoring import CATEGORIES, round_breakdowns_of_cards
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation, seat_score
+from kaiten.domain.sushi_go.cards import DEAL, IS_PUDDING, KIND, PUDDING
+from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.decide import _draw, decide
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt, PuddingsScored, RoundScored
+from kaiten.domain.sushi_go.evolve import final_result
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.scoring import CATEGORIES, round_breakdowns_of_cards
 from tests.unit import bot_games
 from tests.unit.sushi_go.helpers import (
     Cards,

@@ -7,11 +7,11 @@ from collections import Counter
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.chance import Chance
-from domain.sushi_go import sampler
-from domain.sushi_go.cards import ALL_CARDS, CHOPSTICKS_IDS
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.state import SushiGoState
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go import sampler
+from kaiten.domain.sushi_go.cards import ALL_CARDS, CHOPSTICKS_IDS
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.state import SushiGoState
 from tests.unit.sampling import check_sample, positions
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from domain.engine import RuleViolation
-from domain.sushi_go.cards import DECK_SIZE, KIND, MAX_PLAYERS, SLUG_TO_KIND
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.scoring import (
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go.cards import DECK_SIZE, KIND, MAX_PLAYERS, SLUG_TO_KIND
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.scoring import (
     ScoreRequest,
     dumpling_points,
     maki_points,

@@ -10,10 +10,10 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt
-from domain.sushi_go.game import SUSHI_GO as GAME
-from domain.sushi_go.state import SushiGoState
+from kaiten.domain import lobby
+from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed, HandsDealt
+from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
+from kaiten.domain.sushi_go.state import SushiGoState
 from tests.unit.sushi_go.helpers import act, new_table, random_game
 
 encode = msgspec.json.encode

@@ -8,17 +8,17 @@ from typing import Any
 
 import msgspec
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import play
-from domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
-from domain.sushi_go_party.commands import Pick
-from domain.sushi_go_party.decide import PartyRules, new_state
-from domain.sushi_go_party.events import MenuChosen, RoundDealt
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.options import PartyOptions, menu_cards, resolve_menu
-from domain.sushi_go_party.rules_v1 import RULES_V1, evolve
-from domain.sushi_go_party.state import Entry, PartyState
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import play
+from kaiten.domain.sushi_go_party.cards import NIGIRI_POINTS, SLUG, SLUG_IDS, URAMAKI_ICONS
+from kaiten.domain.sushi_go_party.commands import Pick
+from kaiten.domain.sushi_go_party.decide import PartyRules, new_state
+from kaiten.domain.sushi_go_party.events import MenuChosen, RoundDealt
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.options import PartyOptions, menu_cards, resolve_menu
+from kaiten.domain.sushi_go_party.rules_v1 import RULES_V1, evolve
+from kaiten.domain.sushi_go_party.state import Entry, PartyState
 
 #: The rules `setup_game` plays by default (test_turns.py runs every test under each version).
 DEFAULT_RULES: PartyRules = RULES_V1

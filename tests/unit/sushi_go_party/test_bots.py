@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from domain.chance import Chance
-from domain.sushi_go_party import commands
-from domain.sushi_go_party.bots import GreedyBot, RandomBot
-from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.legal import legal_commands
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go_party import commands
+from kaiten.domain.sushi_go_party.bots import GreedyBot, RandomBot
+from kaiten.domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.legal import legal_commands
 
 from .helpers import Game, new_table, play_table, setup_game
 

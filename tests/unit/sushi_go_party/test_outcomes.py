@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.chance import Chance
-from domain.engine import play
-from domain.sushi_go_party.commands import Flip, ProposeMenu, Spoon, Vote
-from domain.sushi_go_party.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import play
+from kaiten.domain.sushi_go_party.commands import Flip, ProposeMenu, Spoon, Vote
+from kaiten.domain.sushi_go_party.events import (
     BonusDropped,
     CardsRevealed,
     ChoiceAsked,
@@ -19,10 +19,10 @@ from domain.sushi_go_party.events import (
     UramakiPlaced,
     VotesCounted,
 )
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.rules_v1 import RULES_V1
-from domain.sushi_go_party.rules_v2 import RULES_V2
-from domain.sushi_go_party.view import redact
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.rules_v1 import RULES_V1
+from kaiten.domain.sushi_go_party.rules_v2 import RULES_V2
+from kaiten.domain.sushi_go_party.view import redact
 
 from .helpers import check_conservation, setup_game
 

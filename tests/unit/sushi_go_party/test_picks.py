@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.sushi_go_party.cards import SLUG_IDS
-from domain.sushi_go_party.events import (
+from kaiten.domain.sushi_go_party.cards import SLUG_IDS
+from kaiten.domain.sushi_go_party.events import (
     CardChosen,
     CardsRevealed,
     ChopsticksUsed,
@@ -11,7 +11,7 @@ from domain.sushi_go_party.events import (
     SpoonGiven,
     SpoonUsed,
 )
-from domain.sushi_go_party.game import SUSHI_GO_PARTY
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY
 from tests.unit.bot_games import bot_game, catalog_slugs
 
 

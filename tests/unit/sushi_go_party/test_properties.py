@@ -10,14 +10,14 @@ import msgspec
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.sushi_go_party.cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
-from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.options import CustomMenu, check_custom, suggested_for
-from domain.sushi_go_party.state import PartyState
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go_party.cards import APPETIZERS, DESSERTS, ROLLS, SPECIALS
+from kaiten.domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.options import CustomMenu, check_custom, suggested_for
+from kaiten.domain.sushi_go_party.state import PartyState
 
 from .helpers import check_conservation, new_table, step
 

@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.chance import Chance
-from domain.sushi_go_party import sampler
-from domain.sushi_go_party.cards import DESSERT_SLUGS, SLUG
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.options import SUGGESTED, menu_cards
-from domain.sushi_go_party.state import PartyState
+from kaiten.domain.chance import Chance
+from kaiten.domain.sushi_go_party import sampler
+from kaiten.domain.sushi_go_party.cards import DESSERT_SLUGS, SLUG
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.options import SUGGESTED, menu_cards
+from kaiten.domain.sushi_go_party.state import PartyState
 from tests.unit.sampling import check_sample, positions
 
 

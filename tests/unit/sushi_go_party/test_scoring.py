@@ -7,9 +7,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.engine import RuleViolation
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.scoring import (
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.scoring import (
     ScoreRequest,
     dessert_breakdowns,
     eel_points,

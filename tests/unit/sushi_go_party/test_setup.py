@@ -7,16 +7,16 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain import lobby
-from domain.chance import Chance
-from domain.engine import RuleViolation
-from domain.sushi_go_party.cards import DEAL, DESSERTS_PER_ROUND, SLUG, TYPE
-from domain.sushi_go_party.commands import ChooseMenu, Pick, ProposeMenu, Vote
-from domain.sushi_go_party.events import MenuChosen, RoundDealt
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.legal import legal_commands, menu_choices
-from domain.sushi_go_party.options import SUGGESTED, CustomMenu, check_custom, proposal_menus, suggested_for
-from domain.sushi_go_party.state import PartyState
+from kaiten.domain import lobby
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation
+from kaiten.domain.sushi_go_party.cards import DEAL, DESSERTS_PER_ROUND, SLUG, TYPE
+from kaiten.domain.sushi_go_party.commands import ChooseMenu, Pick, ProposeMenu, Vote
+from kaiten.domain.sushi_go_party.events import MenuChosen, RoundDealt
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.legal import legal_commands, menu_choices
+from kaiten.domain.sushi_go_party.options import SUGGESTED, CustomMenu, check_custom, proposal_menus, suggested_for
+from kaiten.domain.sushi_go_party.state import PartyState
 
 from .helpers import check_conservation, menu, new_table, play_table
 

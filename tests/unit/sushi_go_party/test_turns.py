@@ -11,12 +11,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.chance import Chance
-from domain.engine import RuleViolation, seat_score
-from domain.sushi_go_party.cards import NUMBER, SLUG
-from domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
-from domain.sushi_go_party.decide import PartyRules, decide
-from domain.sushi_go_party.events import (
+from kaiten.domain.chance import Chance
+from kaiten.domain.engine import RuleViolation, seat_score
+from kaiten.domain.sushi_go_party.cards import NUMBER, SLUG
+from kaiten.domain.sushi_go_party.commands import Chopsticks, Copy, Flip, Give, MenuPick, Pick, Spoon
+from kaiten.domain.sushi_go_party.decide import PartyRules, decide
+from kaiten.domain.sushi_go_party.events import (
     CardsRevealed,
     MenuDrawn,
     MisoClashed,
@@ -26,11 +26,11 @@ from domain.sushi_go_party.events import (
     SpoonGiven,
     SpoonUsed,
 )
-from domain.sushi_go_party.evolve import final_result
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.legal import legal_commands
-from domain.sushi_go_party.rules_v1 import RULES_V1
-from domain.sushi_go_party.rules_v2 import RULES_V2
+from kaiten.domain.sushi_go_party.evolve import final_result
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.legal import legal_commands
+from kaiten.domain.sushi_go_party.rules_v1 import RULES_V1
+from kaiten.domain.sushi_go_party.rules_v2 import RULES_V2
 
 from . import helpers
 from .helpers import Game, check_conservation, menu, setup_game

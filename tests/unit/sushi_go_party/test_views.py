@@ -6,11 +6,11 @@ from typing import Any
 
 import msgspec
 
-from domain.sushi_go_party.cards import CARD_COUNT, SLUG, TYPES
-from domain.sushi_go_party.commands import Pick
-from domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
-from domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
-from domain.sushi_go_party.options import SUGGESTED
+from kaiten.domain.sushi_go_party.cards import CARD_COUNT, SLUG, TYPES
+from kaiten.domain.sushi_go_party.commands import Pick
+from kaiten.domain.sushi_go_party.events import CardChosen, CardsDrawn, MenuDrawn, RoundDealt
+from kaiten.domain.sushi_go_party.game import SUSHI_GO_PARTY as GAME
+from kaiten.domain.sushi_go_party.options import SUGGESTED
 
 from .helpers import new_table, setup_game
 
@@ -56,7 +56,7 @@ def test_redacted_events_hide_hands_picks_draws_and_desserts() -> None:
 
 
 def test_first_deal_is_redacted_through_the_table() -> None:
-    from domain import lobby
+    from kaiten.domain import lobby
 
     table, events = new_table(4, ["random"] * 4)
     dealt = next(event for event in events if isinstance(event, RoundDealt))

@@ -1,0 +1,8 @@
+"""kaiten, the installed package.
+
+The folders the design fixes at the top of the repository (domain/, services/, adapters/, api/,
+migrations/) and the research environments (environments/) are linked into this folder, so that they
+install and import as kaiten.domain, kaiten.services... and no generic top-level name (domain, api)
+clashes with an integrator's or a researcher's own modules. Every tool sees the same tree: Python's
+import system, setuptools (editable installs and wheels), mypy and import-linter follow the links.
+"""
