@@ -20,3 +20,8 @@ def get_game(game_id: str) -> AnyGame:
 
 #: How people call each bot (a bot's description is its factory's docstring).
 BOT_NAMES: dict[str, str] = {"random": "Random", "greedy": "Greedy", "mcts": "MCTS", "mcts:strong": "MCTS (strong)"}
+
+
+def package_of(game: AnyGame) -> str:
+    """The dotted name of the game's package (its view type lives in the package's `view` module)."""
+    return game.view_type.__module__.rpartition(".")[0]

@@ -14,11 +14,11 @@ from typing import Any
 import msgspec
 
 from kaiten.api.contract.card_objects import prefixed
-from kaiten.domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES, package_of
 
 REF_PREFIX = "#/components/schemas/"
-#: A game's own structs live in its package: kaiten.domain.<package>.<module>.
-_GAME_PACKAGES = {game.view_type.__module__.split(".")[2]: game.type_prefix for game in GAMES.values()}
+#: A game's own structs live in its package's modules; their names take the game's prefix.
+_GAME_PACKAGES = {package_of(game): game.type_prefix for game in GAMES.values()}
 
 
 def _structs(types: Iterable[Any]) -> Iterator[type[msgspec.Struct]]:
@@ -46,10 +46,8 @@ def _msgspec_name(cls: type[msgspec.Struct], clashing: set[str]) -> str:
 
 
 def _our_name(cls: type[msgspec.Struct]) -> str:
-    parts = cls.__module__.split(".")
-    if parts[:2] == ["kaiten", "domain"] and len(parts) > 3 and parts[2] in _GAME_PACKAGES:
-        return prefixed(_GAME_PACKAGES[parts[2]], cls.__name__)
-    return cls.__name__
+    prefix = _GAME_PACKAGES.get(cls.__module__.rpartition(".")[0])
+    return cls.__name__ if prefix is None else prefixed(prefix, cls.__name__)
 
 
 def components(types: Iterable[Any]) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -7,6 +7,7 @@ nothing of what it may not see."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 from pathlib import Path
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaiten.domain import lobby
-from kaiten.domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES, package_of
 from kaiten.domain.chance import Chance
 from kaiten.domain.engine import Game, reads_view
 from kaiten.domain.mcts import MctsBot
@@ -140,9 +141,9 @@ def test_every_game_package_has_the_same_modules_in_the_same_roles() -> None:
     """cards, options, state, events, commands, evolve, decide, legal, view, scoring, bots, sampler, catalog and game
     (CONTRIBUTING.md says what each holds), and a `rules_v<N>` module for each rules version whose
     `evolve` differs: a reader finds the same thing in the same place."""
-    root = Path(__file__).resolve().parents[2] / "domain"
     for game in GAMES.values():
-        layout = {path.stem for path in (root / game.view_type.__module__.split(".")[2]).glob("*.py")}
+        package = Path(importlib.import_module(package_of(game)).__path__[0])
+        layout = {path.stem for path in package.glob("*.py")}
         versions = {f"rules_v{entry.version}" for entry in game.rules_versions}
         assert layout - versions == {"__init__", *MODULES}, (game.id, layout)
         assert layout & versions in (set(), versions), (game.id, "every version in its own module, or none")

@@ -9,6 +9,7 @@ is gone) fails here, so the document's lists cannot drift.
 from __future__ import annotations
 
 import ast
+import importlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import pytest
 from kaiten.api.contract.operations import OPERATIONS
 from kaiten.api.contract.problems import EVERY_OPERATION, RULE_CODES, problems_of
 from kaiten.api.errors import STATUS_BY_KIND
-from kaiten.domain.catalog import GAMES
+from kaiten.domain.catalog import GAMES, package_of
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Problems the API itself answers (no RuleViolation or ServiceError raises them).
@@ -77,7 +78,7 @@ def test_every_documented_code_is_raised_somewhere() -> None:
 def test_each_games_rule_codes_are_the_ones_its_package_raises(game: str) -> None:
     """The codes a command can meet: those raised in the modules that decide, and in the functions
     of the other modules (options, scoring) that they call, followed call by call."""
-    package = ROOT / "domain" / GAMES[game].view_type.__module__.split(".")[2]
+    package = Path(importlib.import_module(package_of(GAMES[game])).__path__[0])
     trees = {path.stem: ast.parse(path.read_text(encoding="utf-8")) for path in package.glob("*.py")}
     functions = {
         (module, node.name): node
