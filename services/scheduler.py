@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from kaiten.domain.engine import RuleViolation
 from kaiten.services.errors import ServiceError
+from kaiten.services.failures import RepeatedFailures
 from kaiten.services.games import Games
 from kaiten.services.ports import Clock, Deadlines
 
@@ -119,6 +120,7 @@ class Scheduler:
 
     async def _run(self) -> None:
         acting: set[asyncio.Task[None]] = set()
+        failures = RepeatedFailures(log, "the scheduler's claim of due deadlines")
         try:
             while True:
                 self._nudged.clear()
@@ -127,9 +129,11 @@ class Scheduler:
                 if free > 0:
                     try:
                         claimed = await self._claim(free)
-                    except Exception:
+                    except Exception as error:
                         # The database may be out of reach for a while: keep going, the deadlines wait in it.
-                        log.exception("the scheduler failed to claim due deadlines")
+                        failures.failed(error)
+                    else:
+                        failures.succeeded()
                 for game_id in claimed:
                     task = asyncio.create_task(self._acting_on(game_id))
                     acting.add(task)

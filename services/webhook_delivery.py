@@ -20,6 +20,7 @@ from datetime import timedelta
 
 import backoff
 
+from kaiten.services.failures import RepeatedFailures
 from kaiten.services.ports import (
     DELIVERIES_QUEUED,
     Clock,
@@ -138,12 +139,15 @@ class DeliveryWorker:
 
     async def run(self) -> None:
         """Deliver until cancelled; a failing round (database away) is logged and tried again."""
+        failures = RepeatedFailures(log, "webhook deliveries")
         while True:
             try:
                 await self.deliver_due()
                 await self.purge_finished()
-            except Exception:
-                log.exception("webhook deliveries failed; trying again")
+            except Exception as error:
+                failures.failed(error)
+            else:
+                failures.succeeded()
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation that
             # comes as the wait ends, and the worker would then never stop.
             with contextlib.suppress(TimeoutError):

@@ -32,6 +32,7 @@ from kaiten.adapters.database import for_writes
 from kaiten.adapters.projections import quarantine
 from kaiten.adapters.projections.checkpoints import Checkpoints
 from kaiten.adapters.projections.log import START, GlobalLog, Lag, LogEvent
+from kaiten.services.failures import RepeatedFailures
 from kaiten.services.ports import Notifier
 
 log = logging.getLogger("kaiten.projections")
@@ -177,7 +178,7 @@ class ProjectionRunner:
     async def run(self) -> None:
         """Catch up, wait to be woken or for the poll interval, and again, until cancelled."""
         wake = asyncio.Event()
-        failures = 0
+        failures = RepeatedFailures(log, f"projection {self.name}")
         lag_measured_at = -LAG_EVERY_SECONDS
         # A notice came and nothing has been read since: its events may still be held back.
         noticed = False
@@ -193,13 +194,12 @@ class ProjectionRunner:
                         lag_measured_at = time.monotonic()
                         LAG_EVENTS.labels(self.name).set(lag.events)
                         LAG_SECONDS.labels(self.name).set(lag.seconds)
-                except Exception:
-                    # The batch rolled back; a database outage passes, a bug is logged until fixed.
-                    failures += 1
-                    log.exception("projection %s failed (attempt %d); retrying", self.name, failures)
-                    delay = min(MAX_BACKOFF_SECONDS, self.poll_seconds * 2**failures)
+                except Exception as error:
+                    # The batch rolled back; a database outage passes, a bug is reported until fixed.
+                    failures.failed(error)
+                    delay = min(MAX_BACKOFF_SECONDS, self.poll_seconds * 2 ** min(failures.failing, 16))
                 else:
-                    failures = 0
+                    failures.succeeded()
                     if read or not noticed or not (await self.lag()).events:
                         noticed, held_back, delay = False, HELD_BACK_SECONDS, self.poll_seconds
                     else:
