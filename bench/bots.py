@@ -6,9 +6,11 @@
 2. a person's command: p50 and p99 at a table with an `mcts:strong` bot beside one with a `random` bot,
    commands alternating between the two, on a fresh server (target: the same).
 
-    .venv/bin/python -m bench.bots [--reads 300] [--games 8] [--commands 60] [--database-url URL]
+    .venv/bin/python -m bench.bots [--reads 300] [--games 8] [--commands 60] [--workers N] [--database-url URL]
 
-The load average is printed beside every figure: run it on an idle machine.
+`--workers` sets the server's `KAITEN_BOT_WORKERS` (default: one per core, as served by default);
+`--commands 0` leaves out the second part. The load average is printed beside every figure: run it
+on an idle machine.
 """
 
 from __future__ import annotations
@@ -47,9 +49,8 @@ def figures(latencies: list[float]) -> str:
 
 
 @asynccontextmanager
-async def server(database_url: str, log: Path) -> AsyncIterator[httpx.AsyncClient]:
-    # As served by default: a bot worker per core.
-    environment = {**OPEN, "KAITEN_LOG_LEVEL": "WARNING", "KAITEN_BOT_WORKERS": str(os.cpu_count() or 1)}
+async def server(database_url: str, log: Path, workers: int) -> AsyncIterator[httpx.AsyncClient]:
+    environment = {**OPEN, "KAITEN_LOG_LEVEL": "WARNING", "KAITEN_BOT_WORKERS": str(workers)}
     process = ServerProcess(database_url, log, environment=environment)
     try:
         async with httpx.AsyncClient(base_url=process.url, timeout=TIMEOUT_SECONDS) as client:
@@ -76,8 +77,8 @@ async def read_latencies(client: httpx.AsyncClient, path: str, count: int) -> li
     return latencies
 
 
-async def reads_beside_bots(database_url: str, work: Path, reads: int, games: int) -> None:
-    async with server(database_url, work / "reads.log") as client:
+async def reads_beside_bots(database_url: str, work: Path, reads: int, games: int, workers: int) -> None:
+    async with server(database_url, work / "reads.log", workers) as client:
         table = await create(client, [{"name": "Ann"}, {"name": "Bo"}], seed=1)
         paths = {"/health": "/health", "GET table": f"/v1/games/{table['id']}"}
         idle = {name: await read_latencies(client, path, reads) for name, path in paths.items()}
@@ -112,8 +113,8 @@ async def person_commands(client: httpx.AsyncClient, game: dict[str, Any], laten
     return True
 
 
-async def commands_beside_bots(database_url: str, work: Path, commands: int) -> None:
-    async with server(database_url, work / "commands.log") as client:
+async def commands_beside_bots(database_url: str, work: Path, commands: int, workers: int) -> None:
+    async with server(database_url, work / "commands.log", workers) as client:
         latencies: dict[str, list[float]] = {"mcts:strong": [], "random": []}
         games = {bot: await create(client, [{"name": "Ann"}, {"bot": bot}], seed=3) for bot in latencies}
         for _ in range(commands):
@@ -132,16 +133,18 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reads", type=int, default=300)
     parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--commands", type=int, default=60)
+    parser.add_argument("--commands", type=int, default=60, help="0: reads only")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="KAITEN_BOT_WORKERS (default: cores)")
     parser.add_argument("--database-url", help="default: a SQLite file in a temporary folder")
     options = parser.parse_args()
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, {load_average()}")
+    print(f"{os.cpu_count()} cores, {options.workers} bot workers, Python {sys.version.split()[0]}, {load_average()}")
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         url = options.database_url or f"sqlite:///{work / 'reads.sqlite3'}"
-        await reads_beside_bots(url, work, options.reads, options.games)
-        url = options.database_url or f"sqlite:///{work / 'commands.sqlite3'}"
-        await commands_beside_bots(url, work, options.commands)
+        await reads_beside_bots(url, work, options.reads, options.games, options.workers)
+        if options.commands:
+            url = options.database_url or f"sqlite:///{work / 'commands.sqlite3'}"
+            await commands_beside_bots(url, work, options.commands, options.workers)
 
 
 if __name__ == "__main__":

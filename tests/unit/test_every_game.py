@@ -280,3 +280,35 @@ def test_every_bot_states_what_a_decision_costs_at_every_player_count(game_id: s
     for players in counts:
         costs = {bot: game.bot_costs[bot][players] for bot in game.bots}
         assert costs["random"] < costs["greedy"] < costs["mcts"] < costs["mcts:strong"]
+
+
+def bots_md_costs() -> dict[tuple[str, str], dict[int, float]]:
+    """BOTS.md's table "What a decision costs": (game, bot) -> players -> CPU ms, as written."""
+    text = (Path(__file__).resolve().parents[2] / "BOTS.md").read_text()
+    table = text.split("## What a decision costs", 1)[1].split("\n\n")[2]
+    header, _, *rows = table.splitlines()
+    counts = [int(cell) for cell in header.strip("| ").split(" | ")[3:]]
+    written = {}
+    for row in rows:
+        game_id, bot, unit, *cells = (cell.strip() for cell in row.strip("|").split("|"))
+        scale = {"ms": 1.0, "µs": 0.001}[unit]
+        written[game_id, bot.strip("`")] = {
+            n: float(cell) * scale for n, cell in zip(counts, cells, strict=True) if cell
+        }
+    return written
+
+
+def test_bots_md_states_the_catalogs_costs() -> None:
+    """BOTS.md's table of what a decision costs is the catalog's data, every game, bot and player count,
+    to the precision written (whole ms for a search, three digits of µs for the others)."""
+    written = bots_md_costs()
+    assert set(written) == {(game_id, bot) for game_id, game in GAMES.items() for bot in game.bots}
+    for (game_id, bot), by_players in written.items():
+        catalog = GAMES[game_id].bot_costs[bot]
+        assert set(by_players) == set(catalog), (game_id, bot)
+        for players, ms in by_players.items():
+            assert ms == pytest.approx(catalog[players], rel=0.005, abs=0.5 if bot.startswith("mcts") else 0), (
+                game_id,
+                bot,
+                players,
+            )
