@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -158,6 +162,48 @@ def test_the_same_chance_gives_the_same_move(game_id: str) -> None:
     bot.search.budget = 400
     first, second = (bot.choose(view, commands, Chance(9, "bot")) for _ in range(2))
     assert first == second and first in commands
+
+
+def searched_moves() -> list[str]:
+    """`mcts`'s moves (budget 300) at three positions with a choice of a game of every kind, as JSON."""
+    moves = []
+    for _, game in sorted(GAMES.items()):
+        found = 0
+        for state in positions(game, game.min_players, 2):
+            seat = game.awaiting(state)[0]
+            commands = game.legal_commands(state, seat)
+            if len(commands) < 2:
+                continue
+            bot = game.bots["mcts"]()
+            assert isinstance(bot, MctsBot)
+            bot.search.budget = 300
+            moves.append(msgspec.json.encode(bot.choose(game.view(state, seat), commands, Chance(found, "bot"))))
+            found += 1
+            if found == 3:
+                break
+    return [move.decode() for move in moves]
+
+
+def test_a_search_makes_the_same_moves_in_any_process() -> None:
+    """A seeded game with search bots replays the same: the server's workers, another server and a replay
+    are other processes, and Python salts the hashes of strings per process (PYTHONHASHSEED), so a search
+    that visited a set or a dict of strings in hash order, or read a clock, would move otherwise."""
+    root = Path(__file__).resolve().parents[2]
+    script = "from tests.unit.test_mcts import searched_moves; print(*searched_moves(), sep='\\n')"
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", script],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        for hash_seed in ("1", "2")
+    ]
+    here = searched_moves()
+    assert len(here) == 3 * len(GAMES)
+    assert runs == [here, here]
 
 
 def test_the_search_sees_only_the_view() -> None:
