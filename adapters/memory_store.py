@@ -15,10 +15,13 @@ from kaiten.services.ports import (
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
+    FeedItem,
     GameSummary,
     NewEvent,
     OutboxMessage,
     StoredEvent,
+    StoredFeedItem,
+    feed_stream_id,
 )
 
 _encoder = msgspec.json.Encoder()
@@ -44,6 +47,8 @@ class InMemoryEventStore:
         self._last_position = 0
         #: What appends queued for webhooks, by stream (this store keeps no webhooks to deliver them to).
         self.outbox: dict[str, list[OutboxMessage]] = {}
+        #: Each person's feed (services/players.py), numbered from 1.
+        self.feeds: dict[str, list[StoredFeedItem]] = {}
 
     async def append(
         self,
@@ -53,6 +58,7 @@ class InMemoryEventStore:
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         # A retry of an earlier command is recognised even when the stream has moved on since.
@@ -95,9 +101,22 @@ class InMemoryEventStore:
                 self.deadlines[stream_id] = (summary.version, summary.wake_at)
         if outbox:
             self.outbox.setdefault(stream_id, []).extend(outbox)
+        heads: dict[str, int] = {}
+        for item in feed:
+            items = self.feeds.setdefault(item.person_id, [])
+            items.append(StoredFeedItem(len(items) + 1, item.kind, item.game_id, item.version, item.body, recorded_at))
+            heads[item.person_id] = len(items)
         if self._notifier is not None:
             self._notifier.publish(AppendNotice(stream_id, stored[-1].version))
+            for person_id, seq in heads.items():
+                self._notifier.publish(AppendNotice(feed_stream_id(person_id), seq))
         return stored
+
+    async def feed(self, person_id: str, after: int, limit: int) -> list[StoredFeedItem]:
+        return self.feeds.get(person_id, [])[max(after, 0) : max(after, 0) + limit]
+
+    async def feed_head(self, person_id: str) -> int:
+        return len(self.feeds.get(person_id, []))
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         check_limit(limit)

@@ -19,6 +19,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from kaiten.services.ports import (
     EventStore,
+    FeedItem,
     GameStatsRecord,
     GameSummary,
     LeaderboardKey,
@@ -96,8 +97,9 @@ class ReplicaEventStore:
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
     ) -> list[StoredEvent]:
-        return await self._primary.append(stream_id, expected_version, events, summary, idempotency_key, outbox)
+        return await self._primary.append(stream_id, expected_version, events, summary, idempotency_key, outbox, feed)
 
     async def read(self, stream_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
         return await self._health.read(

@@ -285,6 +285,46 @@ webhook_attempts = sa.Table(
 )
 
 
+# --- Players across games (services/players.py): their tokens and their feed --------------------
+
+#: Short-lived tokens an app gives its player's browser (`kaiten_player_<token_id>_<secret>`).
+player_tokens = sa.Table(
+    "player_tokens",
+    metadata,
+    sa.Column("token_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False),
+    sa.Column("person_id", sa.Text, nullable=False, index=True),
+    #: SHA-256 hex of the whole token, which is shown once and never kept.
+    sa.Column("token_hash", sa.Text, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("expires_at", UtcDateTime, nullable=False, index=True),
+)
+
+#: Each person's last feed number: the append that adds to a person's feed updates this row, whose lock
+#: it holds until it commits, so a person's items are numbered in the order they commit.
+player_feed_heads = sa.Table(
+    "player_feed_heads",
+    metadata,
+    sa.Column("person_id", sa.Text, primary_key=True),
+    sa.Column("last_seq", sa.BigInteger, nullable=False),
+)
+
+#: What concerns each person across games (`game-started`, `your-turn`...), written in the transaction
+#: of the events that caused it (an outbox, as webhook deliveries are); `seq` is the SSE id.
+player_feed = sa.Table(
+    "player_feed",
+    metadata,
+    sa.Column("person_id", sa.Text, primary_key=True),
+    sa.Column("seq", sa.BigInteger, primary_key=True),
+    sa.Column("kind", sa.Text, nullable=False),
+    sa.Column("game_id", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    #: The item as JSON (services/players.py PlayerItem), the same bytes a player webhook is sent.
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+
 # --- Catch-up projections (adapters/projections): disposable, rebuilt from the log ----------------
 
 #: Where each projection has got to in the global log, written in the same transaction as its

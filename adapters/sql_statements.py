@@ -15,7 +15,16 @@ from sqlalchemy.dialects.postgresql import JSONB
 
 from kaiten.adapters.database import insert_for
 from kaiten.adapters.notify import CHANNEL, notice_payload
-from kaiten.adapters.schema import deadlines, events, games, idempotency_keys, webhook_deliveries, webhook_events
+from kaiten.adapters.schema import (
+    deadlines,
+    events,
+    games,
+    idempotency_keys,
+    player_feed,
+    player_feed_heads,
+    webhook_deliveries,
+    webhook_events,
+)
 from kaiten.services.ports import DELIVERIES_QUEUED
 
 EVENT_COLUMNS = (
@@ -43,6 +52,24 @@ class Statements:
         self.schedule = _schedule(dialect_name, sa.select(*_deadline_row()))
         self.unschedule = sa.delete(deadlines).where(deadlines.c.game_id == sa.bindparam("stream_id"))
         self.append_all = _append_all() if dialect_name == "postgresql" else None
+        head = insert_for(dialect_name, player_feed_heads)
+        self.advance_feed_head = head.on_conflict_do_update(
+            index_elements=[player_feed_heads.c.person_id],
+            set_={"last_seq": player_feed_heads.c.last_seq + head.excluded.last_seq},
+        ).returning(player_feed_heads.c.last_seq)
+        self.add_feed_items = sa.insert(player_feed)
+        self.read_feed = (
+            sa.select(player_feed)
+            .where(player_feed.c.person_id == sa.bindparam("person_id"), player_feed.c.seq > sa.bindparam("after"))
+            .order_by(player_feed.c.seq)
+            .limit(sa.bindparam("limit"))
+        )
+        self.feed_head = sa.select(player_feed_heads.c.last_seq).where(
+            player_feed_heads.c.person_id == sa.bindparam("person_id")
+        )
+        self.notify = sa.select(
+            sa.func.pg_notify(sa.bindparam("channel", type_=sa.Text), sa.bindparam("payload", type_=sa.Text))
+        )
         self.read_summary = (
             sa.select(games, deadlines.c.due_at.label("wake_at"))
             .outerjoin(deadlines, deadlines.c.game_id == games.c.game_id)

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import for_writes
-from kaiten.adapters.notify import LocalNotifier, notice_payload
+from kaiten.adapters.notify import CHANNEL, LocalNotifier, notice_payload
 from kaiten.adapters.sql_statements import SUMMARY, Statements
 from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
 from kaiten.services.ports import (
@@ -22,10 +22,13 @@ from kaiten.services.ports import (
     Clock,
     ConcurrencyConflict,
     DuplicateIdempotencyKey,
+    FeedItem,
     GameSummary,
     NewEvent,
     OutboxMessage,
     StoredEvent,
+    StoredFeedItem,
+    feed_stream_id,
 )
 
 _encoder = msgspec.json.Encoder()
@@ -60,6 +63,7 @@ class SqlEventStore:
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         recorded_at = recorded_now(self._clock)
@@ -83,11 +87,14 @@ class SqlEventStore:
             ).decode(),
         }
         queued = False  # on PostgreSQL the statement announces the deliveries it queued
+        heads: dict[str, int] = {}
         try:
-            if self._sql.append_all is not None:
+            # An append that adds to players' feeds numbers their items under their heads' row locks:
+            # several statements, in one transaction (most appends add nothing and take one statement).
+            if self._sql.append_all is not None and not feed:
                 positions = await self._append_in_one_statement(parameters, summary, len(events))
             else:
-                positions, queued = await self._append_in_one_transaction(parameters, summary, events)
+                positions, queued, heads = await self._append_in_one_transaction(parameters, summary, events, feed)
         except ConcurrencyConflict:
             # A retry of an earlier command is recognised even when the stream has moved on since.
             if idempotency_key is not None and await self._key_used(stream_id, idempotency_key):
@@ -95,6 +102,8 @@ class SqlEventStore:
             raise
         if self._notifier is not None:
             self._notifier.publish(AppendNotice(stream_id, expected_version + len(events)))
+            for person_id, seq in heads.items():
+                self._notifier.publish(AppendNotice(feed_stream_id(person_id), seq))
             if queued:
                 self._notifier.publish(DELIVERIES_QUEUED)
         return [
@@ -137,9 +146,14 @@ class SqlEventStore:
         return positions
 
     async def _append_in_one_transaction(
-        self, parameters: dict[str, Any], summary: GameSummary | None, events: Sequence[NewEvent]
-    ) -> tuple[dict[int, int], bool]:
-        """The events' global positions by version, and whether webhook deliveries were queued."""
+        self,
+        parameters: dict[str, Any],
+        summary: GameSummary | None,
+        events: Sequence[NewEvent],
+        feed: Sequence[FeedItem] = (),
+    ) -> tuple[dict[int, int], bool, dict[str, int]]:
+        """The events' global positions by version, whether webhook deliveries were queued, and the
+        newest feed number of each person the append added to."""
         stream_id, key = parameters["stream_id"], parameters["idempotency_key"]
         expected_version = parameters["expected_version"]
         # Leaving the block on any exception rolls the whole append back.
@@ -161,7 +175,80 @@ class SqlEventStore:
             queued = False
             if parameters["outbox"] != "[]":
                 queued = (await connection.execute(self._sql.queue_deliveries, parameters)).rowcount > 0
-        return positions, queued
+            heads: dict[str, int] = {}
+            if feed:
+                heads, fed = await self._add_to_feeds(connection, feed, parameters["recorded_at"])
+                queued = queued or fed
+            if self._sql.append_all is not None:  # PostgreSQL: NOTIFY, delivered when (and if) this commits
+                notices = [notice_payload(feed_stream_id(person), seq) for person, seq in heads.items()]
+                if queued:
+                    notices.append(notice_payload(DELIVERIES_QUEUED.stream_id, DELIVERIES_QUEUED.version))
+                for payload in notices:
+                    await connection.execute(self._sql.notify, {"channel": CHANNEL, "payload": payload})
+        return positions, queued, heads
+
+    async def _add_to_feeds(
+        self, connection: AsyncConnection, feed: Sequence[FeedItem], recorded_at: datetime
+    ) -> tuple[dict[str, int], bool]:
+        """Each item added to its person's feed, numbered after the person's last (whose head row stays
+        locked until the append commits, so numbers follow commit order), and queued for the person's
+        webhooks. People are taken in one order (sorted), so two appends never wait on each other in a
+        circle. The newest number per person, and whether webhook deliveries were queued."""
+        by_person: dict[str, list[FeedItem]] = {}
+        for item in feed:
+            by_person.setdefault(item.person_id, []).append(item)
+        heads: dict[str, int] = {}
+        queued = False
+        for person_id in sorted(by_person):
+            items = by_person[person_id]
+            head = {"person_id": person_id, "last_seq": len(items)}
+            last = int((await connection.execute(self._sql.advance_feed_head, head)).scalar_one())
+            first = last - len(items) + 1
+            rows = [
+                {
+                    "person_id": person_id,
+                    "seq": first + offset,
+                    "kind": item.kind,
+                    "game_id": item.game_id,
+                    "version": item.version,
+                    "body": item.body.decode(),
+                    "created_at": recorded_at,
+                }
+                for offset, item in enumerate(items)
+            ]
+            await connection.execute(self._sql.add_feed_items, rows)
+            # The player's webhooks, through the games' own outbox: the person is their stream, the
+            # item's number its version.
+            outbox = [(row["seq"], row["kind"], row["body"]) for row in rows]
+            parameters = {
+                "stream_id": feed_stream_id(person_id),
+                "outbox": _encoder.encode(outbox).decode(),
+                "recorded_at": recorded_at,
+            }
+            queued = (await connection.execute(self._sql.queue_deliveries, parameters)).rowcount > 0 or queued
+            heads[person_id] = last
+        return heads, queued
+
+    async def feed(self, person_id: str, after: int, limit: int) -> list[StoredFeedItem]:
+        parameters = {"person_id": person_id, "after": after, "limit": limit}
+        async with self._reader.connect() as connection:
+            rows = (await connection.execute(self._sql.read_feed, parameters)).all()
+        return [
+            StoredFeedItem(
+                seq=row.seq,
+                kind=row.kind,
+                game_id=row.game_id,
+                version=row.version,
+                body=row.body.encode(),
+                created_at=row.created_at,
+            )
+            for row in rows
+        ]
+
+    async def feed_head(self, person_id: str) -> int:
+        async with self._reader.connect() as connection:
+            last = (await connection.execute(self._sql.feed_head, {"person_id": person_id})).scalar()
+        return 0 if last is None else int(last)
 
     async def _insert_events(self, connection: AsyncConnection, parameters: dict[str, Any]) -> dict[int, int]:
         """The global position of each inserted event, by version."""

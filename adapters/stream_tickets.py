@@ -32,6 +32,16 @@ class SqlStreamTickets:
             .values(used_at=sa.bindparam("now"))
             .returning(stream_tickets.c.seat)
         )
+        self._spend_any = (
+            sa.update(stream_tickets)
+            .where(
+                stream_tickets.c.ticket_hash == sa.bindparam("hash"),
+                stream_tickets.c.used_at.is_(None),
+                stream_tickets.c.expires_at > sa.bindparam("now"),
+            )
+            .values(used_at=sa.bindparam("now"))
+            .returning(stream_tickets.c.game_id)
+        )
 
     async def keep(self, ticket_hash: str, game_id: str, seat: int | None, expires_at: datetime) -> None:
         async with self._engine.begin() as connection:
@@ -45,6 +55,11 @@ class SqlStreamTickets:
         async with self._engine.begin() as connection:
             row = (await connection.execute(self._spend, {"hash": ticket_hash, "game": game_id, "now": now})).first()
         return None if row is None else TicketHolder(seat=row[0])
+
+    async def spend_any(self, ticket_hash: str, now: datetime) -> str | None:
+        async with self._engine.begin() as connection:
+            row = (await connection.execute(self._spend_any, {"hash": ticket_hash, "now": now})).first()
+        return None if row is None else str(row[0])
 
 
 class InMemoryStreamTickets:
@@ -60,3 +75,10 @@ class InMemoryStreamTickets:
             return None
         del self._tickets[ticket_hash]
         return TicketHolder(seat=kept[1])
+
+    async def spend_any(self, ticket_hash: str, now: datetime) -> str | None:
+        kept = self._tickets.get(ticket_hash)
+        if kept is None or kept[2] <= now:
+            return None
+        del self._tickets[ticket_hash]
+        return kept[0]

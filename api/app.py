@@ -33,6 +33,7 @@ from kaiten.api.routes.history import HISTORY_HANDLERS
 from kaiten.api.routes.lobby import LobbyController
 from kaiten.api.routes.logs import LogsController
 from kaiten.api.routes.operations import health, ready
+from kaiten.api.routes.players import PlayersController
 from kaiten.api.routes.stream import StreamController
 from kaiten.api.routes.webhooks import WebhooksController
 from kaiten.api.settings import Settings
@@ -176,6 +177,7 @@ def create_app(
             LogsController,
             StreamController,
             WebhooksController,
+            PlayersController,
             *HISTORY_HANDLERS,
             health,
             ready,

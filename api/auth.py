@@ -9,7 +9,7 @@ from litestar import Request
 from litestar.di import NamedDependency
 
 from kaiten.api.principal import credential_of
-from kaiten.services.access import AppCaller, Credential, Presented
+from kaiten.services.access import AppCaller, Credential, Presented, SeatHolder
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
 
@@ -26,9 +26,10 @@ def seat_caller(caller: NamedDependency[Credential]) -> Presented:
     return caller
 
 
-async def seat_token(games: Games, game_id: str, credential: Presented) -> str:
+async def seat_token(games: Games, game_id: str, credential: Presented) -> SeatHolder:
     """The token of an operation only a seat may call. An app key acts for no seat: it is told so once
-    the game is found to be its app's (another app's game answers as one that does not exist)."""
+    the game is found to be its app's (another app's game answers as one that does not exist). A player
+    token acts for the seat its player holds in the game."""
     if isinstance(credential, AppCaller):
         await games.reading.check_owned(game_id, credential)
         raise ServiceError("forbidden", "seat-token-required", "an app key acts for no seat: send the seat's token")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from contextlib import AsyncExitStack
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
+from typing import cast
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -16,6 +17,7 @@ from kaiten.adapters.deadlines import SqlDeadlines
 from kaiten.adapters.migrate import is_migrated
 from kaiten.adapters.notify import LocalNotifier, PostgresNotifier
 from kaiten.adapters.people import InMemoryPeople, SqlPeople
+from kaiten.adapters.player_tokens import InMemoryPlayerTokens, SqlPlayerTokens
 from kaiten.adapters.projections.read_models import SqlReadModels
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner, running
@@ -30,6 +32,7 @@ from kaiten.services.apps import Apps
 from kaiten.services.bot_moves import BotLoad, ThreadThinker
 from kaiten.services.games import Games
 from kaiten.services.history import HistoryQueries
+from kaiten.services.players import Players
 from kaiten.services.ports import (
     BUILTIN_APP,
     AppStore,
@@ -40,6 +43,8 @@ from kaiten.services.ports import (
     GameCounts,
     IdSource,
     People,
+    PlayerFeeds,
+    PlayerTokenStore,
     ReadModels,
     RunningNotifier,
     StreamTickets,
@@ -63,6 +68,8 @@ class Services:
     notifier: RunningNotifier
     #: The apps that integrate this server, their keys and quotas.
     apps: Apps
+    #: Player tokens and each player's feed across games (services/players.py).
+    players: Players
     engine: AsyncEngine | None = None
     #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
     read_engine: AsyncEngine | None = None
@@ -191,6 +198,8 @@ def bootstrap(
         ids,
         people=SqlPeople(engine),
         app_store=SqlAppStore(engine),
+        player_tokens=SqlPlayerTokens(engine),
+        feeds=store,
         counts=SqlGameCounts(engine),
         open_app=open_app,
         engine=engine,
@@ -246,6 +255,9 @@ def bootstrap_with_store(
         ids,
         people=InMemoryPeople(),
         app_store=InMemoryAppStore(),
+        player_tokens=InMemoryPlayerTokens(),
+        # The stores kept in memory and in a database keep the players' feeds their appends write.
+        feeds=cast(PlayerFeeds, store),
         open_app=open_app,
         deadlines=deadlines,
         abandon_after=abandon_after,
@@ -261,6 +273,8 @@ def _services(
     *,
     people: People,
     app_store: AppStore,
+    player_tokens: PlayerTokenStore,
+    feeds: PlayerFeeds,
     open_app: str | None,
     counts: GameCounts | None = None,
     engine: AsyncEngine | None = None,
@@ -311,5 +325,6 @@ def _services(
         tickets=Ticketing(games.tables, tickets, clock, ids),
         notifier=notifier,
         apps=apps,
+        players=Players(player_tokens, feeds, people, games.names, notifier, tickets, ids, clock, open_app),
         engine=engine,
     )

@@ -17,6 +17,7 @@ from kaiten.services.apps import Apps
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
 from kaiten.services.history import HistoryQueries
+from kaiten.services.players import Players
 from kaiten.services.stream_tickets import Ticketing
 from kaiten.services.streaming import EventStreams
 from kaiten.services.webhooks import Webhooks
@@ -42,6 +43,10 @@ def provide_apps(state: State) -> Apps:
     return services_of(state).apps
 
 
+def provide_players(state: State) -> Players:
+    return services_of(state).players
+
+
 def provide_history(state: State) -> HistoryQueries:
     history = services_of(state).history
     if history is None:
@@ -63,5 +68,6 @@ PROVIDERS = {
     "history": Provide(provide_history, sync_to_thread=False),
     "webhooks": Provide(provide_webhooks, sync_to_thread=False),
     "apps": Provide(provide_apps, sync_to_thread=False),
+    "players": Provide(provide_players, sync_to_thread=False),
     **caller_dependencies(),
 }

@@ -1,9 +1,10 @@
 """Who is calling: the credential in `Authorization: Bearer ...`, worked out once per request.
 
-An app key (`kaiten_app_...`) is checked here, where the request comes in: the services trust the
-`AppCaller` it becomes. Any other bearer secret (a seat token, an invitation code) is checked by the
-services against the game it is for. A request that sends an app key that does not work is refused
-when its route asks who is calling (`credential_of`), so that health checks never fail for it.
+An app key (`kaiten_app_...`) or a player token (`kaiten_player_...`) is checked here, where the request
+comes in: the services trust the `AppCaller` or `PlayerCaller` it becomes. Any other bearer secret (a
+seat token, an invitation code) is checked by the services against the game it is for. A request that
+sends an app key that does not work is refused when its route asks who is calling (`credential_of`), so
+that health checks never fail for it.
 
 The rate limiter (api/rate_limit.py) counts requests by principal (`Caller.principal`): an app key
 against its app, a secret that holds a seat of the game in the path against that seat, anything else
@@ -19,9 +20,10 @@ from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Receive, Scope, Send
 
 from kaiten.api.bootstrap import Services
-from kaiten.services.access import AppCaller, Credential, seat_holding
+from kaiten.services.access import AppCaller, Credential, PlayerCaller, seat_holding
 from kaiten.services.apps import is_app_key
 from kaiten.services.errors import ServiceError
+from kaiten.services.players import is_player_token
 
 MAX_CREDENTIAL_LENGTH = 256
 #: Where the caller of a request is kept in its ASGI scope.
@@ -45,6 +47,8 @@ class Caller:
         """Whom the request counts against: `app:<id>`, `seat:<game>:<seat>` or `address:<address>`."""
         if isinstance(self.credential, AppCaller):
             return f"app:{self.credential.app_id}"
+        if isinstance(self.credential, PlayerCaller):
+            return f"player:{self.credential.person_id}"
         if isinstance(self.credential, str):
             return await _seat_principal(scope, services, self.credential) or self.address
         return self.address
@@ -75,6 +79,11 @@ async def identify(scope: Scope, services: Services) -> Caller:
         secret = _bearer(_header(scope, b"authorization"))
     except ServiceError as refused:
         return Caller(credential=None, address=address, refused=refused)
+    if secret is not None and is_player_token(secret):
+        try:
+            return Caller(credential=await services.players.authenticate(secret), address=address)
+        except ServiceError as refused:
+            return Caller(credential=None, address=address, refused=refused)
     if secret is None or not is_app_key(secret):
         return Caller(credential=secret, address=address)
     try:

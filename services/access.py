@@ -5,6 +5,9 @@ A caller presents one credential (API.md, "Apps, keys and players"):
 - the owning app's key (`AppCaller`): sees any of its games, private ones too, as a spectator (every
   seat once it is over); creates games, seats people by player_id and bots, registers webhooks;
 - a seat token: sees the game as its seat sees it, and acts for its seat;
+- a player token (`PlayerCaller`, services/players.py): acts for the seats its player holds in its
+  app's games (the seats the app took under that player_id), and sees the game as that seat; in a
+  game where the player holds no seat it is nobody (a public game's spectator);
 - an invitation code of the game: sees the game as a spectator, private or not, and takes a free
   seat as a guest;
 - nothing: sees a public game as a spectator, and does nothing on a server that needs keys.
@@ -32,15 +35,30 @@ from kaiten.services.errors import AppKeyRequired, ServiceError
 from kaiten.services.secrets import hash_secret
 
 
-class AppCaller(msgspec.Struct, frozen=True):
+# Tagged: a route's dependency is a union of both, which msgspec (Litestar's signature model) tells
+# apart only by a tag.
+class AppCaller(msgspec.Struct, frozen=True, tag=True):
     """A caller whose app key was checked where the request came in."""
 
     app_id: str
 
 
-#: An app's checked key, or a game's own secret (a seat token or an invitation code): what an operation
-#: that needs a credential is given (the API refuses a request that sends none).
-Presented = AppCaller | str
+class PlayerCaller(msgspec.Struct, frozen=True, tag=True):
+    """A caller whose player token was checked where the request came in: one player of one app."""
+
+    app_id: str
+    #: The player's person (the reference their seats hold) and the app's id for them.
+    person_id: str
+    player_id: str
+
+
+#: A seat's own token, or a player token (which holds its player's seats): what an operation only a
+#: seat may call is given.
+SeatHolder = PlayerCaller | str
+#: An app's checked key, a player's checked token, or a game's own secret (a seat token or an
+#: invitation code): what an operation that needs a credential is given (the API refuses a request
+#: that sends none).
+Presented = AppCaller | PlayerCaller | str
 #: A credential presented, or nothing.
 Credential = Presented | None
 
@@ -83,6 +101,14 @@ def seat_holding(token_hashes: Mapping[str, str], secret: str) -> int | None:
     return found
 
 
+def seat_of_person(table: Table[object], person_id: str) -> int | None:
+    """The seat the person holds in the game (not given up to a bot), else None."""
+    for seat in table.seats:
+        if seat.person == person_id and seat.taken_over_by is None:
+            return seat.seat
+    return None
+
+
 def access_to(
     game_id: str, app_id: str, table: Table[object], token_hashes: Mapping[str, str], credential: Credential
 ) -> Access:
@@ -92,6 +118,14 @@ def access_to(
         if credential.app_id != app_id:
             raise game_not_found(game_id)
         return Access(owner=True)
+    if isinstance(credential, PlayerCaller):
+        held = None if credential.app_id != app_id else seat_of_person(table, credential.person_id)
+        if held is not None:
+            caller_seat.set(held)
+            return Access(seat=held)
+        if private:
+            raise game_not_found(game_id)
+        return Access()
     if credential is None:
         if private:
             raise game_not_found(game_id)
@@ -119,9 +153,17 @@ def writing_app(credential: Credential, open_app: str | None) -> str:
     built-in app."""
     if isinstance(credential, AppCaller):
         return credential.app_id
+    if isinstance(credential, PlayerCaller):
+        raise player_token_refused()
     if open_app is None:
         raise AppKeyRequired()
     return open_app
+
+
+def player_token_refused() -> ServiceError:
+    return ServiceError(
+        "forbidden", "player-token-refused", "a player token follows its player and acts at their seats only"
+    )
 
 
 def writes_as_owner(
@@ -131,4 +173,6 @@ def writes_as_owner(
     without one in a game of the built-in app that it may reach (public, or `invited` to it)."""
     if isinstance(credential, AppCaller):
         return credential.app_id == app_id
+    if isinstance(credential, PlayerCaller):
+        return False
     return open_app == app_id and (table.visibility == "public" or invited)

@@ -7,7 +7,7 @@ from typing import Any
 
 import msgspec
 
-from kaiten.services.access import Credential
+from kaiten.services.access import Credential, SeatHolder
 
 
 class NewSeat(msgspec.Struct, frozen=True):
@@ -48,7 +48,7 @@ class Act(msgspec.Struct, frozen=True):
 
     game_id: str
     #: The seat's token.
-    token: str
+    token: SeatHolder
     body: bytes
     #: The version the client last saw: a conflict rather than a retry when the game moved on.
     if_match: int | None = None
@@ -60,7 +60,7 @@ class Resign(msgspec.Struct, frozen=True):
     """The token's person leaves the game."""
 
     game_id: str
-    token: str
+    token: SeatHolder
     #: A retry with the same key answers the first answer (a resigned seat cannot resign again).
     idempotency_key: str | None = None
 
@@ -69,19 +69,19 @@ class LeaveSeat(msgspec.Struct, frozen=True):
     """The token's person gives their seat back before the game starts (the token holds nothing after)."""
 
     game_id: str
-    token: str
+    token: SeatHolder
 
 
 class CreateInvitation(msgspec.Struct, frozen=True):
     """An invitation to a free seat, issued by the token's seat."""
 
     game_id: str
-    token: str
+    token: SeatHolder
 
 
 class RevokeInvitation(msgspec.Struct, frozen=True):
     game_id: str
-    token: str
+    token: SeatHolder
     invitation_id: str
 
 
@@ -89,7 +89,7 @@ class CreateRematch(msgspec.Struct, frozen=True):
     """The rematch of a finished game, with a new token for the token's seat."""
 
     game_id: str
-    token: str
+    token: SeatHolder
 
 
 class ErasePlayer(msgspec.Struct, frozen=True):
@@ -113,7 +113,7 @@ class ListLegalCommands(msgspec.Struct, frozen=True):
     """Every command the token's seat may send now."""
 
     game_id: str
-    token: str
+    token: SeatHolder
     seen: int | None = None
 
 

@@ -96,6 +96,61 @@ class OutboxMessage(msgspec.Struct, frozen=True):
     body: bytes
 
 
+class FeedItem(msgspec.Struct, frozen=True):
+    """A moment of a game that concerns one person (services/players.py), added to their feed in the
+    transaction of the events that led to it."""
+
+    person_id: str
+    #: `game-started`, `your-turn`, `game-finished`, `invitation` or `rematch-offered`.
+    kind: str
+    game_id: str
+    version: int
+    #: The item as JSON (its `seq` is left out: the store numbers it), as the stream and webhooks show it.
+    body: bytes
+
+
+class StoredFeedItem(msgspec.Struct, frozen=True):
+    """A feed item as stored: numbered 1, 2... per person, in the order the appends committed."""
+
+    seq: int
+    kind: str
+    game_id: str
+    version: int
+    body: bytes
+    created_at: datetime
+
+
+#: The notices of a person's feed go by this stream id (`player:<person id>`), with the newest `seq`.
+def feed_stream_id(person_id: str) -> str:
+    return f"player:{person_id}"
+
+
+class PlayerFeeds(Protocol):
+    """Each person's feed, which the event store's appends write (the SQL and in-memory stores are one)."""
+
+    async def feed(self, person_id: str, after: int, limit: int) -> list[StoredFeedItem]:
+        """The person's items numbered after `after`, in order, at most `limit`."""
+
+    async def feed_head(self, person_id: str) -> int:
+        """The number of the person's newest item (0: none)."""
+
+
+class PlayerTokenRecord(msgspec.Struct, frozen=True):
+    token_id: str
+    app_id: str
+    person_id: str
+    token_hash: str
+    created_at: datetime
+    expires_at: datetime
+
+
+class PlayerTokenStore(Protocol):
+    async def add(self, record: PlayerTokenRecord) -> None:
+        """Keep a new token (and forget the long expired ones)."""
+
+    async def get(self, token_id: str) -> PlayerTokenRecord | None: ...
+
+
 class EventStore(Protocol):
     async def append(
         self,
@@ -105,9 +160,11 @@ class EventStore(Protocol):
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
     ) -> list[StoredEvent]:
-        """Append after `expected_version` (0 for a new stream) atomically with the summary upsert
-        and, for each outbox message, a pending delivery to every webhook of the stream subscribed to it.
+        """Append after `expected_version` (0 for a new stream) atomically with the summary upsert,
+        for each outbox message a pending delivery to every webhook of the stream subscribed to it, and
+        each feed item added to its person's feed (numbered next, and queued for the person's webhooks).
 
         Raises ConcurrencyConflict when the stream is not at `expected_version`, and
         DuplicateIdempotencyKey when the key was already used on this stream (the caller then reads
@@ -143,6 +200,10 @@ class StreamTickets(Protocol):
         """Whom the ticket was given to, the ticket spent at once: None when no unspent ticket of this
         game with this hash is still valid at `now` (never seen, expired, already spent, or another
         game's)."""
+
+    async def spend_any(self, ticket_hash: str, now: datetime) -> str | None:
+        """The stream a ticket was given for (a game's id, or `player:<person id>`), the ticket spent at
+        once: None when no unspent ticket with this hash is still valid at `now`."""
 
 
 class Deadlines(Protocol):

@@ -19,7 +19,7 @@ import msgspec
 from kaiten.domain import lobby
 from kaiten.domain.engine import AnyGame
 from kaiten.domain.lobby import Table
-from kaiten.services.access import Access, Presented, seat_of_required
+from kaiten.services.access import Access, PlayerCaller, Presented, player_token_refused, seat_of_required
 from kaiten.services.errors import ServiceError
 from kaiten.services.loading import check_game_id
 from kaiten.services.ports import (
@@ -135,6 +135,8 @@ class Webhooks:
     async def register(
         self, game_id: str, token: Presented, url: str, events: Sequence[WebhookEvent], secret: str
     ) -> Webhook:
+        if isinstance(token, PlayerCaller):
+            raise player_token_refused()
         loaded = await self.tables.current(game_id)
         seat = _registrant(loaded.access(token))
         if lobby.is_over(loaded.table):

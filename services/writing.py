@@ -27,6 +27,7 @@ from kaiten.services.bot_moves import owed_seats
 from kaiten.services.clocks import Clocks, fold_clocked, wake_at
 from kaiten.services.codec import GameCodec
 from kaiten.services.errors import ServiceError
+from kaiten.services.players import feed_items
 from kaiten.services.ports import Clock, ConcurrencyConflict, DuplicateIdempotencyKey, EventStore, NewEvent, StoredEvent
 from kaiten.services.summaries import summary_of
 from kaiten.services.table_cache import CachedTable, Tables, created_table, is_activity, token_hashes_of
@@ -111,7 +112,8 @@ class Writer:
         wake = wake_at(game, table, clocks, now, self.abandon_after)
         hashes = token_hashes_of(new_events)
         summary = summary_of(game_id, game, table, len(new_events), hashes, now, now, wake_at=wake, app_id=app_id)
-        stored = await self.store.append(game_id, 0, new_events, summary)
+        feed = feed_items(game, game_id, None, table, new_events, len(new_events))
+        stored = await self.store.append(game_id, 0, new_events, summary, feed=feed)
         clocks = clocks_recorded(codec, None, None, new_events, table, stored, now, clocks)
         self._appended(created_table(game_id, table, stored, clocks))
         return stored, clocks
@@ -119,8 +121,8 @@ class Writer:
     async def _append(
         self, loaded: CachedTable, planned: Planned[Any], idempotency_key: str | None
     ) -> list[StoredEvent]:
-        """The planned events appended at the loaded version, with the summary, deadline and webhook
-        outbox they lead to."""
+        """The planned events appended at the loaded version, with the summary, deadline, webhook
+        outbox and players' feed items they lead to."""
         version = loaded.version + len(planned.events)
         hashes = {**loaded.token_hashes, **token_hashes_of(planned.events)}
         now = self.clock.now()
@@ -139,8 +141,9 @@ class Writer:
             imported=loaded.imported,
         )
         outbox = outbox_messages(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
+        feed = feed_items(loaded.game, loaded.game_id, loaded.table, planned.table, planned.events, version)
         stored = await self.store.append(
-            loaded.game_id, loaded.version, planned.events, summary, idempotency_key, outbox
+            loaded.game_id, loaded.version, planned.events, summary, idempotency_key, outbox, feed
         )
         clocks = clocks_recorded(
             loaded.codec, loaded.table, loaded.clocks, planned.events, planned.table, stored, now, clocks

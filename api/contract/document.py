@@ -31,6 +31,10 @@ SECURITY_SCHEMES = {
         "An invitation code of a game (`kaiten_inv_...`): while it is not revoked, its bearer watches the game "
         "(private or not) and takes a free seat with it."
     ),
+    "playerToken": (
+        "A player token (`kaiten_player_...`, from `createPlayerToken`), short-lived: it follows its player's "
+        "stream and acts at the seats the app took under that player_id, and nothing else."
+    ),
     "adminKey": "The server's admin key (`KAITEN_ADMIN_KEY`), for the apps' administration.",
 }
 STATUS_TEXT = {

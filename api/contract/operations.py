@@ -26,6 +26,7 @@ from kaiten.api.schemas import (
 from kaiten.domain.catalog import GAMES
 from kaiten.domain.engine import AnyGame
 from kaiten.services.apps import AppList, AppView, IssuedKey
+from kaiten.services.players import PlayerItem, PlayerToken, PlayerTokenRequest
 from kaiten.services.scoring import ScoreResponse
 from kaiten.services.seats import SeatGranted
 from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
@@ -33,7 +34,7 @@ from kaiten.services.stream_tickets import StreamTicket
 from kaiten.services.webhooks import Deliveries, Webhook, WebhookList
 
 #: The credentials an operation takes, each an HTTP bearer security scheme of the document.
-Credential = Literal["appKey", "seatToken", "invitationCode", "adminKey"]
+Credential = Literal["appKey", "seatToken", "playerToken", "invitationCode", "adminKey"]
 
 
 @dataclass(frozen=True)
@@ -101,9 +102,18 @@ GAME_READERS: dict[str, Any] = {
 }
 #: Operations only a seat may call.
 SEATS: dict[str, Any] = {
-    "credentials": ("seatToken",),
+    "credentials": ("seatToken", "playerToken"),
     "anonymous": False,
-    "who": "The seat's token acts for its seat.",
+    "who": "The seat's token acts for its seat; a player token for the seat its player holds in the game.",
+}
+#: A player's own stream: their token, or their app's key.
+PLAYER_FOLLOWERS: dict[str, Any] = {
+    "credentials": ("playerToken", "appKey"),
+    "anonymous": False,
+    "who": (
+        "A player token follows its own player; the app's key any of its players. Another player, another "
+        "app's player and a player never seen answer 404 alike."
+    ),
 }
 #: Operations of an app on its own records.
 APPS: dict[str, Any] = {
@@ -198,10 +208,11 @@ OPERATIONS: dict[str, Operation] = {
     ),
     "createStreamTicket": Operation(
         answers=(Answer(201, (StreamTicket,), "The ticket: pass it as `?ticket=` to streamEvents, once, in 60 s"),),
-        credentials=("seatToken", "invitationCode", "appKey"),
+        credentials=("seatToken", "playerToken", "invitationCode", "appKey"),
         anonymous=False,
         who=(
-            "A seat's token gets a ticket to follow the game as that seat; an invitation code of the game, or "
+            "A seat's token (or a player token, for its player's seat) gets a ticket to follow the game as that "
+            "seat; an invitation code of the game, or "
             "its app's key, one to follow it as a spectator (a private game's only way for a browser)."
         ),
     ),
@@ -227,6 +238,27 @@ OPERATIONS: dict[str, Operation] = {
         answers=(Answer(200, (RatingHistory,), "The player's rated games, newest first"),), **HISTORY
     ),
     "erasePlayer": Operation(answers=(Answer(204, (), "Erased"),), **APPS),
+    "createPlayerToken": Operation(
+        body=(PlayerTokenRequest,),
+        answers=(Answer(201, (PlayerToken,), "The token, shown only now"),),
+        **APPS,
+    ),
+    "createPlayerStreamTicket": Operation(
+        answers=(Answer(201, (StreamTicket,), "The ticket: pass it as `?ticket=` to streamPlayer, once, in 60 s"),),
+        **PLAYER_FOLLOWERS,
+    ),
+    "streamPlayer": Operation(
+        answers=(
+            Answer(
+                200,
+                (),
+                "Server-Sent Events: each item's `event` is its type, its `id` its number, its `data` a PlayerItem",
+                "text/event-stream",
+                events_of=(PlayerItem,),
+            ),
+        ),
+        **PLAYER_FOLLOWERS,
+    ),
     "exportLog": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),),
         **GAME_READERS,

@@ -57,13 +57,14 @@ LOBBY_CODES = (
 )
 PARTY_MENU_CODES = ("unknown-menu", "invalid-menu", "menu-not-for-player-count", "card-not-for-player-count")
 GAME_ID = {404: ("game-not-found",)}
-#: A credential that does not work: a header that is no Bearer, an app key unknown, revoked or expired.
-BAD_CREDENTIAL = ("invalid-token", "invalid-app-key")
+#: A credential that does not work: a header that is no Bearer, an app key unknown, revoked or expired,
+#: a player token unknown or expired (or its player erased).
+BAD_CREDENTIAL = ("invalid-token", "invalid-app-key", "invalid-player-token")
 OPTIONAL_TOKEN = {401: BAD_CREDENTIAL}
 #: Only a seat may call it: an app key is told to send the seat's token.
 REQUIRED_TOKEN = {401: ("missing-token", *BAD_CREDENTIAL), 403: ("seat-token-required",)}
 #: An app's write: on a server that needs keys, no key is refused.
-APP_WRITE = {401: ("app-key-required", *BAD_CREDENTIAL)}
+APP_WRITE = {401: ("app-key-required", *BAD_CREDENTIAL), 403: ("player-token-refused",)}
 ADMIN: dict[int, tuple[str, ...]] = {401: ("invalid-admin-key",), 404: ("not-found",)}
 
 #: The rules' refusals of a command, by game (422), and those that mean "not now" (409).
@@ -259,11 +260,23 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         503: ("history-unavailable",),
     },
     "erasePlayer": {**APP_WRITE, 404: ("player-not-found",), 422: ("invalid-player-id",)},
+    "createPlayerToken": {**APP_WRITE, 422: ("invalid-player-id", "invalid-expiry")},
+    "createPlayerStreamTicket": {
+        401: ("missing-token", *BAD_CREDENTIAL),
+        404: ("player-not-found",),
+        422: ("invalid-player-id",),
+    },
+    "streamPlayer": {
+        401: ("missing-token", *BAD_CREDENTIAL, "invalid-ticket"),
+        404: ("player-not-found",),
+        422: ("invalid-player-id", "invalid-last-event-id", "invalid-stream-position"),
+    },
     "exportLog": {**OPTIONAL_TOKEN, 404: ("game-not-found",), 409: ("game-not-finished",)},
     "importLog": {**APP_WRITE, 422: IMPORT_CODES, 429: ("imports-per-hour",)},
     "createWebhook": {
         **GAME_ID,
         **REQUIRED_TOKEN,
+        403: ("player-token-refused",),
         409: ("game-finished",),
         422: ("webhook-url-refused",),
         503: ("webhooks-unavailable",),

@@ -30,7 +30,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -43,6 +43,8 @@ from kaiten.adapters.migrate import upgrade
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.api.settings import Settings, WebhookOptions
+from kaiten.services.ports import PlayerTokenRecord
+from kaiten.services.secrets import hash_secret
 from tests.conftest import _new_postgres_database
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, bots_owe_nothing, until
@@ -98,6 +100,7 @@ PUBLIC_ROLES = (PUBLIC, FINISHED)
 PRIVATE_ROLES = (PRIVATE, OPEN, FINISHED_PRIVATE)
 ADMIN_KEY = "test-apps-access-admin-key-0123456789"
 UNKNOWN_APP_KEY = "kaiten_app_0123456789abcdef_xxxxxxxxxxxxxxxxxxxxxxxxxx"
+UNKNOWN_PLAYER_TOKEN = "kaiten_player_0123456789abcdef_xxxxxxxxxxxxxxxxxxxxxxxxxx"
 WEBHOOK = {"url": "http://127.0.0.1:9/kaiten-webhook", "events": ["turn", "finished"], "secret": "s" * 24}
 NEW_GAME = {"game": GAME, "players": 2, "seed": 7, "seats": [{"name": "Guest"}, BOT]}
 SCORE = {"players": [{"cards": ["wasabi", "squid-nigiri"]}, {"cards": ["tempura", "tempura"]}]}
@@ -130,6 +133,8 @@ class AppA:
     commands: dict[str, dict[str, Any]]
     #: The finished public game's export.
     export: dict[str, Any]
+    #: Player tokens of A's players (`alice` and `bob`), one of Alice's expired, by kind (`KINDS`).
+    player_tokens: dict[str, str] = field(default_factory=dict)
 
     @property
     def owner(self) -> dict[str, str]:
@@ -226,7 +231,14 @@ async def build_app_a(client: Client, services: Services) -> AppA:
     commands = {role: await first_legal(client, games[role]["id"], games[role]["tokens"]["0"]) for role in ROLES}
     export = await client.get(f"/v1/games/{games[FINISHED]['id']}/export", headers=owner)
     assert export.status_code == 200, export.text
+    player_tokens = {
+        "player token": await player_token(client, owner, PLAYER),
+        "other player's token": await player_token(client, owner, "bob"),
+        "expired player token": await expired_player_token(services, key),
+        "unknown player token": UNKNOWN_PLAYER_TOKEN,
+    }
     return AppA(
+        player_tokens=player_tokens,
         name=name,
         key=key,
         games=games,
@@ -235,6 +247,33 @@ async def build_app_a(client: Client, services: Services) -> AppA:
         commands=commands,
         export=export.json(),
     )
+
+
+async def player_token(client: Client, owner: Mapping[str, str], player_id: str) -> str:
+    minted = await client.post(f"/v1/players/{player_id}/tokens", headers=dict(owner))
+    assert minted.status_code == 201, minted.text
+    token: str = minted.json()["token"]
+    return token
+
+
+async def expired_player_token(services: Services, key: str) -> str:
+    """A token of Alice's that expired a minute ago (kept as a token is, in the store)."""
+    app = await services.apps.authenticate(key)
+    person = await services.games.people.of_player(app.app_id, PLAYER)
+    assert person is not None
+    token_id = "00000000deadbeef"
+    token = f"kaiten_player_{token_id}_{'e' * 40}"
+    ago = datetime.now(UTC) - timedelta(minutes=2)
+    record = PlayerTokenRecord(
+        token_id=token_id,
+        app_id=app.app_id,
+        person_id=person.person_id,
+        token_hash=hash_secret(token),
+        created_at=ago,
+        expires_at=ago + timedelta(minutes=1),
+    )
+    await services.players.tokens.add(record)
+    return token
 
 
 # --- how to call each operation at A's resources --------------------------------------------------
@@ -335,6 +374,10 @@ RECIPES: dict[str, Recipe] = {
     "createRematch": Recipe(target=FINISHED_PRIVATE),
     "leaveSeat": Recipe(target=PRIVATE),
     "resignSeat": Recipe(target=PRIVATE),
+    # Tokens for bob (B's key would otherwise make B a player named alice, which erasePlayer must not find).
+    "createPlayerToken": Recipe(params=lambda a, r: {"player_id": "bob"}),
+    "createPlayerStreamTicket": Recipe(params=lambda a, r: {"player_id": PLAYER}),
+    "streamPlayer": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "erasePlayer": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "createGame": Recipe(body=lambda a, r: NEW_GAME),
     "importLog": Recipe(body=lambda a, r: a.export),
@@ -428,7 +471,9 @@ async def _stream_until(app: Any, scope: dict[str, Any], version: int) -> tuple[
             started["content_type"] = headers.get("content-type", "")
         elif message["type"] == "http.response.body":
             body.extend(message.get("body", b""))
-            if not message.get("more_body", False) or f"id: {version}\r\n".encode() in body:
+            # A player's stream (version 0) is read to its first item.
+            first = version == 0 and b"\r\n\r\n" in body
+            if not message.get("more_body", False) or f"id: {version}\r\n".encode() in body or first:
                 enough.set()
 
     async def serve() -> None:
@@ -478,7 +523,7 @@ async def streamed(client: Client, call: Call, headers: Mapping[str, str], versi
 
 async def send(client: Client, call: Call, headers: Mapping[str, str], version: int = 0) -> Answer:
     """The answer to the call; a stream is read up to `version` (the game's current one)."""
-    if call.operation == "streamEvents":
+    if call.operation in ("streamEvents", "streamPlayer"):
         return await streamed(client, call, headers, version)
     response = await client.request(
         call.method, call.path, params=dict(call.query), json=call.body, headers=dict(headers)
@@ -714,6 +759,12 @@ KINDS = (
     "junk bearer",
     "Basic header",
     "unknown app key",
+    # Player tokens (issue 29 §1): Alice's (seated in A's public, finished and finished private games),
+    # Bob's (in the finished private one), one of Alice's that expired, one that never was.
+    "player token",
+    "other player's token",
+    "expired player token",
+    "unknown player token",
 )
 
 #: A success status, or a problem's status and code (short names, for the table to read as one).
@@ -728,6 +779,8 @@ SEAT = (403, "seat-token-required")
 INVITE = (403, "invitation-required")
 NOHOOK = (404, "webhook-not-found")
 NOBODY = (404, "player-not-found")
+PBAD = (401, "invalid-player-token")
+REFUSED = (403, "player-token-refused")
 STARTED = (409, "game-started")
 
 # The seat token, invitation and revoked invitation are of the operation's target game (`RECIPES`),
@@ -770,11 +823,66 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "createRematch":          (MISS,    SEAT,    NF,      NEW,     TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "resignSeat":             (MISS,    SEAT,    NF,      OK,      TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "leaveSeat":              (MISS,    SEAT,    NF,      STARTED, TOKEN,   NF,      NF,      TOKEN,   BADKEY),
+    "createPlayerToken":      (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
+    "createPlayerStreamTicket": (MISS,  NEW,     NOBODY,  TOKEN,   TOKEN,   TOKEN,   TOKEN,   TOKEN,   BADKEY),
+    "streamPlayer":           (MISS,    OK,      NOBODY,  TOKEN,   TOKEN,   TOKEN,   TOKEN,   TOKEN,   BADKEY),
     "erasePlayer":            (NEEDKEY, EMPTY,   NOBODY,  NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "createGame":             (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "importLog":              (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
 }
 # fmt: on
+
+
+# What Alice's and Bob's player tokens get (an expired or unknown player token is refused wherever an
+# unknown app key is). Alice is erased by erasePlayer: her token works no more after it.
+# fmt: off
+PLAYER_EXPECTED: dict[str, tuple[Outcome, Outcome]] = {
+    #                            Alice    Bob
+    "health":                   (OK,      OK),
+    "ready":                    (OK,      OK),
+    "listCatalog":              (OK,      OK),
+    "getCatalogGame":           (OK,      OK),
+    "scoreTableaus":            (OK,      OK),
+    "listApps":                 (ADMIN,   ADMIN),
+    "getApp":                   (ADMIN,   ADMIN),
+    "createApp":                (ADMIN,   ADMIN),
+    "setAppQuotas":             (ADMIN,   ADMIN),
+    "rotateAppKey":             (ADMIN,   ADMIN),
+    "revokeAppKeys":            (ADMIN,   ADMIN),
+    "listGames":                (OK,      OK),
+    "getPlayerStats":           (OK,      OK),
+    "getGameStats":             (OK,      OK),
+    "getLeaderboard":           (OK,      OK),
+    "getPlayerRatingHistory":   (OK,      OK),
+    "getTable":                 (NF,      NF),
+    "listEvents":               (NF,      NF),
+    "replayGame":               (NF,      NF),
+    "streamEvents":             (NF,      NF),
+    "exportLog":                (OK,      OK),
+    "takeSeat":                 (NF,      NF),
+    "listLegalCommands":        (NF,      NF),
+    "createStreamTicket":       (NF,      NF),
+    "createInvitation":         (NF,      NF),
+    "revokeInvitation":         (NF,      NF),
+    "listWebhooks":             (NF,      NF),
+    "listWebhookDeliveries":    (NF,      NF),
+    "createWebhook":            (REFUSED, REFUSED),
+    "deleteWebhook":            (NF,      NF),
+    "sendCommand":              (NF,      NF),
+    "createRematch":            (OK,      OK),
+    "resignSeat":               (NF,      NF),
+    "leaveSeat":                (NF,      NF),
+    "createPlayerToken":        (REFUSED, REFUSED),
+    "createPlayerStreamTicket": (NEW,     NOBODY),
+    "streamPlayer":             (OK,      NOBODY),
+    "erasePlayer":              (REFUSED, REFUSED),
+    "createGame":               (PBAD,    REFUSED),
+    "importLog":                (PBAD,    REFUSED),
+}
+# fmt: on
+for _operation, _outcomes in PLAYER_EXPECTED.items():
+    _bad = PBAD if EXPECTED[_operation][8] == BADKEY else EXPECTED[_operation][8]
+    EXPECTED[_operation] = (*EXPECTED[_operation], *_outcomes, _bad, _bad)
 
 
 def credential(kind: str, a: AppA, b_key: str, role: str) -> dict[str, str]:
@@ -787,6 +895,7 @@ def credential(kind: str, a: AppA, b_key: str, role: str) -> dict[str, str]:
         "revoked invitation": a.invitations_of(role).revoked["code"],
         "junk bearer": "nope",
         "unknown app key": UNKNOWN_APP_KEY,
+        **a.player_tokens,
     }
     if kind == "Basic header":
         return {"Authorization": "Basic abc"}
@@ -836,6 +945,22 @@ async def content_problems(
         page = await client.get(events, headers=headers)
         same = streamed.status == 200 and streamed.body["events"] == page.json()["events"]
         return [] if same else [f"{stream} (from {kind}'s ticket): {streamed}, not the events page {kind} sees"]
+    if call.operation == "streamPlayer":
+        # Alice's items (read to the first at least): the first is her seat in A's first game with her,
+        # and she sits at seat 0 of each (the rematch of the finished private game's too).
+        items = body["events"]
+        ok = items and items[0]["type"] == "invitation" and items[0]["game_id"] == a.game_id(PUBLIC)
+        ok = ok and all(item["seat"] == 0 for item in items)
+        return [] if ok else [f"{call} with {kind}: {answer}"]
+    if call.operation == "createPlayerStreamTicket":
+        path = call.path.replace("/stream-tickets", "/stream")
+        stream = Call("streamPlayer", "GET", path, {"ticket": body["ticket"]})
+        streamed, owners = (
+            await send(client, stream, {}),
+            await send(client, Call("streamPlayer", "GET", path), a.owner),
+        )
+        same = streamed.status == 200 and streamed.body["events"][:1] == owners.body["events"][:1]
+        return [] if same else [f"{stream} (from {kind}'s ticket): {streamed}, not what A's key streams: {owners}"]
     if call.operation == "listGames":
         listed = {item["id"] for item in body["items"]}
         mine = {a.game_id(role) for role in ROLES}

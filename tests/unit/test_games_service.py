@@ -13,7 +13,7 @@ from kaiten.adapters.system import SecureIds, SystemClock
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, ReplayGame
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
-from kaiten.services.ports import ConcurrencyConflict, GameSummary, NewEvent, OutboxMessage, StoredEvent
+from kaiten.services.ports import ConcurrencyConflict, FeedItem, GameSummary, NewEvent, OutboxMessage, StoredEvent
 from tests.bots import play_to_the_end
 
 
@@ -33,12 +33,13 @@ class LosingStore(InMemoryEventStore):
         summary: GameSummary | None = None,
         idempotency_key: str | None = None,
         outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
     ) -> list[StoredEvent]:
         self.appends += 1
         if self.losses:
             self.losses -= 1
             raise ConcurrencyConflict(stream_id, expected_version)
-        return await super().append(stream_id, expected_version, events, summary, idempotency_key, outbox)
+        return await super().append(stream_id, expected_version, events, summary, idempotency_key, outbox, feed)
 
 
 @pytest.fixture

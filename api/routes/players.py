@@ -1,0 +1,127 @@
+"""Players across games (issue 29 §1): player tokens, and one stream per player."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from litestar import Controller, get, post
+from litestar.di import NamedDependency
+from litestar.params import HeaderParameter, JSONBody, QueryParameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from kaiten.api.routes.history import PlayerId
+from kaiten.api.routes.params import Caller
+from kaiten.api.routes.stream import resume_point
+from kaiten.services.players import (
+    DEFAULT_TOKEN_SECONDS,
+    MAX_TOKEN_SECONDS,
+    KeepAlive,
+    Players,
+    PlayerToken,
+    PlayerTokenRequest,
+)
+from kaiten.services.ports import MAX_VERSION, StoredFeedItem
+from kaiten.services.stream_tickets import StreamTicket
+from kaiten.services.streaming import KEEPALIVE_SECONDS
+
+PlayersDep = NamedDependency[Players]
+
+TOKEN_DESCRIPTION = f"""\
+A short-lived token for one of the app's players, for their browser to hold instead of the app's key:
+`kaiten_player_...`, shown once (kaiten keeps its SHA-256), good for `expires_in` seconds ({DEFAULT_TOKEN_SECONDS}
+by default, at most {MAX_TOKEN_SECONDS}). Sent as `Authorization: Bearer`, it follows that player's
+stream (`streamPlayer`) and acts at every seat the app took under that player_id (commands, legal
+commands, resigning, leaving, invitations, rematches, a game's stream as the seat), and nothing else:
+it creates no game, seats nobody, reads no other player and registers no webhook (`403
+player-token-refused`). A player the app never seated is enrolled now, so a token may come before
+their first game. An erased player's tokens stop working.
+"""
+
+STREAM_DESCRIPTION = f"""\
+Server-Sent Events: everything that concerns the player in the app's games, as it is committed (on any
+server process): `invitation` (the app took a seat for them), `rematch-offered`, `game-started`,
+`your-turn` and `game-finished`. Each event's SSE `event` is its type, its `id` the item's number in
+the player's feed (1, 2, ... in the order they committed) and its `data` a `PlayerItem` as JSON. The
+stream starts after item `after` (0: from the first) and never ends; resume with `Last-Event-ID`
+(which browsers send on reconnection, and which wins over `after`). Idle streams get a `: keep-alive`
+comment every {KEEPALIVE_SECONDS:g} seconds. A browser's EventSource, which sends no `Authorization`,
+passes a ticket from `createPlayerStreamTicket` as `?ticket=`.
+"""
+
+
+async def _messages(items: AsyncIterator[list[StoredFeedItem] | KeepAlive]) -> AsyncIterator[ServerSentEventMessage]:
+    async for batch in items:
+        if isinstance(batch, KeepAlive):
+            yield ServerSentEventMessage(data=None, comment="keep-alive")
+            continue
+        for item in batch:
+            yield ServerSentEventMessage(id=item.seq, event=item.kind, data=item.body.decode())
+
+
+class PlayersController(Controller):
+    path = "/v1/players"
+    tags = ["players"]
+
+    @post(
+        "/{player_id:str}/tokens",
+        operation_id="createPlayerToken",
+        summary="A short-lived token for the app's player's browser: their stream and their seats",
+        description=TOKEN_DESCRIPTION,
+        status_code=201,
+    )
+    async def create_player_token(
+        self,
+        players: PlayersDep,
+        caller: Caller,
+        player_id: PlayerId,
+        data: JSONBody[PlayerTokenRequest | None] = None,
+    ) -> PlayerToken:
+        expires_in = DEFAULT_TOKEN_SECONDS if data is None else data.expires_in
+        return await players.issue_token(caller, player_id, expires_in)
+
+    @post(
+        "/{player_id:str}/stream-tickets",
+        operation_id="createPlayerStreamTicket",
+        summary="A single-use ticket to follow the player's stream (for EventSource)",
+        status_code=201,
+    )
+    async def create_player_stream_ticket(
+        self, players: PlayersDep, caller: Caller, player_id: PlayerId
+    ) -> StreamTicket:
+        return await players.issue_ticket(caller, player_id)
+
+    @get(
+        "/{player_id:str}/stream",
+        operation_id="streamPlayer",
+        summary="Everything that concerns the player across the app's games, as Server-Sent Events",
+        description=STREAM_DESCRIPTION,
+        media_type="text/event-stream",
+    )
+    async def stream_player(
+        self,
+        players: PlayersDep,
+        caller: Caller,
+        player_id: PlayerId,
+        ticket: Annotated[
+            str | None,
+            QueryParameter(
+                description="A stream ticket (createPlayerStreamTicket): spent by this request", max_length=100
+            ),
+        ] = None,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=MAX_VERSION, description="stream the items numbered after this one")
+        ] = 0,
+        last_event_id: Annotated[
+            str | None,
+            HeaderParameter(
+                name="Last-Event-ID",
+                required=False,
+                description="resume after this item",
+                schema_extra={"pattern": "^[0-9]{1,10}$", "maxLength": 10},
+            ),
+        ] = None,
+    ) -> ServerSentEvent:
+        position = resume_point(last_event_id, after)
+        items = await players.follow(caller, player_id, position, ticket)
+        return ServerSentEvent(_messages(items))
