@@ -19,7 +19,7 @@ fewer than `--at-least` positions; `random` and `greedy` decide them all (each a
 timing: a call of the clock costs as much as such a decision). With `--passes n` every position is
 decided once in each of n passes and the fastest counts: other work on a shared machine comes in
 bursts of seconds, which then slow one pass of a position rather than every one. `--emit` ends with
-each game's `bot_costs` as measured, to paste into its `game.py`.
+each game's `bot_costs` as measured, to paste into its `game.py`, and BOTS.md's table of them.
 
     .venv/bin/python -m bench.mcts [--game sushi-go,...] [--players 2,5] [--bots mcts,mcts:strong]
                                    [--games 1] [--every 4] [--strong-every 16] [--at-least 6]
@@ -38,7 +38,7 @@ import os
 import random
 import statistics
 import time
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from kaiten.domain import lobby
@@ -210,6 +210,25 @@ def rounded(ms: float) -> float:
     return float(round(ms)) if ms >= 10 else float(f"{ms:.3g}")
 
 
+def bots_md_rows(measured: Mapping[str, Mapping[str, Mapping[int, float]]]) -> list[str]:
+    """BOTS.md's table of what a decision costs, from measured medians (ms by game, bot and players):
+    the searches in whole milliseconds, the other bots in microseconds to three digits."""
+
+    def cell(bot_name: str, ms: float | None) -> str:
+        if ms is None:
+            return ""
+        return f"{rounded(ms):.0f}" if bot_name.startswith("mcts") else f"{1000 * rounded(ms):.3g}"
+
+    counts = range(2, 1 + max(players for by_bot in measured.values() for c in by_bot.values() for players in c))
+    rows = ["| game | bot | unit | " + " | ".join(map(str, counts)) + " |", "|---|---|---|" + "---|" * len(counts)]
+    for game_id, by_bot in measured.items():
+        for bot_name, by_players in by_bot.items():
+            unit = "ms" if bot_name.startswith("mcts") else "µs"
+            cells = " | ".join(cell(bot_name, by_players.get(players)) for players in counts)
+            rows.append(f"| {game_id} | `{bot_name}` | {unit} | {cells} |")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default=",".join(GAMES), help="game ids, comma-separated (default: all)")
@@ -280,6 +299,8 @@ def main() -> None:
             for bot_name, by_players in by_bot.items():
                 figures = ", ".join(f"{players}: {rounded(ms)}" for players, ms in sorted(by_players.items()))
                 print(f'    "{bot_name}": {{{figures}}},')
+        print("BOTS.md, 'What a decision costs':")
+        print(*bots_md_rows(measured), sep="\n")
 
 
 if __name__ == "__main__":

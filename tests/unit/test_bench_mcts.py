@@ -3,7 +3,10 @@ or its median is over (a slower machine moves the median; decisions the budget d
 
 from __future__ import annotations
 
-from bench.mcts import Held, not_holding
+from pathlib import Path
+
+from bench.mcts import Held, bots_md_rows, not_holding
+from kaiten.domain.catalog import GAMES
 
 
 def test_only_the_rows_over_one_and_a_half_times_the_catalog_are_listed_with_why() -> None:
@@ -17,3 +20,11 @@ def test_only_the_rows_over_one_and_a_half_times_the_catalog_are_listed_with_why
     assert len(listed) == 2
     assert listed[0].startswith("  sushi-go 3 mcts: p99 1.50 x") and "its tail" in listed[0]
     assert listed[1].startswith("  sushi-go 4 mcts: p99 2.25 x") and "its median" in listed[1]
+
+
+def test_emit_writes_bots_md_table_as_it_stands_for_the_catalogs_figures() -> None:
+    """What `--emit` prints for BOTS.md, from the catalog's own figures, is BOTS.md's table line for line,
+    so a new measurement pasted into the games and BOTS.md keeps them alike (test_every_game checks it)."""
+    rows = bots_md_rows({game_id: dict(game.bot_costs) for game_id, game in GAMES.items()})
+    bots_md = (Path(__file__).resolve().parents[2] / "BOTS.md").read_text()
+    assert "\n".join(rows) in bots_md
