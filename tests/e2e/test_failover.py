@@ -13,7 +13,9 @@ until it is answered. Then:
 - every key sent again answers the version it answered the first time;
 - the event stream, resumed with `Last-Event-ID` whenever it ended, saw every version once;
 - the catch-up projections caught up by themselves, and a rebuild gives the same tables;
-- the turn clock never fired twice for one turn.
+- the turn clock never fired twice for one turn;
+- the webhook deliveries queued with the events (an outbox) all reached their receiver, in version
+  order, those of commands answered after the loss too.
 
 The time without service (from the loss to the first command answered after it) and the refused
 commands are printed (`-s`), and bounded.
@@ -43,6 +45,7 @@ from kaiten.adapters.projections.runner import ProjectionRunner
 from kaiten.adapters.schema import events, idempotency_keys
 from tests.auto_failover import Formation, formation, missing
 from tests.e2e.servers import OPEN, ServerProcess
+from tests.e2e.webhook_receiver import Receiver, register
 from tests.integration.projections.tables import snapshot
 from tests.loud_skips import skip_loudly
 
@@ -92,6 +95,10 @@ class Log:
     refusals: list[Refusal] = field(default_factory=list)
     answered_at: list[float] = field(default_factory=list)
     bodies: dict[tuple[str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+    def last_version(self, game_id: str) -> int:
+        """The game's version after its last command answered so far."""
+        return max(version for (game, _), (_, version, _) in self.acked.items() if game == game_id)
 
 
 async def patient(client: httpx.AsyncClient, log: Log, method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -189,7 +196,12 @@ async def server(cluster: Formation, tmp_path: Path) -> AsyncIterator[ServerProc
         tmp_path / "server.log",
         # A deadline claimed just before the loss, whose firing the loss cut off, is claimed again
         # after its lease: 3 s here, rather than the default 30 s.
-        environment={**OPEN, "KAITEN_SCHEDULER_INTERVAL": "0.2", "KAITEN_SCHEDULER_LEASE": "3s"},
+        environment={
+            **OPEN,
+            **{"KAITEN_SCHEDULER_INTERVAL": "0.2", "KAITEN_SCHEDULER_LEASE": "3s"},
+            # The test's webhook receiver listens on 127.0.0.1.
+            **{"KAITEN_WEBHOOK_ALLOW_PRIVATE": "1", "KAITEN_WEBHOOK_RETRY_SECONDS": "0.5"},
+        },
     )
     try:
         async with httpx.AsyncClient() as client:
@@ -220,6 +232,9 @@ async def test_losing_the_primary_loses_no_acknowledged_command(
         followed = await create(
             client, log, {"game": "sushi-go", "players": 2, "seed": 98, "seats": [{"name": "a"}, {"name": "b"}]}
         )
+        receiver = Receiver()
+        await receiver.start()
+        hook = await register(client, followed, receiver.url)  # type: ignore[arg-type]
         seen: list[int] = []
         stream_stop = asyncio.Event()
         opened: list[float] = []
@@ -244,6 +259,7 @@ async def test_losing_the_primary_loses_no_acknowledged_command(
             for seat in ("0", "1")
         ]  # fmt: skip
         before = len(log.acked)
+        followed_at_loss = log.last_version(followed["id"])
         lost_at, lost_wall = time.monotonic(), datetime.now(UTC)
         await asyncio.to_thread(cluster.lose, primary)
         probes = [asyncio.create_task(send(client, log, probed["id"], token, command)) for token, command in ready]
@@ -261,7 +277,7 @@ async def test_losing_the_primary_loses_no_acknowledged_command(
         stop.set()
         await asyncio.gather(*players, followed_play, *probes)
         # The stream catches up with the last command answered in its game, then is left.
-        last_followed = max(version for (game_id, _), (_, version, _) in log.acked.items() if game_id == followed["id"])
+        last_followed = log.last_version(followed["id"])
         async with asyncio.timeout(30):
             while not seen or seen[-1] < last_followed:
                 await asyncio.sleep(0.05)
@@ -291,6 +307,8 @@ async def test_losing_the_primary_loses_no_acknowledged_command(
         await exactly_once(cluster, log, [*itertools.chain(*games), followed["id"], probed["id"]])
         await projections_caught_up(cluster)
         await clock_fired_once_a_turn(client, clocked["id"], lost_wall)
+        await webhooks_delivered(client, followed, hook["id"], receiver, followed_at_loss)
+        await receiver.stop()
 
     assert seen == list(range(1, seen[-1] + 1)), f"the stream missed or repeated events: {seen}"
     print(f"the event stream saw versions 1 to {seen[-1]} once each, opened {len(opened)} times")
@@ -395,3 +413,27 @@ async def clock_fired_once_a_turn(client: httpx.AsyncClient, game_id: str, lost_
         assert fired and fired[-1] > lost_at, f"seat {seat}'s clock did not fire after the loss: {fired}"
         for earlier, later in itertools.pairwise(fired):
             assert later - earlier >= TURN, f"seat {seat}'s turn timed out twice: {earlier} then {later}"
+
+
+async def webhooks_delivered(
+    client: httpx.AsyncClient, game: dict[str, Any], hook_id: str, receiver: Receiver, version_at_loss: int
+) -> None:
+    """Every delivery the game's webhook queued (in the appends' own transactions) is delivered once
+    the primary is back, none lost with the old primary: the receiver got each one, the first time in
+    version order, and some of them for commands answered after the loss."""
+    path = f"/v1/games/{game['id']}/webhooks/{hook_id}/deliveries?limit=500"
+    headers = {"Authorization": f"Bearer {game['tokens']['0']}"}
+    async with asyncio.timeout(30):
+        while True:
+            listed = (await client.get(path, headers=headers)).json()["deliveries"]
+            if listed and all(delivery["status"] == "delivered" for delivery in listed):
+                break
+            await asyncio.sleep(0.2)
+    first_arrivals: dict[str, int] = {}
+    for item in receiver.received:
+        first_arrivals.setdefault(item.headers["x-kaiten-delivery"], item.payload["version"])
+    assert {str(delivery["delivery_id"]) for delivery in listed} <= first_arrivals.keys(), "a delivery never arrived"
+    versions = list(first_arrivals.values())
+    assert versions == sorted(versions), f"deliveries out of version order: {versions}"
+    assert max(versions) > version_at_loss, "no delivery of a command answered after the loss"
+    print(f"webhook: {len(listed)} deliveries, versions {versions[0]} to {versions[-1]}, all delivered")
