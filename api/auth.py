@@ -14,8 +14,19 @@ from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
 
 
-def caller(request: Request[Any, Any, Any]) -> Credential:
+def credential(request: Request[Any, Any, Any]) -> Credential:
+    """The request's caller, as the `Identify` middleware found it (None: nobody)."""
     return credential_of(request.scope)
+
+
+def presented(request: Request[Any, Any, Any]) -> Presented:
+    """The caller of an operation only a seat (or the game's app) may call: its absence is the first
+    thing said."""
+    return seat_caller(credential(request))
+
+
+def caller(request: Request[Any, Any, Any]) -> Credential:
+    return credential(request)
 
 
 def seat_caller(caller: NamedDependency[Credential]) -> Presented:

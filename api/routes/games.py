@@ -7,7 +7,7 @@ from typing import Annotated
 from litestar import Controller, Response, get, post
 from litestar.params import HeaderParameter, JSONBody, QueryParameter
 
-from kaiten.api.auth import seat_token
+from kaiten.api.auth import credential, presented, seat_token
 from kaiten.api.conditional import IfNoneMatch, MinVersion, conditional, parse_if_match, seen_version
 from kaiten.api.contract import presenting
 from kaiten.api.contract.views import CommandOutcome, CreatedGame, EventPage, LegalCommands, MatchPage, TableView
@@ -22,7 +22,7 @@ from kaiten.api.routes.history import (
     PlayerFilter,
     StatusFilter,
 )
-from kaiten.api.routes.params import Caller, GameId, GamesDep, SeatCaller
+from kaiten.api.routes.params import GameId, GamesDep
 from kaiten.api.schemas import CreateGameRequest, TakeSeatRequest
 from kaiten.domain.catalog import GAMES
 from kaiten.services.commands import Act, GetTable, ListEvents, ListLegalCommands, ReplayGame, Resign, TakeSeat
@@ -72,8 +72,9 @@ class GamesController(Controller):
         ),
     )
     async def create_game(
-        self, games: GamesDep, caller: Caller, data: JSONBody[CreateGameRequest]
+        self, games: GamesDep, request: KaitenRequest, data: JSONBody[CreateGameRequest]
     ) -> Response[CreatedGame]:
+        caller = credential(request)
         created = presenting.created_game(await games.create(data.as_command(caller)))
         return Response(created, status_code=201, headers={"Location": f"/v1/games/{created.id}"})
 
@@ -89,20 +90,22 @@ class GamesController(Controller):
     async def list_games(
         self,
         history: HistoryDep,
-        caller: Caller,
+        request: KaitenRequest,
         game: GameFilter = None,
         status: StatusFilter = None,
         player_id: PlayerFilter = None,
         limit: PageLimit = 20,
         cursor: Cursor = None,
     ) -> MatchPage:
+        caller = credential(request)
         page = await history.matches(caller, game=game, status=status, player_id=player_id, limit=limit, cursor=cursor)
         return presenting.match_page(page)
 
     @post("/{game_id:str}/seats", operation_id="takeSeat", summary="Seat a person or a bot", status_code=201)
     async def take_seat(
-        self, games: GamesDep, game_id: GameId, caller: Caller, data: JSONBody[TakeSeatRequest]
+        self, games: GamesDep, game_id: GameId, request: KaitenRequest, data: JSONBody[TakeSeatRequest]
     ) -> SeatGranted:
+        caller = credential(request)
         seat = TakeSeat(game_id=game_id, seat=data.as_new_seat(), invitation=data.invitation, caller=caller)
         return await games.take_seat(seat)
 
@@ -111,10 +114,11 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        caller: Caller,
+        request: KaitenRequest,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[TableView | None]:
+        caller = credential(request)
         seen = await games.view(GetTable(game_id, caller, seen_version(if_none_match, min_version)))
         return conditional(presenting.table_view(seen), seen.version, if_none_match)
 
@@ -127,10 +131,11 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_caller: SeatCaller,
+        request: KaitenRequest,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[LegalCommands | None]:
+        seat_caller = presented(request)
         seen = seen_version(if_none_match, min_version)
         legal = await games.legal_commands(
             ListLegalCommands(game_id, await seat_token(games, game_id, seat_caller), seen)
@@ -152,7 +157,6 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_caller: SeatCaller,
         request: KaitenRequest,
         if_match: Annotated[
             str | None,
@@ -166,6 +170,7 @@ class GamesController(Controller):
         ] = None,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
+        seat_caller = presented(request)
         body = await request.checked_body()
         pinned, key = parse_if_match(if_match), check_idempotency_key(idempotency_key)
         token = await seat_token(games, game_id, seat_caller)
@@ -187,9 +192,10 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_caller: SeatCaller,
+        request: KaitenRequest,
         idempotency_key: IdempotencyKey = None,
     ) -> CommandOutcome:
+        seat_caller = presented(request)
         key = check_idempotency_key(idempotency_key)
         token = await seat_token(games, game_id, seat_caller)
         return presenting.command_outcome(await games.resign(Resign(game_id=game_id, token=token, idempotency_key=key)))
@@ -199,12 +205,13 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        caller: Caller,
+        request: KaitenRequest,
         after: Annotated[int, QueryParameter(ge=0, le=MAX_VERSION, description="versions after this one")] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_EVENTS_PAGE)] = 500,
         if_none_match: IfNoneMatch = None,
         min_version: MinVersion = None,
     ) -> Response[EventPage | None]:
+        caller = credential(request)
         seen = await games.events(ListEvents(game_id, after, limit, caller, seen_version(if_none_match, min_version)))
         return conditional(presenting.event_page(seen), seen.version, if_none_match)
 
@@ -222,11 +229,12 @@ class GamesController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        caller: Caller,
+        request: KaitenRequest,
         at: Annotated[int, QueryParameter(ge=1, le=MAX_VERSION)],
         as_seat: Annotated[
             int | None,
             QueryParameter(ge=0, le=MAX_SEAT, description="the seat to see the table as (a game that is over)"),
         ] = None,
     ) -> TableView:
+        caller = credential(request)
         return presenting.table_view(await games.replay(ReplayGame(game_id, at, caller, as_seat)))

@@ -17,7 +17,9 @@ from litestar.di import NamedDependency
 from litestar.openapi.spec import Example
 from litestar.params import PathParameter, QueryParameter
 
-from kaiten.api.routes.params import Caller, GamesDep
+from kaiten.api.auth import credential
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.params import GamesDep
 from kaiten.domain.lobby import Status
 from kaiten.services.commands import ErasePlayer
 from kaiten.services.history import MAX_PAGE, HistoryQueries
@@ -122,7 +124,8 @@ PlayerId = Annotated[
     description=PLAYER_STATS_DESCRIPTION,
     tags=["history"],
 )
-async def player_stats(history: HistoryDep, caller: Caller, player_id: PlayerId) -> PlayerStats:
+async def player_stats(history: HistoryDep, request: KaitenRequest, player_id: PlayerId) -> PlayerStats:
+    caller = credential(request)
     return await history.player_stats(player_id, caller)
 
 
@@ -133,7 +136,8 @@ async def player_stats(history: HistoryDep, caller: Caller, player_id: PlayerId)
     description=GAME_STATS_DESCRIPTION,
     tags=["history"],
 )
-async def game_stats(history: HistoryDep, caller: Caller, game: GameName) -> GameStats:
+async def game_stats(history: HistoryDep, request: KaitenRequest, game: GameName) -> GameStats:
+    caller = credential(request)
     return await history.game_stats(game, caller)
 
 
@@ -146,11 +150,12 @@ async def game_stats(history: HistoryDep, caller: Caller, game: GameName) -> Gam
 )
 async def leaderboard(
     history: HistoryDep,
-    caller: Caller,
+    request: KaitenRequest,
     game: GameName,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10,
     cursor: BoardCursor = None,
 ) -> Leaderboard:
+    caller = credential(request)
     return await history.leaderboard(game, limit, caller, cursor)
 
 
@@ -175,12 +180,13 @@ player who never played answer an empty list.
 )
 async def rating_history(
     history: HistoryDep,
-    caller: Caller,
+    request: KaitenRequest,
     player_id: PlayerId,
     game: GameName,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 20,
     cursor: Cursor = None,
 ) -> RatingHistory:
+    caller = credential(request)
     return await history.rating_history(player_id, game, caller, limit, cursor)
 
 
@@ -191,7 +197,8 @@ async def rating_history(
     description=ERASE_DESCRIPTION,
     tags=["history"],
 )
-async def erase_player(games: GamesDep, caller: Caller, player_id: PlayerId) -> None:
+async def erase_player(games: GamesDep, request: KaitenRequest, player_id: PlayerId) -> None:
+    caller = credential(request)
     await games.erase_player(ErasePlayer(player_id, caller))
 
 

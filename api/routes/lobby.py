@@ -8,10 +8,11 @@ from typing import Annotated
 from litestar import Controller, Response, delete, post
 from litestar.params import PathParameter
 
-from kaiten.api.auth import seat_token
+from kaiten.api.auth import presented, seat_token
 from kaiten.api.contract import presenting
 from kaiten.api.contract.views import CreatedGame
-from kaiten.api.routes.params import GameId, GamesDep, SeatCaller
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.params import GameId, GamesDep
 from kaiten.api.schemas import Invitation
 from kaiten.services.commands import CreateInvitation, CreateRematch, LeaveSeat, RevokeInvitation
 
@@ -41,7 +42,8 @@ class LobbyController(Controller):
         description=LEAVE_DESCRIPTION,
         status_code=204,
     )
-    async def leave_seat(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> None:
+    async def leave_seat(self, games: GamesDep, game_id: GameId, request: KaitenRequest) -> None:
+        seat_caller = presented(request)
         await games.leave(LeaveSeat(game_id, await seat_token(games, game_id, seat_caller)))
 
     @post(
@@ -50,7 +52,8 @@ class LobbyController(Controller):
         summary="Invite someone to a free seat (any seated person may)",
         status_code=201,
     )
-    async def create_invitation(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Invitation:
+    async def create_invitation(self, games: GamesDep, game_id: GameId, request: KaitenRequest) -> Invitation:
+        seat_caller = presented(request)
         issued = await games.invite(CreateInvitation(game_id, await seat_token(games, game_id, seat_caller)))
         return Invitation.of(issued)
 
@@ -59,9 +62,10 @@ class LobbyController(Controller):
         self,
         games: GamesDep,
         game_id: GameId,
-        seat_caller: SeatCaller,
+        request: KaitenRequest,
         invitation_id: Annotated[str, PathParameter(description="The invitation's id")],
     ) -> None:
+        seat_caller = presented(request)
         await games.revoke(RevokeInvitation(game_id, await seat_token(games, game_id, seat_caller), invitation_id))
 
     @post(
@@ -70,7 +74,8 @@ class LobbyController(Controller):
         summary="The rematch of a finished or abandoned game, with a new token for the caller's seat",
         description=REMATCH_DESCRIPTION,
     )
-    async def rematch(self, games: GamesDep, game_id: GameId, seat_caller: SeatCaller) -> Response[CreatedGame]:
+    async def rematch(self, games: GamesDep, game_id: GameId, request: KaitenRequest) -> Response[CreatedGame]:
+        seat_caller = presented(request)
         rematch, new = await games.rematch(CreateRematch(game_id, await seat_token(games, game_id, seat_caller)))
         created = presenting.created_game(rematch)
         return Response(created, status_code=201 if new else 200, headers={"Location": f"/v1/games/{created.id}"})

@@ -7,11 +7,13 @@ from typing import Annotated, Any
 from litestar import Controller, Request, Response, get, post
 from litestar.params import Body
 
+from kaiten.api.auth import credential
 from kaiten.api.contract import presenting
 from kaiten.api.contract.problems import Problem
 from kaiten.api.contract.views import LogDocument, TableView
 from kaiten.api.errors import problem
-from kaiten.api.routes.params import Caller, GameId, GamesDep
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.params import GameId, GamesDep
 from kaiten.services.logs import MAX_LOG_BYTES, InvalidLog, export_log, import_log
 
 LOG = Body(
@@ -38,7 +40,8 @@ class LogsController(Controller):
         operation_id="exportLog",
         summary="A finished or abandoned game's whole log (409 game-not-finished before the end)",
     )
-    async def export(self, games: GamesDep, game_id: GameId, caller: Caller) -> LogDocument:
+    async def export(self, games: GamesDep, game_id: GameId, request: KaitenRequest) -> LogDocument:
+        caller = credential(request)
         return presenting.log_document(await export_log(games, game_id, caller))
 
     @post(
@@ -55,7 +58,8 @@ class LogsController(Controller):
         # Larger than any other body: the longest log kaiten exports, and no more (413 beyond).
         request_max_body_size=MAX_LOG_BYTES,
     )
-    async def import_(self, games: GamesDep, caller: Caller, data: Annotated[Any, LOG]) -> Response[TableView]:
+    async def import_(self, games: GamesDep, request: KaitenRequest, data: Annotated[Any, LOG]) -> Response[TableView]:
+        caller = credential(request)
         seen, created = await import_log(games, data, caller)
         view = presenting.table_view(seen)
         return Response(view, status_code=201 if created else 200, headers={"Location": f"/v1/games/{view.id}"})

@@ -12,9 +12,11 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from kaiten.api.auth import credential, presented
 from kaiten.api.conditional import version_number
 from kaiten.api.contract.presenting import event_views
-from kaiten.api.routes.params import Caller, GameId, SeatCaller
+from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.params import GameId
 from kaiten.services.errors import ServiceError
 from kaiten.services.ports import MAX_VERSION
 from kaiten.services.seen import SeenEvents
@@ -62,8 +64,9 @@ class StreamController(Controller):
         status_code=201,
     )
     async def create_stream_ticket(
-        self, tickets: NamedDependency[Ticketing], game_id: GameId, seat_caller: SeatCaller
+        self, tickets: NamedDependency[Ticketing], game_id: GameId, request: KaitenRequest
     ) -> StreamTicket:
+        seat_caller = presented(request)
         return await tickets.issue(game_id, seat_caller)
 
     @get(
@@ -79,7 +82,7 @@ class StreamController(Controller):
         streams: NamedDependency[EventStreams],
         tickets: NamedDependency[Ticketing],
         game_id: GameId,
-        caller: Caller,
+        request: KaitenRequest,
         ticket: Annotated[
             str | None,
             QueryParameter(
@@ -101,6 +104,7 @@ class StreamController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent | Response[None]:
+        caller = credential(request)
         position = resume_point(last_event_id, after)
         holder = None if ticket is None else await tickets.holder_of(game_id, ticket)
         items = await streams.follow(game_id, caller, position, holder)

@@ -8,8 +8,10 @@ from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency
 from litestar.params import JSONBody, PathParameter, QueryParameter
 
+from kaiten.api.auth import presented
+from kaiten.api.request_body import KaitenRequest
 from kaiten.api.routes.allow import options_allowing
-from kaiten.api.routes.params import GameId, SeatCaller
+from kaiten.api.routes.params import GameId
 from kaiten.api.schemas import WebhookRequest
 from kaiten.services.ports import MAX_VERSION
 from kaiten.services.webhooks import MAX_DELIVERIES_PAGE, Deliveries, Webhook, WebhookList, Webhooks
@@ -44,14 +46,16 @@ class WebhooksController(Controller):
         status_code=201,
     )
     async def create_webhook(
-        self, webhooks: WebhooksDep, game_id: GameId, seat_caller: SeatCaller, data: JSONBody[WebhookRequest]
+        self, webhooks: WebhooksDep, game_id: GameId, request: KaitenRequest, data: JSONBody[WebhookRequest]
     ) -> Webhook:
+        seat_caller = presented(request)
         return await webhooks.register(game_id, seat_caller, data.url, data.events, data.secret)
 
     allowed_on_webhooks = options_allowing("GET", "POST")
 
     @get("/", operation_id="listWebhooks", summary="The webhooks the caller's seat registered in this game")
-    async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, seat_caller: SeatCaller) -> WebhookList:
+    async def list_webhooks(self, webhooks: WebhooksDep, game_id: GameId, request: KaitenRequest) -> WebhookList:
+        seat_caller = presented(request)
         return await webhooks.of_seat(game_id, seat_caller)
 
     @get(
@@ -68,16 +72,18 @@ class WebhooksController(Controller):
         webhooks: WebhooksDep,
         game_id: GameId,
         webhook_id: WebhookId,
-        seat_caller: SeatCaller,
+        request: KaitenRequest,
         after: Annotated[
             int, QueryParameter(ge=0, le=MAX_VERSION, description="deliveries of versions after this one")
         ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
     ) -> Deliveries:
+        seat_caller = presented(request)
         return await webhooks.deliveries(game_id, seat_caller, webhook_id, after, limit)
 
     @delete("/{webhook_id:str}", operation_id="deleteWebhook", summary="Remove the webhook and its deliveries")
     async def delete_webhook(
-        self, webhooks: WebhooksDep, game_id: GameId, webhook_id: WebhookId, seat_caller: SeatCaller
+        self, webhooks: WebhooksDep, game_id: GameId, webhook_id: WebhookId, request: KaitenRequest
     ) -> None:
+        seat_caller = presented(request)
         await webhooks.remove(game_id, seat_caller, webhook_id)
