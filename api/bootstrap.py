@@ -220,7 +220,9 @@ def bootstrap(
             for projection in build_projections(engine.dialect.name)
         ],
         run_projections=run_projections,
-        webhooks=Webhooks(services.games.tables, webhook_store, sender, clock or SystemClock()),
+        webhooks=Webhooks(
+            services.games.tables, webhook_store, sender, clock or SystemClock(), services.games.people, open_app
+        ),
         delivery_worker=DeliveryWorker(
             webhook_store,
             sender,

@@ -12,14 +12,23 @@ import hmac
 import uuid
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import msgspec
 
 from kaiten.domain import lobby
 from kaiten.domain.engine import AnyGame
 from kaiten.domain.lobby import Table
-from kaiten.services.access import Access, PlayerCaller, Presented, player_token_refused, seat_of_required
+from kaiten.services.access import (
+    Access,
+    AppCaller,
+    Credential,
+    PlayerCaller,
+    Presented,
+    player_token_refused,
+    seat_of_required,
+    writing_app,
+)
 from kaiten.services.errors import ServiceError
 from kaiten.services.loading import check_game_id
 from kaiten.services.ports import (
@@ -27,11 +36,14 @@ from kaiten.services.ports import (
     DeliveryRecord,
     NewEvent,
     OutboxMessage,
+    People,
     WebhookRecord,
     WebhookSender,
     WebhookStore,
+    feed_stream_id,
 )
 from kaiten.services.table_cache import Tables
+from kaiten.services.text_rules import check_player_id
 
 WebhookEvent = Literal["turn", "finished"]
 MAX_DELIVERIES_PAGE = 500
@@ -61,6 +73,25 @@ class Webhook(msgspec.Struct, frozen=True):
 
 class WebhookList(msgspec.Struct, frozen=True):
     webhooks: list[Webhook]
+
+
+#: What a player's webhook may hear of: the items of the player's stream (services/players.py).
+PlayerWebhookEvent = Literal["invitation", "rematch-offered", "game-started", "your-turn", "game-finished"]
+PLAYER_WEBHOOK_EVENTS: tuple[PlayerWebhookEvent, ...] = get_args(PlayerWebhookEvent)
+
+
+class PlayerWebhook(msgspec.Struct, frozen=True):
+    """A webhook on a player's stream: each item of the chosen types is POSTed to it (a `PlayerItem`)."""
+
+    id: str
+    player_id: str
+    url: str
+    events: list[PlayerWebhookEvent]
+    created_at: datetime
+
+
+class PlayerWebhookList(msgspec.Struct, frozen=True):
+    webhooks: list[PlayerWebhook]
 
 
 class Deliveries(msgspec.Struct, frozen=True):
@@ -124,13 +155,24 @@ def _message(game_id: str, version: int, event: WebhookEvent, seats: list[int]) 
 class Webhooks:
     """Registering, listing, listing the deliveries of and removing a seat's webhooks."""
 
-    def __init__(self, tables: Tables, webhooks: WebhookStore, sender: WebhookSender, clock: Clock) -> None:
+    def __init__(
+        self,
+        tables: Tables,
+        webhooks: WebhookStore,
+        sender: WebhookSender,
+        clock: Clock,
+        people: People | None = None,
+        open_app: str | None = None,
+    ) -> None:
         #: The games' tables this process keeps (the same as the game use cases'): a seat's webhooks
         #: need its table and token hashes, not its log.
         self.tables = tables
         self.webhooks = webhooks
         self.sender = sender
         self.clock = clock
+        #: The apps' players, whose streams webhooks may follow (None: no player webhooks).
+        self.people = people
+        self.open_app = open_app
 
     async def register(
         self, game_id: str, token: Presented, url: str, events: Sequence[WebhookEvent], secret: str
@@ -184,6 +226,71 @@ class Webhooks:
         if record is None or record.game_id != check_game_id(game_id) or record.seat != seat:
             raise ServiceError("not-found", "webhook-not-found", f"this seat has no webhook {webhook_id!r} here")
         return record
+
+    # --- a player's stream (issue 29 §1): the same webhooks and outbox, on the player's stream ---------
+
+    async def register_for_player(
+        self, caller: Credential, player_id: str, url: str, events: Sequence[PlayerWebhookEvent], secret: str
+    ) -> PlayerWebhook:
+        """A webhook on the app's player's stream: the appends that add to the player's feed queue a
+        delivery of each item it hears of (adapters/sql_store.py), numbered as the stream's SSE ids."""
+        stream = await self._player_stream(caller, player_id)
+        refused = await self.sender.refusal(url)
+        if refused is not None:
+            raise ServiceError("invalid", "webhook-url-refused", refused)
+        chosen: list[str] = [event for event in PLAYER_WEBHOOK_EVENTS if event in events]
+        record = WebhookRecord(
+            webhook_id=str(uuid.uuid4()), game_id=stream, seat=None, url=url, events=chosen, created_at=self.clock.now()
+        )
+        await self.webhooks.add(record, secret)
+        return _player_shown(player_id, record)
+
+    async def of_player(self, caller: Credential, player_id: str) -> PlayerWebhookList:
+        stream = await self._player_stream(caller, player_id)
+        records = await self.webhooks.of_seat(stream, None)
+        return PlayerWebhookList(webhooks=[_player_shown(player_id, record) for record in records])
+
+    async def player_deliveries(
+        self, caller: Credential, player_id: str, webhook_id: str, after: int, limit: int
+    ) -> Deliveries:
+        if after < 0 or not 1 <= limit <= MAX_DELIVERIES_PAGE:
+            raise ServiceError("invalid", "invalid-page", f"after must be ≥ 0 and limit 1..{MAX_DELIVERIES_PAGE}")
+        record = await self._player_webhook(caller, player_id, webhook_id)
+        return Deliveries(deliveries=await self.webhooks.deliveries(record.webhook_id, after, limit))
+
+    async def remove_for_player(self, caller: Credential, player_id: str, webhook_id: str) -> None:
+        record = await self._player_webhook(caller, player_id, webhook_id)
+        await self.webhooks.remove(record.webhook_id)
+
+    async def _player_stream(self, caller: Credential, player_id: str) -> str:
+        """The stream id of the app's player (their person's): only the app's key (or, on an open
+        server, nobody's) registers webhooks; another app's player and one never seen are not found."""
+        if isinstance(caller, PlayerCaller):
+            raise player_token_refused()
+        app_id = writing_app(caller, self.open_app)
+        if not isinstance(caller, AppCaller) and caller is not None:
+            raise ServiceError("unauthorized", "invalid-token", "a player's webhooks take the app's key")
+        person = None if self.people is None else await self.people.of_player(app_id, check_player_id(player_id))
+        if person is None:
+            raise ServiceError("not-found", "player-not-found", f"no player {player_id!r}")
+        return feed_stream_id(person.person_id)
+
+    async def _player_webhook(self, caller: Credential, player_id: str, webhook_id: str) -> WebhookRecord:
+        stream = await self._player_stream(caller, player_id)
+        try:
+            record = await self.webhooks.get(str(uuid.UUID(webhook_id)))
+        except ValueError:
+            record = None
+        if record is None or record.game_id != stream:
+            raise ServiceError("not-found", "webhook-not-found", f"this player has no webhook {webhook_id!r}")
+        return record
+
+
+def _player_shown(player_id: str, record: WebhookRecord) -> PlayerWebhook:
+    events: list[PlayerWebhookEvent] = [event for event in PLAYER_WEBHOOK_EVENTS if event in record.events]
+    return PlayerWebhook(
+        id=record.webhook_id, player_id=player_id, url=record.url, events=events, created_at=record.created_at
+    )
 
 
 def _registrant(access: Access) -> int | None:

@@ -14,6 +14,7 @@ import msgspec
 
 from kaiten.api.contract.views import TypedMatchPage, views_of
 from kaiten.api.routes.admin import NewApp, QuotaChanges, Rotation
+from kaiten.api.routes.players import PlayerWebhookRequest
 from kaiten.api.schemas import (
     CreateGameRequest,
     Health,
@@ -31,7 +32,7 @@ from kaiten.services.scoring import ScoreResponse
 from kaiten.services.seats import SeatGranted
 from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
 from kaiten.services.stream_tickets import StreamTicket
-from kaiten.services.webhooks import Deliveries, Webhook, WebhookList
+from kaiten.services.webhooks import Deliveries, PlayerWebhook, PlayerWebhookList, Webhook, WebhookList
 
 #: The credentials an operation takes, each an HTTP bearer security scheme of the document.
 Credential = Literal["appKey", "seatToken", "playerToken", "invitationCode", "adminKey"]
@@ -113,6 +114,14 @@ PLAYER_FOLLOWERS: dict[str, Any] = {
     "who": (
         "A player token follows its own player; the app's key any of its players. Another player, another "
         "app's player and a player never seen answer 404 alike."
+    ),
+}
+#: Webhooks on a player's stream: the app's own.
+PLAYER_HOOKS: dict[str, Any] = {
+    "credentials": ("appKey",),
+    "who": (
+        "The app's key, for its own players (on an open server a caller without one acts as the built-in "
+        "app); another app's player and a player never seen answer 404 alike; a player token is refused."
     ),
 }
 #: Operations of an app on its own records.
@@ -259,6 +268,16 @@ OPERATIONS: dict[str, Operation] = {
         ),
         **PLAYER_FOLLOWERS,
     ),
+    "createPlayerWebhook": Operation(
+        body=(PlayerWebhookRequest,), answers=(Answer(201, (PlayerWebhook,), "The webhook"),), **PLAYER_HOOKS
+    ),
+    "listPlayerWebhooks": Operation(
+        answers=(Answer(200, (PlayerWebhookList,), "The player's webhooks, oldest first"),), **PLAYER_HOOKS
+    ),
+    "listPlayerWebhookDeliveries": Operation(
+        answers=(Answer(200, (Deliveries,), "The deliveries and their attempts"),), **PLAYER_HOOKS
+    ),
+    "deletePlayerWebhook": Operation(answers=(Answer(204, (), "Removed"),), **PLAYER_HOOKS),
     "exportLog": Operation(
         answers=(Answer(200, per_game(lambda game: views_of(game.id).log), "The finished game's whole log"),),
         **GAME_READERS,

@@ -271,6 +271,30 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         404: ("player-not-found",),
         422: ("invalid-player-id", "invalid-last-event-id", "invalid-stream-position"),
     },
+    "createPlayerWebhook": {
+        **APP_WRITE,
+        404: ("player-not-found",),
+        422: ("invalid-player-id", "webhook-url-refused"),
+        503: ("webhooks-unavailable",),
+    },
+    "listPlayerWebhooks": {
+        **APP_WRITE,
+        404: ("player-not-found",),
+        422: ("invalid-player-id",),
+        503: ("webhooks-unavailable",),
+    },
+    "listPlayerWebhookDeliveries": {
+        **APP_WRITE,
+        404: ("player-not-found", "webhook-not-found"),
+        422: ("invalid-player-id", "invalid-page"),
+        503: ("webhooks-unavailable",),
+    },
+    "deletePlayerWebhook": {
+        **APP_WRITE,
+        404: ("player-not-found", "webhook-not-found"),
+        422: ("invalid-player-id",),
+        503: ("webhooks-unavailable",),
+    },
     "exportLog": {**OPTIONAL_TOKEN, 404: ("game-not-found",), 409: ("game-not-finished",)},
     "importLog": {**APP_WRITE, 422: IMPORT_CODES, 429: ("imports-per-hour",)},
     "createWebhook": {

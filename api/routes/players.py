@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated
 
-from litestar import Controller, get, post
+import msgspec
+from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import HeaderParameter, JSONBody, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from kaiten.api.routes.history import PlayerId
@@ -24,8 +25,37 @@ from kaiten.services.players import (
 from kaiten.services.ports import MAX_VERSION, StoredFeedItem
 from kaiten.services.stream_tickets import StreamTicket
 from kaiten.services.streaming import KEEPALIVE_SECONDS
+from kaiten.services.text_rules import PRINTABLE
+from kaiten.services.webhooks import (
+    MAX_DELIVERIES_PAGE,
+    Deliveries,
+    PlayerWebhook,
+    PlayerWebhookEvent,
+    PlayerWebhookList,
+    Webhooks,
+)
 
 PlayersDep = NamedDependency[Players]
+WebhooksDep = NamedDependency[Webhooks]
+WebhookId = Annotated[str, PathParameter(description="The webhook's UUID")]
+
+
+class PlayerWebhookRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    #: http:// or https://; its host must not resolve to a loopback, link-local or private address.
+    url: Annotated[str, msgspec.Meta(min_length=1, max_length=2000, pattern=PRINTABLE)]
+    #: The items of the player's stream to be told of.
+    events: Annotated[list[PlayerWebhookEvent], msgspec.Meta(min_length=1, max_length=5)]
+    #: Signs every delivery (`Kaiten-Signature`); keep it secret.
+    secret: Annotated[str, msgspec.Meta(min_length=16, max_length=256, pattern=PRINTABLE)]
+
+
+PLAYER_WEBHOOK_DESCRIPTION = """\
+The player's stream as webhooks: each item of the chosen types is POSTed to the URL as the same JSON
+object the stream sends (a `PlayerItem`), signed and retried exactly as a game's webhooks are
+(`createWebhook`: `Kaiten-Signature`, `X-Kaiten-Delivery`, at least once, in order, for 24 hours). A
+delivery's `version` is the item's number in the player's feed (the stream's SSE id). Only the app's
+key registers, lists and removes them (a player token is refused).
+"""
 
 TOKEN_DESCRIPTION = f"""\
 A short-lived token for one of the app's players, for their browser to hold instead of the app's key:
@@ -125,3 +155,49 @@ class PlayersController(Controller):
         position = resume_point(last_event_id, after)
         items = await players.follow(caller, player_id, position, ticket)
         return ServerSentEvent(_messages(items))
+
+    @post(
+        "/{player_id:str}/webhooks",
+        operation_id="createPlayerWebhook",
+        summary="Be told by an HTTP POST of each item of the player's stream",
+        description=PLAYER_WEBHOOK_DESCRIPTION,
+        status_code=201,
+    )
+    async def create_player_webhook(
+        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId, data: JSONBody[PlayerWebhookRequest]
+    ) -> PlayerWebhook:
+        return await webhooks.register_for_player(caller, player_id, data.url, data.events, data.secret)
+
+    @get("/{player_id:str}/webhooks", operation_id="listPlayerWebhooks", summary="The webhooks on the player's stream")
+    async def list_player_webhooks(
+        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId
+    ) -> PlayerWebhookList:
+        return await webhooks.of_player(caller, player_id)
+
+    @get(
+        "/{player_id:str}/webhooks/{webhook_id:str}/deliveries",
+        operation_id="listPlayerWebhookDeliveries",
+        summary="A player webhook's deliveries, oldest first, with every attempt and its answer",
+    )
+    async def list_player_webhook_deliveries(
+        self,
+        webhooks: WebhooksDep,
+        caller: Caller,
+        player_id: PlayerId,
+        webhook_id: WebhookId,
+        after: Annotated[
+            int, QueryParameter(ge=0, le=MAX_VERSION, description="deliveries of items after this one")
+        ] = 0,
+        limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
+    ) -> Deliveries:
+        return await webhooks.player_deliveries(caller, player_id, webhook_id, after, limit)
+
+    @delete(
+        "/{player_id:str}/webhooks/{webhook_id:str}",
+        operation_id="deletePlayerWebhook",
+        summary="Remove the player webhook and its deliveries",
+    )
+    async def delete_player_webhook(
+        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId, webhook_id: WebhookId
+    ) -> None:
+        await webhooks.remove_for_player(caller, player_id, webhook_id)

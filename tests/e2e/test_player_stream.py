@@ -19,6 +19,7 @@ from litestar import Litestar
 from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
+from kaiten.api.settings import WebhookOptions
 from kaiten.services.access import AppCaller, PlayerCaller
 from kaiten.services.commands import Act, CreateGame, CreateRematch, GetTable, ListLegalCommands, NewSeat
 from kaiten.services.errors import ServiceError
@@ -346,3 +347,41 @@ async def test_an_item_appended_through_one_process_is_streamed_by_another(postg
                 assert feed.kinds() == ["invitation", "game-started", "your-turn"]
             finally:
                 await feed.close()
+
+
+# --- a player's stream as webhooks ------------------------------------------------------------------
+
+
+async def test_a_players_webhook_is_queued_each_item_in_the_append_that_makes_it(database_url: str) -> None:
+    async with serving(database_url, webhooks=WebhookOptions(allow_private=True)) as services:
+        assert services.webhooks is not None and services.delivery_worker is not None
+        app, other = await new_app(services), await new_app(services)
+        alice, bob = unique("alice"), unique("bob")
+        token = await services.players.authenticate((await services.players.issue_token(app, alice, 600)).token)
+        url = "http://127.0.0.1:9/hook"
+        events = ["invitation", "your-turn", "game-finished"]
+        hook = await services.webhooks.register_for_player(app, alice, url, events, "s" * 20)  # type: ignore[arg-type]
+        assert (hook.player_id, hook.events) == (alice, events)
+        # Only the app's key: not its player's token, not another app (whose alice is nobody yet).
+        for caller, code in ((token, "player-token-refused"), (other, "player-not-found")):
+            with pytest.raises(ServiceError) as refused:
+                await services.webhooks.register_for_player(caller, alice, url, events, "s" * 20)  # type: ignore[arg-type]
+            assert refused.value.code == code
+        game_id = await two_player_game(services, app, alice, bob)
+        deliveries = (await services.webhooks.player_deliveries(app, alice, hook.id, 0, 100)).deliveries
+        # The feed's items 1 (invitation) and 3 (your-turn); 2 (game-started) was not asked for.
+        assert [(item.version, item.event, item.status) for item in deliveries] == [
+            (1, "invitation", "pending"),
+            (3, "your-turn", "pending"),
+        ]
+        feed = await services.players.feeds.feed(token.person_id, 0, 10)
+        now = datetime.now(UTC)
+        claimed = await services.delivery_worker.webhooks.claim(now, now + timedelta(seconds=30), 10)
+        # One at a time per webhook, in order: the body is the stream's item, byte for byte.
+        mine = [due for due in claimed if due.webhook_id == hook.id]
+        assert [due.body for due in mine] == [feed[0].body]
+        assert msgspec.json.decode(mine[0].body)["game_id"] == game_id
+        listed = await services.webhooks.of_player(app, alice)
+        assert [webhook.id for webhook in listed.webhooks] == [hook.id]
+        await services.webhooks.remove_for_player(app, alice, hook.id)
+        assert (await services.webhooks.of_player(app, alice)).webhooks == []
