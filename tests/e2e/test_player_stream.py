@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 import msgspec
 import pytest
 from litestar import Litestar
@@ -27,7 +29,9 @@ from kaiten.services.players import KeepAlive
 from kaiten.services.ports import StoredFeedItem
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer
+from tests.e2e.servers import ServerProcess
 from tests.e2e.serving import serving
+from tests.e2e.sse import EventStream
 from tests.e2e.test_apps_access import Answer, Call, streamed
 
 Client = AsyncTestClient[Litestar]
@@ -385,3 +389,61 @@ async def test_a_players_webhook_is_queued_each_item_in_the_append_that_makes_it
         assert [webhook.id for webhook in listed.webhooks] == [hook.id]
         await services.webhooks.remove_for_player(app, alice, hook.id)
         assert (await services.webhooks.of_player(app, alice)).webhooks == []
+
+
+# --- two real servers -------------------------------------------------------------------------------
+
+
+async def items_until(stream: EventStream, count: int) -> list[tuple[int, str]]:
+    """(id, type) of the stream's next `count` items (keep-alive comments skipped); each read bounded."""
+    items: list[tuple[int, str]] = []
+    while len(items) < count:
+        message = await stream.next()
+        assert message is not None, f"the stream ended after {items}"
+        if message.data is not None:
+            items.append((int(message.id or 0), msgspec.json.decode(message.data)["type"]))
+    return items
+
+
+@asynccontextmanager
+async def player_stream(
+    client: httpx.AsyncClient, player_id: str, headers: dict[str, str]
+) -> AsyncIterator[EventStream]:
+    async with client.stream("GET", f"/v1/players/{player_id}/stream", headers=headers) as response:
+        assert response.status_code == 200, (await response.aread()).decode()
+        assert response.headers["content-type"].startswith("text/event-stream")
+        yield EventStream(response)
+
+
+async def test_two_servers_stream_what_the_other_appended_and_resume_across_them(
+    servers: list[ServerProcess],
+) -> None:
+    alice, bob = unique("alice"), unique("bob")
+    async with (
+        httpx.AsyncClient(base_url=servers[0].url, timeout=30) as one,
+        httpx.AsyncClient(base_url=servers[1].url, timeout=30) as other,
+    ):
+        # An open server: the built-in app mints tokens and names players without a key.
+        tokens = {}
+        for player in (alice, bob):
+            minted = await one.post(f"/v1/players/{player}/tokens")
+            assert minted.status_code == 201, minted.text
+            tokens[player] = bearer(minted.json()["token"])
+        async with player_stream(other, alice, tokens[alice]) as stream:
+            seats = [{"name": "Alice", "player_id": alice}, {"name": "Bob", "player_id": bob}]
+            created = await one.post("/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats})
+            assert created.status_code == 201, created.text
+            game_id = created.json()["id"]
+            assert await items_until(stream, 3) == [(1, "invitation"), (2, "game-started"), (3, "your-turn")]
+            # Both pick through the first server with their player tokens: the hands pass, a new turn.
+            for player in (alice, bob):
+                legal = await one.get(f"/v1/games/{game_id}/legal-commands", headers=tokens[player])
+                assert legal.status_code == 200, legal.text
+                sent = await one.post(
+                    f"/v1/games/{game_id}/commands", json=legal.json()["commands"][0], headers=tokens[player]
+                )
+                assert sent.status_code == 200, sent.text
+            assert await items_until(stream, 1) == [(4, "your-turn")]
+        # A browser's reconnection, to the other server, resumes after the last id it saw.
+        async with player_stream(one, alice, {**tokens[alice], "Last-Event-ID": "2"}) as resumed:
+            assert await items_until(resumed, 2) == [(3, "your-turn"), (4, "your-turn")]
