@@ -15,25 +15,32 @@ from kaiten.adapters.schema import deadlines, games
 PLAYING = ("open", "active")
 
 
+def claiming(key: sa.Column[str], due_at: sa.Column[datetime]) -> sa.Update:
+    """The claim of due rows (`due_at <= :now`, at most `:limit`, soonest first): their `due_at` moved to
+    `:lease_until`, their keys returned. A process that dies before it acts leaves the row to be claimed
+    again once the lease ran out. The deadlines' claim, and the matchmaking queues' formed games'."""
+    due = (
+        sa.select(key)
+        .where(due_at <= sa.bindparam("now"))
+        .order_by(due_at)
+        .limit(sa.bindparam("limit"))
+        # Processes claiming at once skip each other's rows instead of waiting for them (PostgreSQL;
+        # SQLite, served by one process, has no row locks and takes its single write lock).
+        .with_for_update(skip_locked=True)
+    )
+    return (
+        sa.update(key.table)
+        .where(key.in_(due.scalar_subquery()))
+        .values({due_at: sa.bindparam("lease_until")})
+        .returning(key)
+    )
+
+
 class SqlDeadlines:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = for_writes(engine)
         self._reader = engine
-        due = (
-            sa.select(deadlines.c.game_id)
-            .where(deadlines.c.due_at <= sa.bindparam("now"))
-            .order_by(deadlines.c.due_at)
-            .limit(sa.bindparam("limit"))
-            # Processes claiming at once skip each other's rows instead of waiting for them (PostgreSQL;
-            # SQLite, served by one process, has no row locks and takes its single write lock).
-            .with_for_update(skip_locked=True)
-        )
-        self._claim = (
-            sa.update(deadlines)
-            .where(deadlines.c.game_id.in_(due.scalar_subquery()))
-            .values(due_at=sa.bindparam("lease_until"))
-            .returning(deadlines.c.game_id)
-        )
+        self._claim = claiming(deadlines.c.game_id, deadlines.c.due_at)
         same_version = sa.and_(
             deadlines.c.game_id == sa.bindparam("game"), deadlines.c.version == sa.bindparam("at_version")
         )

@@ -215,6 +215,83 @@ deadlines = sa.Table(
 )
 
 
+# --- Matchmaking (services/matchmaking.py): queues, the people waiting in them, the games they form --
+
+#: One queue per app, game and options (`queue_key`: the game and a digest of its options). Its
+#: matching takes the row's lock (`FOR UPDATE SKIP LOCKED`): one process at a time matches a queue.
+#: `due_at` is when to match it next (a join makes it now; a bot's wait or a widening window later;
+#: NULL: not until someone joins).
+queues = sa.Table(
+    "queues",
+    metadata,
+    sa.Column("app_id", sa.Text, primary_key=True),
+    sa.Column("queue_key", sa.Text, primary_key=True),
+    sa.Column("game", sa.Text, nullable=False),
+    #: The options as canonical JSON: every game the queue forms is created with them.
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("due_at", UtcDateTime),
+    sa.Index(None, "due_at"),
+)
+
+#: A player's place in a queue: `waiting`, then `matched` (with its game, seat and seat token) or `left`.
+queue_entries = sa.Table(
+    "queue_entries",
+    metadata,
+    sa.Column("entry_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False),
+    sa.Column("queue_key", sa.Text, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("player_id", sa.Text, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("min_players", sa.Integer, nullable=False),
+    sa.Column("max_players", sa.Integer, nullable=False),
+    #: The player's rating when they joined (NULL: not rated yet), their window then and its widening.
+    sa.Column("rating", sa.Double),
+    sa.Column("rating_window", sa.Double, nullable=False),
+    sa.Column("widening", sa.Double, nullable=False),
+    #: The bot that fills the player's game after `bots_after_seconds` of waiting (NULL: people only).
+    sa.Column("bot", sa.Text),
+    sa.Column("bots_after_seconds", sa.Double),
+    sa.Column("joined_at", UtcDateTime, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("game_id", sa.Text),
+    sa.Column("seat", sa.Integer),
+    #: The matched seat's token, kept (as a webhook's secret is) so that its owner reads it again.
+    sa.Column("seat_token", sa.Text),
+    #: The join's `Idempotency-Key`: a join sent again with it answers this entry.
+    sa.Column("idempotency_key", sa.Text),
+    sa.Index(None, "app_id", "queue_key", "status", "joined_at"),
+    sa.Index("uq_queue_entries_idempotency_key", "app_id", "idempotency_key", unique=True),
+    #: A player waits in one queue of an app at a time.
+    sa.Index(
+        "uq_queue_entries_waiting_player",
+        "app_id",
+        "player_id",
+        unique=True,
+        sqlite_where=sa.text("status = 'waiting'"),
+        postgresql_where=sa.text("status = 'waiting'"),
+    ),
+)
+
+#: A game a queue formed, written with its entries' `matched` in the matching transaction and created
+#: after it (through the ordinary use case, under this id); `due_at` is the claim of the process that
+#: creates it (the deadlines' claim and lease: another process takes it over once the lease ran out),
+#: NULL once the game exists.
+queue_matches = sa.Table(
+    "queue_matches",
+    metadata,
+    sa.Column("game_id", sa.Text, primary_key=True),
+    sa.Column("app_id", sa.Text, nullable=False),
+    sa.Column("game", sa.Text, nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    #: The bots that fill the seats after the people's, as a JSON list of bot names.
+    sa.Column("bots", sa.Text, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("due_at", UtcDateTime),
+    sa.Index(None, "due_at"),
+)
+
 # --- Webhooks (services/webhooks.py): a seat's subscriptions and their transactional outbox ------
 
 webhooks = sa.Table(

@@ -34,6 +34,7 @@ from kaiten.api.routes.lobby import LobbyController
 from kaiten.api.routes.logs import LogsController
 from kaiten.api.routes.operations import health, ready
 from kaiten.api.routes.players import PlayersController
+from kaiten.api.routes.queues import QueuesController
 from kaiten.api.routes.stream import StreamController
 from kaiten.api.routes.webhooks import WebhooksController
 from kaiten.api.settings import Settings
@@ -178,6 +179,7 @@ def create_app(
             StreamController,
             WebhooksController,
             PlayersController,
+            QueuesController,
             *HISTORY_HANDLERS,
             health,
             ready,

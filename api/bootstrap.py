@@ -21,6 +21,7 @@ from kaiten.adapters.player_tokens import InMemoryPlayerTokens, SqlPlayerTokens
 from kaiten.adapters.projections.read_models import SqlReadModels
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner, running
+from kaiten.adapters.queues import SqlQueueStore
 from kaiten.adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
@@ -32,6 +33,7 @@ from kaiten.services.apps import Apps
 from kaiten.services.bot_moves import BotLoad, ThreadThinker
 from kaiten.services.games import Games
 from kaiten.services.history import HistoryQueries
+from kaiten.services.matchmaking import Matchmaking
 from kaiten.services.players import Players
 from kaiten.services.ports import (
     BUILTIN_APP,
@@ -86,6 +88,8 @@ class Services:
     #: Fires due deadlines (turn clocks, abandonment), run by `start` when `run_scheduler` is set.
     scheduler: Scheduler | None = None
     run_scheduler: bool = False
+    #: Matchmaking queues (None without a database); their matching loop runs with the scheduler.
+    matchmaking: Matchmaking | None = None
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -98,6 +102,8 @@ class Services:
             await self._background.enter_async_context(self.delivery_worker.running())
         if self.run_scheduler and self.scheduler is not None:
             await self._background.enter_async_context(self.scheduler.running())
+        if self.run_scheduler and self.matchmaking is not None:
+            await self._background.enter_async_context(self.matchmaking.running())
 
     async def stop(self) -> None:
         await self._background.aclose()
@@ -233,6 +239,17 @@ def bootstrap(
         ),
         run_deliveries=run_deliveries,
         run_scheduler=run_scheduler,
+        matchmaking=Matchmaking(
+            SqlQueueStore(engine),
+            services.games.seats,
+            services.games.people,
+            read_models,
+            clock or SystemClock(),
+            services.games.ids,
+            open_app,
+            lease=scheduler_lease,
+            interval_seconds=scheduler_interval.total_seconds(),
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from kaiten.services.apps import Apps
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
 from kaiten.services.history import HistoryQueries
+from kaiten.services.matchmaking import Matchmaking
 from kaiten.services.players import Players
 from kaiten.services.stream_tickets import Ticketing
 from kaiten.services.streaming import EventStreams
@@ -61,6 +62,13 @@ def provide_webhooks(state: State) -> Webhooks:
     return webhooks
 
 
+def provide_matchmaking(state: State) -> Matchmaking:
+    matchmaking = services_of(state).matchmaking
+    if matchmaking is None:
+        raise ServiceError("unavailable", "matchmaking-unavailable", "this server keeps no matchmaking queues")
+    return matchmaking
+
+
 PROVIDERS = {
     "games": Provide(provide_games, sync_to_thread=False),
     "streams": Provide(provide_streams, sync_to_thread=False),
@@ -68,6 +76,7 @@ PROVIDERS = {
     "history": Provide(provide_history, sync_to_thread=False),
     "webhooks": Provide(provide_webhooks, sync_to_thread=False),
     "apps": Provide(provide_apps, sync_to_thread=False),
+    "matchmaking": Provide(provide_matchmaking, sync_to_thread=False),
     "players": Provide(provide_players, sync_to_thread=False),
     **caller_dependencies(),
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Collection, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Sequence
 from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal, Protocol
@@ -659,3 +659,108 @@ class BotRegistry(Protocol):
 
     def names(self) -> Sequence[str]:
         """The bot names it knows, as a person would type them (for error messages)."""
+
+
+# --- Matchmaking queues (services/matchmaking.py) ---------------------------------------------------
+
+
+class AlreadyQueued(Exception):
+    """The player already waits in a queue of the app (a player waits in one at a time)."""
+
+
+class QueueEntryRecord(msgspec.Struct, frozen=True):
+    """A player's place in a queue (one app, one game, one set of options)."""
+
+    entry_id: str
+    app_id: str
+    #: The game and a digest of its options: entries of one queue key are matched together.
+    queue_key: str
+    game: str
+    player_id: str
+    name: str
+    min_players: int
+    max_players: int
+    #: The player's rating when they joined (None: not rated yet), their window then, and how much it
+    #: widens each minute they wait.
+    rating: float | None
+    rating_window: float
+    widening: float
+    #: The bot that fills the player's game once they waited `bots_after_seconds` (None: people only).
+    bot: str | None
+    bots_after_seconds: float | None
+    joined_at: datetime
+    #: `waiting`, `matched` or `left`.
+    status: str = "waiting"
+    #: Once matched: the game, the seat and its token.
+    game_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    #: The join's idempotency key: the same key answers this entry again.
+    idempotency_key: str | None = None
+
+
+class QueueMatchRecord(msgspec.Struct, frozen=True):
+    """A game a queue formed: created under `game_id` once a process took it (`created`)."""
+
+    game_id: str
+    app_id: str
+    game: str
+    #: The queue's options, as canonical JSON.
+    options: str
+    players: int
+    bots: tuple[str, ...]
+    created_at: datetime
+    created: bool = False
+
+
+class MatchedSeat(msgspec.Struct, frozen=True):
+    entry_id: str
+    seat: int
+    token: str
+
+
+class QueuePlan(msgspec.Struct, frozen=True):
+    """What one matching of a queue decided: the games (each with its people's seats), and when to
+    match the queue again (None: once someone joins)."""
+
+    matches: list[tuple[QueueMatchRecord, list[MatchedSeat]]]
+    next_due: datetime | None
+
+
+class QueueStore(Protocol):
+    async def join(self, entry: QueueEntryRecord, options: str) -> QueueEntryRecord:
+        """Keep a waiting entry and make its queue due now: the entry kept, or the one the app joined
+        before with the same idempotency key (nothing kept then). Raises AlreadyQueued when the player
+        already waits in a queue of the app."""
+
+    async def entry(self, app_id: str, entry_id: str) -> QueueEntryRecord | None: ...
+
+    async def shown(self, app_id: str, entry_id: str) -> tuple[QueueEntryRecord, str, bool] | None:
+        """The entry, its queue's options (canonical JSON), and whether its game waits to be created."""
+
+    async def leave(self, app_id: str, entry_id: str) -> QueueEntryRecord | None:
+        """The entry `left` if it was waiting; as it is otherwise (None: the app has no such entry)."""
+
+    async def due_queues(self, now: datetime, limit: int) -> list[tuple[str, str]]:
+        """(app_id, queue_key) of the queues due to be matched."""
+
+    async def match(
+        self,
+        app_id: str,
+        queue_key: str,
+        now: datetime,
+        lease: timedelta,
+        plan: Callable[[Sequence[QueueEntryRecord]], QueuePlan],
+    ) -> list[QueueMatchRecord] | None:
+        """In one transaction holding the queue's lock: `plan` over its waiting entries (oldest first),
+        its games written with their entries matched, claimed for `lease` by this process, which
+        creates them next. None when another process holds the queue (it is matching it now)."""
+
+    async def claim_matches(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
+        """The games formed and not created whose claim ran out, claimed for `lease`."""
+
+    async def match_of(self, game_id: str) -> tuple[QueueMatchRecord, list[QueueEntryRecord]] | None:
+        """A formed game and its entries, by seat."""
+
+    async def created(self, game_id: str) -> None:
+        """The formed game exists: nobody needs to claim it any more."""

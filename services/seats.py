@@ -59,6 +59,8 @@ class Seating:
     bot: str | None = None
     #: A guest is kept among the people only once their seat is decided (a refused seat leaves no one).
     guest_name: str | None = None
+    #: The seat's token, when chosen before (a game a matchmaking queue formed); else a new one.
+    token: str | None = None
 
 
 # A seat just taken, and its token: the API answers it as it is (no docstring: the schema would
@@ -111,6 +113,13 @@ class Seats:
             await self.bot_load.before_bot_game(app_id)
         seatings = [await self.seating(app_id, request) for request in command.seats]
         return await self._create(app_id, command, seatings)
+
+    async def create_seated(
+        self, app_id: str, command: CreateGame, seatings: Sequence[Seating], game_id: str
+    ) -> CreatedTable:
+        """A game of the app under a chosen id with these seats taken (a game a matchmaking queue
+        formed: services/matchmaking.py); a second creation of the id is a ConcurrencyConflict."""
+        return await self._create(app_id, command, seatings, game_id=game_id)
 
     async def _create(
         self,
@@ -308,7 +317,7 @@ class Seats:
         self, codec: GameCodec, table: Table[Any], seating: Seating, version: int
     ) -> tuple[list[NewEvent], Table[Any], str | None]:
         """A seat taken: its events (SeatTaken carries the token's hash), the table after, the token."""
-        token = None if seating.bot is not None else self.ids.token()
+        token = None if seating.bot is not None else seating.token or self.ids.token()
         decision = lobby.take_seat(
             codec.game,
             table,

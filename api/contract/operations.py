@@ -15,6 +15,7 @@ import msgspec
 from kaiten.api.contract.views import TypedMatchPage, views_of
 from kaiten.api.routes.admin import NewApp, QuotaChanges, Rotation
 from kaiten.api.routes.players import PlayerWebhookRequest
+from kaiten.api.routes.queues import JoinQueueRequest
 from kaiten.api.schemas import (
     CreateGameRequest,
     Health,
@@ -27,6 +28,7 @@ from kaiten.api.schemas import (
 from kaiten.domain.catalog import GAMES
 from kaiten.domain.engine import AnyGame
 from kaiten.services.apps import AppList, AppView, IssuedKey
+from kaiten.services.matchmaking import QueueEntry
 from kaiten.services.players import PlayerItem, PlayerToken, PlayerTokenRequest
 from kaiten.services.scoring import ScoreResponse
 from kaiten.services.seats import SeatGranted
@@ -149,6 +151,17 @@ ADMIN: dict[str, Any] = {
     "credentials": ("adminKey",),
     "anonymous": False,
     "who": "The server's admin key (`KAITEN_ADMIN_KEY`); a server without one answers 404.",
+}
+
+#: A player's place in a matchmaking queue.
+QUEUERS: dict[str, Any] = {
+    "credentials": ("appKey", "playerToken"),
+    "who": (
+        "An app key acts for any of the app's players, a player token for its own player alone (another "
+        "player's entry answers 404 as a missing one, a join for another player 403); on an open server "
+        "(`/ready` says `auth: open`) a caller without either acts as the built-in app. Another app's "
+        "entries answer 404 as missing ones."
+    ),
 }
 
 OPERATIONS: dict[str, Operation] = {
@@ -314,4 +327,14 @@ OPERATIONS: dict[str, Operation] = {
     "revokeAppKeys": Operation(answers=(Answer(200, (AppView,), "The app, every key revoked"),), **ADMIN),
     "health": Operation(answers=(Answer(200, (Health,), "The process is up"),)),
     "ready": Operation(answers=(Answer(200, (Health,), "The database is reachable and migrated"),)),
+    "joinQueue": Operation(
+        body=(JoinQueueRequest,),
+        answers=(Answer(201, (QueueEntry,), "The entry: waiting, or matched already"),),
+        **QUEUERS,
+    ),
+    "getQueueEntry": Operation(
+        answers=(Answer(200, (QueueEntry,), "The entry: once matched, with its game, seat and seat token"),),
+        **QUEUERS,
+    ),
+    "leaveQueue": Operation(answers=(Answer(204, (), "The entry left the queue (or had left it)"),), **QUEUERS),
 }

@@ -321,6 +321,30 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "revokeAppKeys": {401: ADMIN[401], 404: ("not-found", "app-not-found")},
     "health": {},
     "ready": {503: ("not-ready",)},
+    "joinQueue": {
+        **APP_WRITE,
+        404: ("unknown-game",),
+        409: ("already-queued", "idempotency-key-reused"),
+        422: (
+            "invalid-idempotency-key",
+            "invalid-player-range",
+            "invalid-options",
+            *PARTY_MENU_CODES,
+            "invalid-player-id",
+            "invalid-name",
+            "invalid-rating-window",
+            "invalid-bots",
+            "unknown-bot",
+        ),
+        503: ("matchmaking-unavailable",),
+    },
+    "getQueueEntry": {**APP_WRITE, 404: ("unknown-game", "queue-entry-not-found"), 503: ("matchmaking-unavailable",)},
+    "leaveQueue": {
+        **APP_WRITE,
+        404: ("unknown-game", "queue-entry-not-found"),
+        409: ("queue-entry-matched",),
+        503: ("matchmaking-unavailable",),
+    },
 }
 
 

@@ -103,6 +103,11 @@ UNKNOWN_APP_KEY = "kaiten_app_0123456789abcdef_xxxxxxxxxxxxxxxxxxxxxxxxxx"
 UNKNOWN_PLAYER_TOKEN = "kaiten_player_0123456789abcdef_xxxxxxxxxxxxxxxxxxxxxxxxxx"
 PLAYER_WEBHOOK = {"url": "http://127.0.0.1:9/kaiten-player", "events": ["your-turn"], "secret": "p" * 24}
 WEBHOOK = {"url": "http://127.0.0.1:9/kaiten-webhook", "events": ["turn", "finished"], "secret": "s" * 24}
+QUEUE = f"/v1/queues/{GAME}/entries"
+QUEUER = {"player_id": "queuer", "min_players": 3, "max_players": 3}
+#: Waits for a two-player game: joinQueue's first success (A's key, for Alice) completes it with her,
+#: so that Alice's own token may join next.
+PARTNER = {"player_id": "partner", "min_players": 2, "max_players": 2}
 NEW_GAME = {"game": GAME, "players": 2, "seed": 7, "seats": [{"name": "Guest"}, BOT]}
 SCORE = {"players": [{"cards": ["wasabi", "squid-nigiri"]}, {"cards": ["tempura", "tempura"]}]}
 #: A command of a game that is not running (the rules refuse it, if the caller gets that far).
@@ -138,6 +143,8 @@ class AppA:
     player_tokens: dict[str, str] = field(default_factory=dict)
     #: A webhook registered with A's key on Alice's stream.
     player_webhook_id: str = ""
+    #: A's player waiting in a matchmaking queue (for three players: nobody else joins them).
+    queue_entry: dict[str, Any] = field(default_factory=dict)
 
     @property
     def owner(self) -> dict[str, str]:
@@ -234,6 +241,10 @@ async def build_app_a(client: Client, services: Services) -> AppA:
     commands = {role: await first_legal(client, games[role]["id"], games[role]["tokens"]["0"]) for role in ROLES}
     export = await client.get(f"/v1/games/{games[FINISHED]['id']}/export", headers=owner)
     assert export.status_code == 200, export.text
+    queued = await client.post(QUEUE, json=QUEUER, headers=owner)
+    assert queued.status_code == 201 and queued.json()["status"] == "waiting", queued.text
+    partner = await client.post(QUEUE, json=PARTNER, headers=owner)
+    assert partner.status_code == 201 and partner.json()["status"] == "waiting", partner.text
     player_tokens = {
         "player token": await player_token(client, owner, PLAYER),
         "other player's token": await player_token(client, owner, "bob"),
@@ -252,6 +263,7 @@ async def build_app_a(client: Client, services: Services) -> AppA:
         webhook_id=hook.json()["id"],
         commands=commands,
         export=export.json(),
+        queue_entry=queued.json(),
     )
 
 
@@ -388,6 +400,12 @@ RECIPES: dict[str, Recipe] = {
     "createPlayerToken": Recipe(params=lambda a, r: {"player_id": "bob"}),
     "createPlayerStreamTicket": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "streamPlayer": Recipe(params=lambda a, r: {"player_id": PLAYER}),
+    # After the player's stream is read: the game joinQueue forms seats Alice at seat 1.
+    "getQueueEntry": Recipe(params=lambda a, r: {"game": GAME, "entry_id": a.queue_entry["id"]}),
+    "leaveQueue": Recipe(params=lambda a, r: {"game": GAME, "entry_id": a.queue_entry["id"]}),
+    "joinQueue": Recipe(
+        params=lambda a, r: {"game": GAME}, body=lambda a, r: {"player_id": PLAYER, "min_players": 2, "max_players": 2}
+    ),
     "createPlayerWebhook": Recipe(params=lambda a, r: {"player_id": PLAYER}, body=lambda a, r: PLAYER_WEBHOOK),
     "listPlayerWebhooks": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "listPlayerWebhookDeliveries": Recipe(params=player_webhook),
@@ -698,6 +716,7 @@ async def state_of_a(server: Server, a: AppA) -> dict[str, Any]:
         "Alice's statistics": f"/v1/players/{PLAYER}/stats",
         "game statistics": f"/v1/stats/{GAME}",
         "leaderboard": f"/v1/leaderboard/{GAME}",
+        "queue entry": f"{QUEUE}/{a.queue_entry['id']}",
     }
     state: dict[str, Any] = {}
     for what, path in reads.items():
@@ -796,6 +815,7 @@ NOBODY = (404, "player-not-found")
 PBAD = (401, "invalid-player-token")
 REFUSED = (403, "player-token-refused")
 STARTED = (409, "game-started")
+NOENTRY = (404, "queue-entry-not-found")
 
 # The seat token, invitation and revoked invitation are of the operation's target game (`RECIPES`),
 # else of A's private running game. An unknown app key, or a header that is no Bearer, is refused by
@@ -837,6 +857,9 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "createRematch":          (MISS,    SEAT,    NF,      NEW,     TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "resignSeat":             (MISS,    SEAT,    NF,      OK,      TOKEN,   NF,      NF,      TOKEN,   BADKEY),
     "leaveSeat":              (MISS,    SEAT,    NF,      STARTED, TOKEN,   NF,      NF,      TOKEN,   BADKEY),
+    "getQueueEntry":          (NEEDKEY, OK,      NOENTRY, NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
+    "leaveQueue":             (NEEDKEY, EMPTY,   NOENTRY, NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
+    "joinQueue":              (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "createPlayerToken":      (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "createPlayerStreamTicket": (MISS,  NEW,     NOBODY,  TOKEN,   TOKEN,   TOKEN,   TOKEN,   TOKEN,   BADKEY),
     "streamPlayer":           (MISS,    OK,      NOBODY,  TOKEN,   TOKEN,   TOKEN,   TOKEN,   TOKEN,   BADKEY),
@@ -890,6 +913,9 @@ PLAYER_EXPECTED: dict[str, tuple[Outcome, Outcome]] = {
     "createRematch":            (OK,      OK),
     "resignSeat":               (NF,      NF),
     "leaveSeat":                (NF,      NF),
+    "getQueueEntry":            (NOENTRY, NOENTRY),
+    "leaveQueue":               (NOENTRY, NOENTRY),
+    "joinQueue":                (NEW,     REFUSED),
     "createPlayerToken":        (REFUSED, REFUSED),
     "createPlayerStreamTicket": (NEW,     NOBODY),
     "streamPlayer":             (OK,      NOBODY),
@@ -943,6 +969,8 @@ async def what_a_write_would_change(client: Client, a: AppA, call: Call) -> Any:
         return (await client.get(f"/v1/players/{PLAYER}/stats", headers=owner)).json()
     if "PlayerWebhook" in call.operation:
         return (await client.get(f"/v1/players/{PLAYER}/webhooks", headers=owner)).json()
+    if call.operation in ("getQueueEntry", "leaveQueue"):
+        return (await client.get(f"{QUEUE}/{a.queue_entry['id']}", headers=owner)).json()
     if call.operation in ("setAppQuotas", "rotateAppKey", "revokeAppKeys", "createApp"):
         return (await client.get("/v1/admin/apps", headers=bearer(ADMIN_KEY))).json()
     return None

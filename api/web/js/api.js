@@ -107,6 +107,12 @@ export const api = {
   playerStats: (playerId) => call("GET", `/v1/players/${encodeURIComponent(playerId)}/stats`),
   /** @param {string} id @returns {Promise<import("./types.js").GameStats>} */
   gameStats: (id) => call("GET", `/v1/stats/${encodeURIComponent(id)}`),
+  /** @param {string} id @param {import("./types.js").JoinQueueRequest} body @param {string} key the same for each try @returns {Promise<import("./types.js").QueueEntry>} */
+  joinQueue: (id, body, key) => call("POST", `/v1/queues/${encodeURIComponent(id)}/entries`, { body, headers: { "idempotency-key": key } }),
+  /** @param {string} id @param {string} entry @returns {Promise<import("./types.js").QueueEntry>} */
+  queueEntry: (id, entry) => call("GET", `/v1/queues/${encodeURIComponent(id)}/entries/${encodeURIComponent(entry)}`),
+  /** @param {string} id @param {string} entry @returns {Promise<null>} */
+  leaveQueue: (id, entry) => call("DELETE", `/v1/queues/${encodeURIComponent(id)}/entries/${encodeURIComponent(entry)}`),
   /** @param {string} id @param {number} limit @returns {Promise<import("./types.js").Leaderboard>} */
   leaderboard: (id, limit) => call("GET", `/v1/leaderboard/${encodeURIComponent(id)}${search({ limit })}`),
 };

@@ -5,6 +5,7 @@ import { serverAuth } from "./api.js";
 import { h, replace } from "./dom.js";
 import { unreadable } from "./notice.js";
 import { createScreen } from "./screens/create.js";
+import { findScreen } from "./screens/find.js";
 import { historyScreen } from "./screens/history.js";
 import { joinScreen } from "./screens/join.js";
 import { lobbyScreen } from "./screens/lobby.js";
@@ -19,6 +20,7 @@ import { seatLinkScreen, tableScreen } from "./screens/table.js";
 const ROUTES = [
   [/^#?\/?$/, lobbyScreen],
   [/^#\/new\/([\w-]+)$/, createScreen],
+  [/^#\/find\/([\w-]+)$/, findScreen],
   [/^#\/games\/([\w-]+)\/join(?:\/(\d+))?(?:\?invitation=([^&]+))?$/, joinScreen],
   [/^#\/games\/([\w-]+)\/replay(?:\/(\d+))?$/, replayScreen],
   // A seat link an app hands out: the seat's token rides in the fragment, which no browser sends.

@@ -26,6 +26,8 @@
  * @typedef {Schemas["StreamTicket"]} StreamTicket
  * @typedef {Schemas["SeatGranted"]} SeatGranted
  * @typedef {Schemas["Health"]} Health
+ * @typedef {Schemas["JoinQueueRequest"]} JoinQueueRequest
+ * @typedef {Schemas["QueueEntry"]} QueueEntry
  * @typedef {"sushi-go" | "sushi-go-party" | "spin-some-for-dim-sum" | "dim-sum-derby"} GameId
  */
 

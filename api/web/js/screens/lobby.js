@@ -38,6 +38,7 @@ export async function lobbyScreen(main) {
               "p",
               { class: "links" },
               auth === "keys" ? null : h("a", { class: "button", href: `#/new/${game.id}` }, `New ${game.name} game`),
+              auth === "keys" ? null : h("a", { href: `#/find/${game.id}` }, `Find a ${game.name} game`),
               h("a", { href: `#/stats/${game.id}` }, "Statistics"),
             ),
           ),
