@@ -8,12 +8,12 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import timedelta
-from typing import Any
+from typing import Any, cast
 
 from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
-from kaiten.services.ports import MatchedSeat, QueueMatchRecord, QueuePlan
+from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer
 
@@ -63,6 +63,12 @@ async def test_players_waiting_together_are_seated_in_one_game_with_their_tokens
     assert [(seat["name"], seat["player_id"]) for seat in table["seats"]] == [("Alice", "alice"), ("bob", "bob")]
     legal = await closed_client.get(f"/v1/games/{bob['game_id']}/legal-commands", headers=bearer(bob["token"]))
     assert legal.status_code == 200 and legal.json()["commands"], legal.text
+    # The game is an ordinary one: it shows in each player's stream (services/players.py).
+    app_id = (await closed_services.apps.authenticate(headers["Authorization"].removeprefix("Bearer "))).app_id
+    person = await closed_services.games.people.of_player(app_id, "alice")
+    assert person is not None
+    feed = await cast(PlayerFeeds, closed_services.games.store).feed(person.person_id, 0, 10)
+    assert ("game-started", alice["game_id"]) in [(item.kind, item.game_id) for item in feed]
     # Matched, the entry cannot be left; the player may queue again.
     left = await closed_client.delete(f"{QUEUE}/{alice['id']}", headers=headers)
     assert problem(left) == (409, "queue-entry-matched")
