@@ -42,6 +42,7 @@ from kaiten.domain.lobby import CLOCK_OPTION, parse_clock, parse_options
 from kaiten.services.access import AppCaller, Credential, PlayerCaller, player_token_refused
 from kaiten.services.commands import CreateGame, NewSeat
 from kaiten.services.errors import AppKeyRequired, ServiceError
+from kaiten.services.failures import RepeatedFailures
 from kaiten.services.ports import (
     AlreadyQueued,
     Clock,
@@ -397,13 +398,16 @@ class Matchmaking:
                 await task
 
     async def _run(self) -> None:
+        failures = RepeatedFailures(log, "matchmaking's round of due queues")
         while True:
             self._nudged.clear()
             try:
                 await self.run_once()
-            except Exception:
+            except Exception as error:
                 # The database may be out of reach for a while: the queues wait in it.
-                log.exception("matchmaking failed to match due queues")
+                failures.failed(error)
+            else:
+                failures.succeeded()
             with suppress(TimeoutError):
                 async with asyncio.timeout(self.interval_seconds):
                     await self._nudged.wait()
