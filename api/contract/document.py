@@ -165,7 +165,7 @@ def typed_document(generated: dict[str, Any]) -> dict[str, Any]:
     for operation, spec, body, answers in plans:
         if body is not None:
             media = {"schema": _one_schema(schemas, body), "examples": media_examples(operation["operationId"])}
-            operation["requestBody"] = {"required": True, "content": {"application/json": media}}
+            operation["requestBody"] = {"required": spec.body_required, "content": {"application/json": media}}
         responses: dict[str, Any] = {}
         for answer, indexes in zip(spec.answers, answers, strict=True):
             schema = _one_schema(schemas, indexes) if indexes else None

@@ -56,6 +56,8 @@ class Operation:
     answers: tuple[Answer, ...]
     #: The body: one type, or one per game (any of them; the path or the body names the game).
     body: tuple[Any, ...] = ()
+    #: Whether a request must send the body (else every field has its default).
+    body_required: bool = True
     #: The credentials it takes, and whether a caller without one may call it (`anonymous`).
     credentials: tuple[Credential, ...] = ()
     anonymous: bool = True
@@ -262,6 +264,7 @@ OPERATIONS: dict[str, Operation] = {
     "erasePlayer": Operation(answers=(Answer(204, (), "Erased"),), **APPS),
     "createPlayerToken": Operation(
         body=(PlayerTokenRequest,),
+        body_required=False,
         answers=(Answer(201, (PlayerToken,), "The token, shown only now"),),
         **APPS,
     ),

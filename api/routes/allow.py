@@ -12,11 +12,11 @@ from litestar import Response, route
 from litestar.handlers import HTTPRouteHandler
 
 
-def options_allowing(*methods: str) -> HTTPRouteHandler:
-    """A controller's OPTIONS handler at its own path ("/"), answering 204 with `Allow: <methods>`."""
+def options_allowing(*methods: str, path: str = "/") -> HTTPRouteHandler:
+    """A controller's OPTIONS handler at `path` (its own by default), answering 204 with `Allow: <methods>`."""
     allow = ", ".join(sorted({*methods, "OPTIONS"}))
 
-    @route("/", http_method=["OPTIONS"], include_in_schema=False, status_code=204)
+    @route(path, http_method=["OPTIONS"], include_in_schema=False, status_code=204)
     async def allowed(self: Any) -> Response[None]:
         return Response(None, status_code=204, headers={"Allow": allow})
 

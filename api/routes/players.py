@@ -11,6 +11,7 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from kaiten.api.routes.allow import options_allowing
 from kaiten.api.routes.history import PlayerId
 from kaiten.api.routes.params import Caller
 from kaiten.api.routes.stream import resume_point
@@ -167,6 +168,8 @@ class PlayersController(Controller):
         self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId, data: JSONBody[PlayerWebhookRequest]
     ) -> PlayerWebhook:
         return await webhooks.register_for_player(caller, player_id, data.url, data.events, data.secret)
+
+    allowed_on_player_webhooks = options_allowing("GET", "POST", path="/{player_id:str}/webhooks")
 
     @get("/{player_id:str}/webhooks", operation_id="listPlayerWebhooks", summary="The webhooks on the player's stream")
     async def list_player_webhooks(
