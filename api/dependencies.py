@@ -77,6 +77,8 @@ PROVIDERS = {
     "webhooks": Provide(provide_webhooks, sync_to_thread=False),
     "apps": Provide(provide_apps, sync_to_thread=False),
     "matchmaking": Provide(provide_matchmaking, sync_to_thread=False),
-    "players": Provide(provide_players, sync_to_thread=False),
+    # Not `players`: a dependency's name must be no body field's (Litestar takes a body field's
+    # validation error for a failed dependency when their names are alike: a 500, not a 400).
+    "player_service": Provide(provide_players, sync_to_thread=False),
     **caller_dependencies(),
 }

@@ -103,13 +103,13 @@ class PlayersController(Controller):
     )
     async def create_player_token(
         self,
-        players: PlayersDep,
+        player_service: PlayersDep,
         caller: Caller,
         player_id: PlayerId,
         data: JSONBody[PlayerTokenRequest | None] = None,
     ) -> PlayerToken:
         expires_in = DEFAULT_TOKEN_SECONDS if data is None else data.expires_in
-        return await players.issue_token(caller, player_id, expires_in)
+        return await player_service.issue_token(caller, player_id, expires_in)
 
     @post(
         "/{player_id:str}/stream-tickets",
@@ -118,9 +118,9 @@ class PlayersController(Controller):
         status_code=201,
     )
     async def create_player_stream_ticket(
-        self, players: PlayersDep, caller: Caller, player_id: PlayerId
+        self, player_service: PlayersDep, caller: Caller, player_id: PlayerId
     ) -> StreamTicket:
-        return await players.issue_ticket(caller, player_id)
+        return await player_service.issue_ticket(caller, player_id)
 
     @get(
         "/{player_id:str}/stream",
@@ -131,7 +131,7 @@ class PlayersController(Controller):
     )
     async def stream_player(
         self,
-        players: PlayersDep,
+        player_service: PlayersDep,
         caller: Caller,
         player_id: PlayerId,
         ticket: Annotated[
@@ -154,7 +154,7 @@ class PlayersController(Controller):
         ] = None,
     ) -> ServerSentEvent:
         position = resume_point(last_event_id, after)
-        items = await players.follow(caller, player_id, position, ticket)
+        items = await player_service.follow(caller, player_id, position, ticket)
         return ServerSentEvent(_messages(items))
 
     @post(
