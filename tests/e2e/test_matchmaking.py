@@ -6,6 +6,7 @@ process left undone."""
 from __future__ import annotations
 
 import asyncio
+import random
 import uuid
 from datetime import timedelta
 from typing import Any, cast
@@ -15,7 +16,8 @@ from litestar.testing import AsyncTestClient
 from kaiten.api.bootstrap import Services
 from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan
 from tests.e2e.apps import app_headers, new_app_key
-from tests.e2e.play import bearer
+from tests.e2e.play import bearer, play_randomly
+from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
 QUEUE = "/v1/queues/sushi-go/entries"
@@ -240,3 +242,28 @@ async def test_a_player_token_queues_its_own_player_only(closed_client: Client, 
     seated = await status(closed_client, alice, mine)
     table = await closed_client.get(f"/v1/games/{seated['game_id']}", headers=bearer(seated["token"]))
     assert table.json()["viewer"] == {"seat": 1}
+
+
+async def test_rated_players_meet_within_their_rating_windows(closed_client: Client, closed_services: Services) -> None:
+    """Alice and Bob are rated by a game against each other: with windows too narrow for the gap
+    between their ratings they wait; a player whose window reaches both meets one of them."""
+    headers = await app(closed_services)
+    seats = [{"name": "Alice", "player_id": "alice"}, {"name": "Bob", "player_id": "bob"}]
+    created = await closed_client.post(
+        "/v1/games", json={"game": "sushi-go", "players": 2, "seed": 7, "seats": seats}, headers=headers
+    )
+    assert created.status_code == 201, created.text
+    await play_randomly(closed_client, created.json(), random.Random(29))
+    await settle_all(closed_services.projection_runners)
+    narrow = {"rating_window": 0, "rating_window_per_minute": 0}
+    alice = await join(closed_client, headers, "alice", **narrow)
+    bob = await join(closed_client, headers, "bob", **narrow)
+    assert alice["rating"] is not None and bob["rating"] is not None and alice["rating"] != bob["rating"]
+    assert alice["rating_window"] == 0 and (await status(closed_client, headers, alice))["status"] == "waiting"
+    assert bob["status"] == "waiting", "their windows cover nobody's rating but their own"
+    # Carol is not rated yet: she meets anyone, and a rated player's window never keeps her out.
+    carol = await join(closed_client, headers, "carol")
+    assert carol["status"] == "matched" and carol["rating"] is None
+    seated = [await status(closed_client, headers, entry) for entry in (alice, bob)]
+    assert sorted(entry["status"] for entry in seated) == ["matched", "waiting"]
+    assert carol["game_id"] in {entry["game_id"] for entry in seated}
