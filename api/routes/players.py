@@ -37,6 +37,8 @@ from kaiten.services.webhooks import (
 )
 
 PlayersDep = NamedDependency[Players]
+#: createPlayerToken without a body: every field at its default (a body of JSON null is refused).
+NO_BODY = PlayerTokenRequest()
 WebhooksDep = NamedDependency[Webhooks]
 WebhookId = Annotated[str, PathParameter(description="The webhook's UUID")]
 
@@ -106,10 +108,9 @@ class PlayersController(Controller):
         player_service: PlayersDep,
         caller: Caller,
         player_id: PlayerId,
-        data: JSONBody[PlayerTokenRequest | None] = None,
+        data: JSONBody[PlayerTokenRequest] = NO_BODY,
     ) -> PlayerToken:
-        expires_in = DEFAULT_TOKEN_SECONDS if data is None else data.expires_in
-        return await player_service.issue_token(caller, player_id, expires_in)
+        return await player_service.issue_token(caller, player_id, data.expires_in)
 
     @post(
         "/{player_id:str}/stream-tickets",
