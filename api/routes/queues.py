@@ -12,6 +12,7 @@ from litestar.params import JSONBody, PathParameter
 
 from kaiten.api.auth import credential
 from kaiten.api.request_body import KaitenRequest
+from kaiten.api.routes.allow import options_allowing
 from kaiten.api.routes.games import IdempotencyKey, check_idempotency_key
 from kaiten.api.routes.history import GameName
 from kaiten.domain.matchmaking import DEFAULT_WIDENING, DEFAULT_WINDOW, MAX_WINDOW
@@ -73,6 +74,8 @@ again with the same `Idempotency-Key` (after a dropped connection) answers the e
 class QueuesController(Controller):
     path = "/v1/queues/{game:str}/entries"
     tags = ["matchmaking"]
+
+    allowed_on_entry = options_allowing("GET", "DELETE", path="/{entry_id:str}")
 
     @post(
         "/",
