@@ -142,7 +142,18 @@ def acting_for(caller: Credential, open_app: str | None) -> tuple[str, str | Non
 
 
 def entry_not_found(entry_id: str) -> ServiceError:
-    return ServiceError("not-found", "queue-entry-not-found", f"no queue entry {entry_id}")
+    return ServiceError("not-found", "queue-entry-not-found", f"no queue entry {entry_id[:64]!r}")
+
+
+def _entry_id(entry_id: str) -> str:
+    """An entry's id as given out (a UUID); anything else names no entry (and is never sent to the
+    database: PostgreSQL refuses some text, a NUL, outright)."""
+    try:
+        if str(uuid.UUID(entry_id)) == entry_id:
+            return entry_id
+    except ValueError:
+        pass
+    raise entry_not_found(entry_id)
 
 
 def canonical_options(game_id: str, options: dict[str, Any] | None, low: int, high: int) -> str:
@@ -257,12 +268,12 @@ class Matchmaking:
     async def status(self, command: GetQueueEntry) -> QueueEntry:
         app_id, only = acting_for(command.caller, self.open_app)
         _known(command.game)
-        return await self._shown(app_id, only, command.entry_id, command.game)
+        return await self._shown(app_id, only, _entry_id(command.entry_id), command.game)
 
     async def leave(self, command: LeaveQueue) -> None:
         app_id, only = acting_for(command.caller, self.open_app)
         _known(command.game)
-        found = await self.store.entry(app_id, command.entry_id)
+        found = await self.store.entry(app_id, _entry_id(command.entry_id))
         if found is None or found.game != command.game or only not in (None, found.player_id):
             raise entry_not_found(command.entry_id)
         after = await self.store.leave(app_id, command.entry_id)

@@ -10,6 +10,7 @@ import random
 import uuid
 from datetime import timedelta
 from typing import Any, cast
+from urllib.parse import quote
 
 from litestar.testing import AsyncTestClient
 
@@ -133,6 +134,10 @@ async def test_refusals(closed_client: Client, closed_services: Services) -> Non
         assert problem(wrong_game) == (404, "queue-entry-not-found")
         assert problem(await closed_client.request(method, f"{QUEUE}/{alice['id']}")) == (401, "app-key-required")
     assert problem(await closed_client.post(QUEUE, json=body)) == (401, "app-key-required")
+    # An id that is no entry's (not even a UUID, or with a NUL that PostgreSQL would refuse) is none.
+    for odd in ("nope", "%00", quote(str(uuid.uuid4()).upper())):
+        response = await closed_client.get(f"{QUEUE}/{odd}", headers=headers)
+        assert problem(response) == (404, "queue-entry-not-found"), odd
     chess = await closed_client.post("/v1/queues/chess/entries", json=body, headers=headers)
     assert problem(chess) == (404, "unknown-game")
     refused = {
