@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from litestar import Request
-from litestar.di import NamedDependency
 
 from kaiten.api.principal import credential_of
 from kaiten.services.access import AppCaller, Credential, Presented, SeatHolder
@@ -22,16 +21,7 @@ def credential(request: Request[Any, Any, Any]) -> Credential:
 def presented(request: Request[Any, Any, Any]) -> Presented:
     """The caller of an operation only a seat (or the game's app) may call: its absence is the first
     thing said."""
-    return seat_caller(credential(request))
-
-
-def caller(request: Request[Any, Any, Any]) -> Credential:
-    return credential(request)
-
-
-def seat_caller(caller: NamedDependency[Credential]) -> Presented:
-    """The caller of an operation only a seat (or the game's app) may call: its absence is the first
-    thing said."""
+    caller = credential(request)
     if caller is None:
         raise ServiceError("unauthorized", "missing-token", "send the seat's token as a Bearer token")
     return caller

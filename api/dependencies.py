@@ -12,7 +12,6 @@ from litestar.datastructures import State
 from litestar.di import Provide
 
 from kaiten.api.bootstrap import Services
-from kaiten.api.routes.params import caller_dependencies
 from kaiten.services.apps import Apps
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
@@ -80,5 +79,4 @@ PROVIDERS = {
     # Not `players`: a dependency's name must be no body field's (Litestar takes a body field's
     # validation error for a failed dependency when their names are alike: a 500, not a 400).
     "player_service": Provide(provide_players, sync_to_thread=False),
-    **caller_dependencies(),
 }

@@ -11,9 +11,10 @@ from litestar.di import NamedDependency
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from kaiten.api.auth import credential
+from kaiten.api.request_body import KaitenRequest
 from kaiten.api.routes.allow import options_allowing
 from kaiten.api.routes.history import PlayerId
-from kaiten.api.routes.params import Caller
 from kaiten.api.routes.stream import resume_point
 from kaiten.services.players import (
     DEFAULT_TOKEN_SECONDS,
@@ -106,10 +107,11 @@ class PlayersController(Controller):
     async def create_player_token(
         self,
         player_service: PlayersDep,
-        caller: Caller,
+        request: KaitenRequest,
         player_id: PlayerId,
         data: JSONBody[PlayerTokenRequest] = NO_BODY,
     ) -> PlayerToken:
+        caller = credential(request)
         return await player_service.issue_token(caller, player_id, data.expires_in)
 
     @post(
@@ -119,8 +121,9 @@ class PlayersController(Controller):
         status_code=201,
     )
     async def create_player_stream_ticket(
-        self, player_service: PlayersDep, caller: Caller, player_id: PlayerId
+        self, player_service: PlayersDep, request: KaitenRequest, player_id: PlayerId
     ) -> StreamTicket:
+        caller = credential(request)
         return await player_service.issue_ticket(caller, player_id)
 
     @get(
@@ -133,7 +136,7 @@ class PlayersController(Controller):
     async def stream_player(
         self,
         player_service: PlayersDep,
-        caller: Caller,
+        request: KaitenRequest,
         player_id: PlayerId,
         ticket: Annotated[
             str | None,
@@ -154,6 +157,7 @@ class PlayersController(Controller):
             ),
         ] = None,
     ) -> ServerSentEvent:
+        caller = credential(request)
         position = resume_point(last_event_id, after)
         items = await player_service.follow(caller, player_id, position, ticket)
         return ServerSentEvent(_messages(items))
@@ -166,16 +170,18 @@ class PlayersController(Controller):
         status_code=201,
     )
     async def create_player_webhook(
-        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId, data: JSONBody[PlayerWebhookRequest]
+        self, webhooks: WebhooksDep, request: KaitenRequest, player_id: PlayerId, data: JSONBody[PlayerWebhookRequest]
     ) -> PlayerWebhook:
+        caller = credential(request)
         return await webhooks.register_for_player(caller, player_id, data.url, data.events, data.secret)
 
     allowed_on_player_webhooks = options_allowing("GET", "POST", path="/{player_id:str}/webhooks")
 
     @get("/{player_id:str}/webhooks", operation_id="listPlayerWebhooks", summary="The webhooks on the player's stream")
     async def list_player_webhooks(
-        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId
+        self, webhooks: WebhooksDep, request: KaitenRequest, player_id: PlayerId
     ) -> PlayerWebhookList:
+        caller = credential(request)
         return await webhooks.of_player(caller, player_id)
 
     @get(
@@ -186,7 +192,7 @@ class PlayersController(Controller):
     async def list_player_webhook_deliveries(
         self,
         webhooks: WebhooksDep,
-        caller: Caller,
+        request: KaitenRequest,
         player_id: PlayerId,
         webhook_id: WebhookId,
         after: Annotated[
@@ -194,6 +200,7 @@ class PlayersController(Controller):
         ] = 0,
         limit: Annotated[int, QueryParameter(ge=1, le=MAX_DELIVERIES_PAGE)] = 100,
     ) -> Deliveries:
+        caller = credential(request)
         return await webhooks.player_deliveries(caller, player_id, webhook_id, after, limit)
 
     @delete(
@@ -202,6 +209,7 @@ class PlayersController(Controller):
         summary="Remove the player webhook and its deliveries",
     )
     async def delete_player_webhook(
-        self, webhooks: WebhooksDep, caller: Caller, player_id: PlayerId, webhook_id: WebhookId
+        self, webhooks: WebhooksDep, request: KaitenRequest, player_id: PlayerId, webhook_id: WebhookId
     ) -> None:
+        caller = credential(request)
         await webhooks.remove_for_player(caller, player_id, webhook_id)
