@@ -3,7 +3,9 @@
 PostgreSQL is found in this order (DESIGN.md, "Tests and Postgres"): KAITEN_TEST_DATABASE_URL, else a
 throwaway container when a Docker engine answers `docker info`, else its tests are skipped loudly,
 unless KAITEN_REQUIRE_POSTGRES=1 (CI), which makes a missing PostgreSQL an error. The session creates
-its own database on that server, migrates it with Alembic, and drops it at the end.
+its own database on that server, migrates it with Alembic, and drops it at the end. A test that needs a
+migrated database of its own gets a copy of a migrated template (CREATE DATABASE ... TEMPLATE), which
+costs a fraction of a migration.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -33,6 +36,19 @@ settings.register_profile("thorough", max_examples=1000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 POSTGRES_IMAGE = "postgres:17-alpine"
+
+
+@sa.event.listens_for(sa.pool.Pool, "connect")
+def _sqlite_commits_without_waiting_for_the_disk(dbapi_connection: Any, _record: Any) -> None:
+    """The tests' SQLite connections in this process commit without an fsync (synchronous = NORMAL, in
+    the write-ahead log mode kaiten sets): a commit is as visible and as safe from a killed process as
+    with FULL (the log is in the operating system's hands); only a power cut could lose the last ones.
+    On a busy disk FULL's fsync costs milliseconds a commit (a quarter of tests/e2e/test_play.py's and
+    test_lobby.py's time on SQLite). Servers the tests start as processes keep kaiten's own settings."""
+    if "sqlite" in type(dbapi_connection).__module__:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.close()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -81,15 +97,21 @@ def _postgres_server() -> Iterator[str]:
 
 
 @contextmanager
-def _new_postgres_database(server_url: str) -> Iterator[str]:
-    """A database of its own on that server (async URL), dropped on exit even if still in use."""
+def _new_postgres_database(server_url: str, template: str | None = None) -> Iterator[str]:
+    """A database of its own on that server (async URL), dropped on exit even if still in use; a copy of
+    the database named `template` if given (which nobody may be connected to meanwhile)."""
     server = async_url(server_url)
     name = f"kaiten_test_{secrets.token_hex(6)}"
     # The synchronous psycopg driver: CREATE DATABASE cannot run in a transaction, hence AUTOCOMMIT.
     admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
     try:
         with admin.connect() as connection:
-            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+            # A commit returns without waiting for its WAL to reach the disk: what a test's sessions see is
+            # the same (a transaction is visible once committed), only a crash of this shared server could
+            # lose the last commits, and no test stops or crashes it (the failover, replica and recovery
+            # tests run servers of their own). On a busy disk each commit's flush costs milliseconds.
+            connection.exec_driver_sql(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
         try:
             yield server.set(database=name).render_as_string(hide_password=False)
         finally:
@@ -107,12 +129,22 @@ def postgres_url(_postgres_server: str) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def own_postgres_url(_postgres_server: str) -> Iterator[str]:
-    """A fresh migrated database of this test's own, for what the session's must not see or leave behind
-    (games whose bots are still owed moves, which the next test's servers would make)."""
+@pytest.fixture(scope="session")
+def _postgres_template(_postgres_server: str) -> Iterator[str]:
+    """The name of a migrated database that the tests' own databases are copied from. Nothing connects
+    to it once migrated (PostgreSQL copies a template only then)."""
     with _new_postgres_database(_postgres_server) as url:
         _migrate(url)
+        name = sa.make_url(url).database
+        assert name is not None
+        yield name
+
+
+@pytest.fixture
+def own_postgres_url(_postgres_server: str, _postgres_template: str) -> Iterator[str]:
+    """A fresh migrated database of this test's own, for what the session's must not see or leave behind
+    (games whose bots are still owed moves, which the next test's servers would make)."""
+    with _new_postgres_database(_postgres_server, template=_postgres_template) as url:
         yield url
 
 
@@ -143,6 +175,23 @@ def sqlite_url(_sqlite_template: Path, tmp_path: Path) -> str:
 def database_url(request: pytest.FixtureRequest) -> str:
     """Each test that uses it runs twice: on a fresh SQLite file and on the session's PostgreSQL."""
     url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+@pytest.fixture(
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ]
+)
+def own_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh migrated database of this test's own, shared with no other fixture's: a copy of the
+    migrated SQLite file, then a new PostgreSQL database copied from the migrated template (async URL)."""
+    if request.param == "sqlite":
+        path = tmp_path / "own.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    url: str = request.getfixturevalue("own_postgres_url")
     return url
 
 

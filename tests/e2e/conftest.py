@@ -10,7 +10,6 @@ import httpx
 import pytest
 from litestar.testing import AsyncTestClient
 
-from kaiten.adapters.migrate import upgrade
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from tests.e2e.servers import ServerProcess, started
@@ -24,11 +23,10 @@ async def services(database_url: str) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
-async def own_services(empty_database_url: str) -> AsyncIterator[Services]:
+async def own_services(own_database_url: str) -> AsyncIterator[Services]:
     """Services over a database of their own (a module makes them its `services`): its projections,
     history and statistics hold that module's games only."""
-    await upgrade(empty_database_url)
-    async with serving(empty_database_url) as built:
+    async with serving(own_database_url) as built:
         yield built
 
 

@@ -22,8 +22,8 @@ import pytest
 import sqlalchemy as sa
 
 from kaiten.adapters.database import create_engine
-from kaiten.adapters.migrate import upgrade
 from kaiten.adapters.schema import app_keys, apps
+from kaiten.api.cli import main
 from kaiten.services.ports import Quotas
 from kaiten.services.secrets import hash_secret
 from tests.e2e.servers import ServerProcess
@@ -117,10 +117,9 @@ def unique_name(prefix: str) -> str:
 
 
 @pytest.fixture
-async def database(empty_database_url: str) -> str:
+def database(own_database_url: str) -> str:
     """A fresh database of its own, migrated (SQLite, then PostgreSQL)."""
-    await upgrade(empty_database_url)
-    return empty_database_url
+    return own_database_url
 
 
 @pytest.fixture
@@ -246,18 +245,42 @@ INVALID = [
 ]
 
 
-async def test_invalid_input_gets_a_clear_message_and_no_traceback(sqlite_url: str) -> None:
-    """The command line checks its input before the store sees it (one store is enough here)."""
+def kaiten_apps_here(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    """`kaiten apps ...` as `kaiten_apps` runs it (the same environment), but through the command's
+    `main` in this process: what it prints, and the code its process would exit with. An exception
+    that would end the process with a traceback ends the test with it."""
+    for variable in [variable for variable in os.environ if variable.startswith("KAITEN_")]:
+        monkeypatch.delenv(variable)
+    monkeypatch.setenv("DATABASE_URL", url)
+    capsys.readouterr()
+    try:
+        code = main(["apps", *args])
+    except SystemExit as exit_:  # argparse's refusals, as `python -m kaiten.api.cli` ends with main's code
+        if isinstance(exit_.code, str):
+            print(exit_.code, file=sys.stderr)
+        code = exit_.code if isinstance(exit_.code, int) else int(exit_.code is not None)
+    out, err = capsys.readouterr()
+    return subprocess.CompletedProcess(["kaiten", "apps", *args], code, out, err)
+
+
+def test_invalid_input_gets_a_clear_message_and_no_traceback(
+    sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line checks its input before the store sees it (one store is enough here). Its
+    commands run in this process: the test above runs them as processes, and eight more processes at
+    once (each importing the server's code) took over a minute on a busy two-core machine."""
     name = unique_name("shop")
-    key, _, _ = issued_key(await kaiten_apps(sqlite_url, "create", name))
+    key, _, _ = issued_key(kaiten_apps_here(sqlite_url, monkeypatch, capsys, "create", name))
     commands = [tuple(arg.format(name=name) for arg in args) for args, _, _ in INVALID]
-    runs = await asyncio.gather(*(kaiten_apps(sqlite_url, *args) for args in commands))
+    runs = [kaiten_apps_here(sqlite_url, monkeypatch, capsys, *args) for args in commands]
     for args, (_, exit_code, message), run in zip(commands, INVALID, runs, strict=True):
         assert "Traceback" not in run.stderr, f"{args}: {run.stderr}"
         assert (run.returncode, run.stdout) == (exit_code, ""), f"{args}: {run.stderr}"
         assert message in run.stderr, f"{args}: {run.stderr}"
     # Nothing changed: the app is as it was made, with its one key, and no other app came to be.
-    assert sorted(row["name"] for row in await rows(sqlite_url, apps)) == sorted(["built-in", name])
-    stored = next(row for row in await rows(sqlite_url, apps) if row["name"] == name)
+    assert sorted(row["name"] for row in asyncio.run(rows(sqlite_url, apps))) == sorted(["built-in", name])
+    stored = next(row for row in asyncio.run(rows(sqlite_url, apps)) if row["name"] == name)
     assert msgspec.convert(stored["quotas"], Quotas) == Quotas()
-    assert [row["key_hash"] for row in await rows(sqlite_url, app_keys)] == [hash_secret(key)]
+    assert [row["key_hash"] for row in asyncio.run(rows(sqlite_url, app_keys))] == [hash_secret(key)]

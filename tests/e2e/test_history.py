@@ -18,7 +18,6 @@ import pytest
 from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.memory_store import InMemoryEventStore
-from kaiten.adapters.migrate import upgrade
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services, bootstrap, bootstrap_with_store
 from kaiten.domain.catalog import GAMES
@@ -34,12 +33,11 @@ TABLES = (["ann", "bob", None], ["cy", "ann", "bob"])
 
 
 @pytest.fixture
-async def services(empty_database_url: str) -> AsyncIterator[Services]:
+async def services(own_database_url: str) -> AsyncIterator[Services]:
     """Services over a database of their own, whose projections read the whole log: this module's games
     only. Their games' bots are moved by the tests (tests/bots.py, through `Games.wake` as a scheduler
     does): no scheduler runs, whose wakes of the same games would contend with the tests' own."""
-    await upgrade(empty_database_url)
-    built = bootstrap(empty_database_url)
+    built = bootstrap(own_database_url)
     try:
         # The engine's first connection, made before the client's event loop starts (tests/e2e/serving.py).
         await built.is_ready()

@@ -13,7 +13,6 @@ import pytest
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.deadlines import InMemoryDeadlines, SqlDeadlines
 from kaiten.adapters.memory_store import InMemoryEventStore
-from kaiten.adapters.migrate import upgrade
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.services.ports import ConcurrencyConflict, Deadlines, EventStore
 from tests.integration.test_event_store_contract import START, event, summary
@@ -115,10 +114,9 @@ async def test_claims_at_once_on_postgresql_never_share_a_game(postgres_url: str
         await engine.dispose()
 
 
-async def test_games_without_a_deadline_are_adopted_once_with_their_version(empty_database_url: str) -> None:
+async def test_games_without_a_deadline_are_adopted_once_with_their_version(own_database_url: str) -> None:
     """Adopting looks at every game, so it gets a database of its own."""
-    await upgrade(empty_database_url)
-    engine = create_engine(empty_database_url)
+    engine = create_engine(own_database_url)
     try:
         store, deadlines = SqlEventStore(engine), SqlDeadlines(engine)
         playing, scheduled, over = (str(uuid.uuid4()) for _ in range(3))

@@ -9,26 +9,18 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kaiten.adapters.database import create_engine
-from kaiten.adapters.migrate import upgrade
-from tests.conftest import _new_postgres_database
-
-
-async def _migrated_engine(url: str) -> AsyncEngine:
-    await upgrade(url)
-    return create_engine(url)
 
 
 @pytest.fixture
-async def fresh_engine(empty_database_url: str) -> AsyncIterator[AsyncEngine]:
+async def fresh_engine(own_database_url: str) -> AsyncIterator[AsyncEngine]:
     """An engine on a new migrated database: SQLite, then PostgreSQL."""
-    engine = await _migrated_engine(empty_database_url)
+    engine = create_engine(own_database_url)
     yield engine
     await engine.dispose()
 
 
 @pytest.fixture
-async def fresh_postgres_engine(_postgres_server: str) -> AsyncIterator[AsyncEngine]:
-    with _new_postgres_database(_postgres_server) as url:
-        engine = await _migrated_engine(url)
-        yield engine
-        await engine.dispose()
+async def fresh_postgres_engine(own_postgres_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(own_postgres_url)
+    yield engine
+    await engine.dispose()

@@ -88,11 +88,11 @@ async def test_a_batch_that_fails_midway_leaves_nothing_and_is_applied_again(fre
 
 
 async def test_two_runners_of_one_projection_take_turns_and_apply_each_event_once(
-    fresh_engine: AsyncEngine, empty_database_url: str
+    fresh_engine: AsyncEngine, own_database_url: str
 ) -> None:
     """Two serving processes: each runner has its own connection pool."""
     games = games_service(fresh_engine)
-    other_engine = create_engine(empty_database_url)
+    other_engine = create_engine(own_database_url)
     try:
         pairs = [
             (ProjectionRunner(fresh_engine, p, batch_size=BATCH), ProjectionRunner(other_engine, p, batch_size=BATCH))
