@@ -113,6 +113,12 @@ export const api = {
   queueEntry: (id, entry) => call("GET", `/v1/queues/${encodeURIComponent(id)}/entries/${encodeURIComponent(entry)}`),
   /** @param {string} id @param {string} entry @returns {Promise<null>} */
   leaveQueue: (id, entry) => call("DELETE", `/v1/queues/${encodeURIComponent(id)}/entries/${encodeURIComponent(entry)}`),
+  /** A player token for this browser's player (on an open server nobody needs a key for it). @param {string} playerId @returns {Promise<import("./types.js").PlayerToken>} */
+  playerToken: (playerId) => call("POST", `/v1/players/${encodeURIComponent(playerId)}/tokens`, { body: {} }),
+  /** @param {string} playerId @param {string} token a player token @returns {Promise<import("./types.js").StreamTicket>} */
+  playerStreamTicket: (playerId, token) => call("POST", `/v1/players/${encodeURIComponent(playerId)}/stream-tickets`, { token }),
+  /** @param {string} playerId @param {{after?: number, ticket?: string}} query */
+  playerStreamUrl: (playerId, query) => `${API_BASE}/v1/players/${encodeURIComponent(playerId)}/stream${search(query)}`,
   /** @param {string} id @param {number} limit @returns {Promise<import("./types.js").Leaderboard>} */
   leaderboard: (id, limit) => call("GET", `/v1/leaderboard/${encodeURIComponent(id)}${search({ limit })}`),
 };

@@ -9,6 +9,7 @@ import { findScreen } from "./screens/find.js";
 import { historyScreen } from "./screens/history.js";
 import { joinScreen } from "./screens/join.js";
 import { lobbyScreen } from "./screens/lobby.js";
+import { yourGamesScreen } from "./screens/mine.js";
 import { playerScreen } from "./screens/player.js";
 import { replayScreen } from "./screens/replay.js";
 import { statsScreen } from "./screens/stats.js";
@@ -21,6 +22,7 @@ const ROUTES = [
   [/^#?\/?$/, lobbyScreen],
   [/^#\/new\/([\w-]+)$/, createScreen],
   [/^#\/find\/([\w-]+)$/, findScreen],
+  [/^#\/games$/, yourGamesScreen],
   [/^#\/games\/([\w-]+)\/join(?:\/(\d+))?(?:\?invitation=([^&]+))?$/, joinScreen],
   [/^#\/games\/([\w-]+)\/replay(?:\/(\d+))?$/, replayScreen],
   // A seat link an app hands out: the seat's token rides in the fragment, which no browser sends.

@@ -28,6 +28,8 @@
  * @typedef {Schemas["Health"]} Health
  * @typedef {Schemas["JoinQueueRequest"]} JoinQueueRequest
  * @typedef {Schemas["QueueEntry"]} QueueEntry
+ * @typedef {Schemas["PlayerToken"]} PlayerToken
+ * @typedef {Schemas["PlayerItem"]} PlayerItem
  * @typedef {"sushi-go" | "sushi-go-party" | "spin-some-for-dim-sum" | "dim-sum-derby"} GameId
  */
 

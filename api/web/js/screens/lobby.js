@@ -109,6 +109,7 @@ function yourGames(section, names) {
   replace(
     section,
     heading,
+    h("p", {}, h("a", { href: "#/games", id: "your-games-link" }, "Your games: whose turn it is, live")),
     h(
       "ul",
       { class: "list" },
