@@ -48,6 +48,12 @@ expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429"]
 [[operations]]
 include-operation-id = "streamEvents"
 parameters = {{ "path.game_id" = "{finished_id}" }}
+
+# A player's stream never ends either (it follows all their games to come): each example would wait out
+# the request timeout. It is tried for a player nobody enrolled, whose answer is the document's 404.
+[[operations]]
+include-operation-id = "streamPlayer"
+parameters = {{ "path.player_id" = "nobody-enrolled-this-player" }}
 """
 
 
