@@ -12,6 +12,7 @@
 import { ApiError, api, serverAuth } from "../api.js";
 import { catalogGames } from "../catalog.js";
 import { h, replace } from "../dom.js";
+import { reconnecting } from "../live.js";
 import { seatName, when } from "../names.js";
 import { explain, unreachable } from "../notice.js";
 import { forgetGame, gamesHeld, profile, seatsHeld } from "../storage.js";
@@ -211,79 +212,34 @@ function ordinal(place) {
  * @param {(state: "live" | "connecting" | "polling") => void} onStatus
  */
 function followPlayer(playerId, onGame, onStatus) {
-  let stopped = false;
-  let retry = FIRST_RETRY_MS;
   let last = 0;
   /** @type {string | null} */
   let token = null;
-  /** @type {EventSource | null} */
-  let source = null;
-  /** @type {ReturnType<typeof setTimeout> | undefined} */
-  let timer;
-
-  async function open() {
-    if (stopped) return;
-    let url;
-    try {
-      token ??= (await api.playerToken(playerId)).token;
-      url = api.playerStreamUrl(playerId, { ticket: (await api.playerStreamTicket(playerId, token)).ticket, after: last });
-    } catch (error) {
-      // A token that expired is minted again; a server that gives none leaves the list to its reads.
-      if (error instanceof ApiError && error.status === 401) token = null;
-      if (error instanceof ApiError && (error.status === 403 || error.status === 400)) {
-        onStatus("polling");
-        return;
+  return reconnecting(
+    async () => {
+      try {
+        token ??= (await api.playerToken(playerId)).token;
+        return api.playerStreamUrl(playerId, { ticket: (await api.playerStreamTicket(playerId, token)).ticket, after: last });
+      } catch (error) {
+        // A token that expired is minted again; a server that gives none leaves the list to its reads.
+        if (error instanceof ApiError && error.status === 401) token = null;
+        if (error instanceof ApiError && (error.status === 403 || error.status === 400)) {
+          onStatus("polling");
+          return null;
+        }
+        throw error;
       }
-      again();
-      return;
-    }
-    if (stopped) return;
-    source = new EventSource(url);
-    source.onopen = () => {
-      retry = FIRST_RETRY_MS;
-      onStatus("live");
-    };
-    for (const type of PLAYER_EVENTS) {
-      source.addEventListener(type, (message) => {
-        const item = /** @type {import("../types.js").PlayerItem} */ (JSON.parse(/** @type {MessageEvent} */ (message).data));
-        last = Math.max(last, Number(/** @type {MessageEvent} */ (message).lastEventId) || last);
-        onGame(item.game_id);
-      });
-    }
-    source.onerror = () => {
-      // The browser would retry with the same URL, whose ticket is spent: retry here instead.
-      source?.close();
-      source = null;
-      onStatus("connecting");
-      again();
-    };
-  }
-
-  function again() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      open();
-    }, retry);
-    retry = Math.min(retry * 2, LAST_RETRY_MS);
-  }
-
-  /** Reconnect now rather than after the current wait (the browser is back online). */
-  function wake() {
-    if (stopped || source || timer === undefined) return;
-    clearTimeout(timer);
-    timer = undefined;
-    retry = FIRST_RETRY_MS;
-    open();
-  }
-
-  function stop() {
-    stopped = true;
-    clearTimeout(timer);
-    source?.close();
-    source = null;
-  }
-
-  open();
-  return { stop, wake };
+    },
+    (source) => {
+      for (const type of PLAYER_EVENTS) {
+        source.addEventListener(type, (message) => {
+          const item = /** @type {import("../types.js").PlayerItem} */ (JSON.parse(/** @type {MessageEvent} */ (message).data));
+          last = Math.max(last, Number(/** @type {MessageEvent} */ (message).lastEventId) || last);
+          onGame(item.game_id);
+        });
+      }
+    },
+    (connected) => onStatus(connected ? "live" : "connecting"),
+    { first: FIRST_RETRY_MS, last: LAST_RETRY_MS },
+  );
 }
