@@ -9,9 +9,20 @@ from __future__ import annotations
 from typing import Annotated
 
 from litestar.di import NamedDependency
-from litestar.params import PathParameter
+from litestar.params import HeaderParameter, PathParameter
 
 from kaiten.services.games import Games
 
 GameId = Annotated[str, PathParameter(description="The game's UUID")]
 GamesDep = NamedDependency[Games]
+#: Where an event stream resumes (an EventSource sends it on reconnecting): the `id` of the last message
+#: received. Stated in the schema, checked by `resume_point` (whose refusal has its own code).
+LastEventId = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Last-Event-ID",
+        required=False,
+        description="resume after this message: the `id` of the last one received",
+        schema_extra={"pattern": "^[0-9]{1,10}$", "maxLength": 10},
+    ),
+]

@@ -8,13 +8,14 @@ from typing import Annotated
 import msgspec
 from litestar import Controller, delete, get, post
 from litestar.di import NamedDependency
-from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
+from litestar.params import JSONBody, PathParameter, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from kaiten.api.auth import credential
 from kaiten.api.request_body import KaitenRequest
 from kaiten.api.routes.allow import options_allowing
 from kaiten.api.routes.history import PlayerId
+from kaiten.api.routes.params import LastEventId
 from kaiten.api.routes.stream import resume_point
 from kaiten.services.players import (
     DEFAULT_TOKEN_SECONDS,
@@ -147,15 +148,7 @@ class PlayersController(Controller):
         after: Annotated[
             int, QueryParameter(ge=0, le=MAX_VERSION, description="stream the items numbered after this one")
         ] = 0,
-        last_event_id: Annotated[
-            str | None,
-            HeaderParameter(
-                name="Last-Event-ID",
-                required=False,
-                description="resume after this item",
-                schema_extra={"pattern": "^[0-9]{1,10}$", "maxLength": 10},
-            ),
-        ] = None,
+        last_event_id: LastEventId = None,
     ) -> ServerSentEvent:
         caller = credential(request)
         position = resume_point(last_event_id, after)

@@ -9,14 +9,14 @@ import msgspec
 from litestar import Controller, Response, get, post
 from litestar.di import NamedDependency
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import HeaderParameter, QueryParameter
+from litestar.params import QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from kaiten.api.auth import credential, presented
 from kaiten.api.conditional import version_number
 from kaiten.api.contract.presenting import event_views
 from kaiten.api.request_body import KaitenRequest
-from kaiten.api.routes.params import GameId
+from kaiten.api.routes.params import GameId, LastEventId
 from kaiten.services.errors import ServiceError
 from kaiten.services.ports import MAX_VERSION
 from kaiten.services.seen import SeenEvents
@@ -93,16 +93,7 @@ class StreamController(Controller):
         after: Annotated[
             int, QueryParameter(ge=0, le=MAX_VERSION, description="stream the versions after this one")
         ] = 0,
-        last_event_id: Annotated[
-            str | None,
-            HeaderParameter(
-                name="Last-Event-ID",
-                required=False,
-                description="resume after this version",
-                # Stated in the schema, checked by `resume_point` (whose refusal has its own code).
-                schema_extra={"pattern": "^[0-9]{1,10}$", "maxLength": 10},
-            ),
-        ] = None,
+        last_event_id: LastEventId = None,
     ) -> ServerSentEvent | Response[None]:
         caller = credential(request)
         position = resume_point(last_event_id, after)
