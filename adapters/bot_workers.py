@@ -63,7 +63,20 @@ class ProcessThinker:
             ) from None
 
     async def close(self) -> None:
-        await asyncio.to_thread(self._pool.shutdown, wait=True, cancel_futures=True)
+        await asyncio.to_thread(_stop, self._pool)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the workers rather than wait for them: a search under way, or a worker still importing the
+    server's code, held a stopping server for seconds (past granian's kill timeout on a busy machine,
+    which then left the pool's semaphores behind). A move cut short is made again by whichever server
+    next claims the game. (Python 3.14's `terminate_workers()` does the same.)"""
+    workers = list(pool._processes.values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()
 
 
 def _start_worker(parent: int) -> None:

@@ -3,10 +3,13 @@ a move, which the scheduler makes again, and the pool is whole again for the nex
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import signal
+import time
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -56,3 +59,16 @@ async def test_workers_think_at_a_lower_cpu_priority_than_their_server(games: Ga
     workers = [worker.pid for worker in multiprocessing.active_children() if worker.pid is not None]
     assert workers
     assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, server + WORKER_NICENESS)}
+
+
+async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once() -> None:
+    """A stopping server does not wait out a search (or a worker still starting): the move is made
+    again by whichever server claims the game next."""
+    thinker = ProcessThinker(1)
+    running = asyncio.get_running_loop().run_in_executor(thinker._pool, time.sleep, 60)
+    workers = multiprocessing.active_children()
+    assert workers
+    await asyncio.wait_for(thinker.close(), timeout=20)
+    assert not any(worker.is_alive() for worker in workers)
+    with pytest.raises(BrokenProcessPool):
+        await running
