@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import for_writes
 from kaiten.adapters.projections.upserts import chunks
-from kaiten.adapters.schema import app_keys, apps, deadlines, events, games, idempotency_keys, people
+from kaiten.adapters.schema import app_keys, apps, deadlines, events, games, idempotency_keys, people, seasons
 from kaiten.services.backup import (
     FORMAT,
     AppLine,
@@ -37,7 +37,7 @@ from kaiten.services.backup import (
     Restoring,
     game_line,
 )
-from kaiten.services.ports import BUILTIN_APP, AppRecord, KeyRecord, Quotas
+from kaiten.services.ports import BUILTIN_APP, AppRecord, KeyRecord, Quotas, SeasonRecord
 
 #: Games whose rows are read per SELECT while backing up.
 GAMES_PER_READ = 100
@@ -101,6 +101,11 @@ async def _apps(connection: AsyncConnection) -> AsyncIterator[AppLine]:
         await connection.execute(sa.select(app_keys).order_by(app_keys.c.created_at, app_keys.c.key_id))
     ).mappings():
         keys.setdefault(row["app_id"], []).append(KeyRecord(**row))
+    defined: dict[str, list[SeasonRecord]] = {}
+    for row in (
+        await connection.execute(sa.select(seasons).order_by(seasons.c.created_at, seasons.c.season_id))
+    ).mappings():
+        defined.setdefault(row["app_id"], []).append(SeasonRecord(**row))
     # The built-in app first: a restore replaces the one its migration made.
     order = (apps.c.app_id != BUILTIN_APP, apps.c.created_at, apps.c.app_id)
     for row in (await connection.execute(sa.select(apps).order_by(*order))).mappings():
@@ -110,7 +115,7 @@ async def _apps(connection: AsyncConnection) -> AsyncIterator[AppLine]:
             created_at=row["created_at"],
             quotas=msgspec.convert(row["quotas"], Quotas),
         )
-        yield AppLine(app=record, keys=keys.get(record.app_id, []))
+        yield AppLine(app=record, keys=keys.get(record.app_id, []), seasons=defined.get(record.app_id, []))
 
 
 async def _people(connection: AsyncConnection) -> AsyncIterator[PersonLine]:
@@ -273,6 +278,8 @@ async def _write_app(connection: AsyncConnection, line: AppLine) -> None:
     )
     if line.keys:
         await connection.execute(app_keys.insert(), [msgspec.structs.asdict(key) for key in line.keys])
+    if line.seasons:
+        await connection.execute(seasons.insert(), [msgspec.structs.asdict(season) for season in line.seasons])
 
 
 async def _write_games(connection: AsyncConnection, batch: list[RestoredGame], json_as_text: bool) -> None:

@@ -146,11 +146,11 @@ class ReplicaReadModels:
         )
 
     async def leaderboard(
-        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int, season: str | None = None
     ) -> list[PlayerGameRecord]:
         return await self._health.read(
-            lambda: self._replica.leaderboard(namespace, game, after, limit),
-            lambda: self._primary.leaderboard(namespace, game, after, limit),
+            lambda: self._replica.leaderboard(namespace, game, after, limit, season),
+            lambda: self._primary.leaderboard(namespace, game, after, limit, season),
         )
 
     async def rating_history(

@@ -401,6 +401,20 @@ player_feed = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
 )
 
+#: Seasons an app defines (issue 29 §3): a named window of time. Every finished game of the app whose
+#: end falls in the window is rated again in the season, where every player starts anew; the
+#: statistics projection keeps those ratings (season_stats). A season is defined once, never changed.
+seasons = sa.Table(
+    "seasons",
+    metadata,
+    sa.Column("app_id", sa.Text, primary_key=True),
+    sa.Column("season_id", sa.Text, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+    sa.Column("starts_at", UtcDateTime, nullable=False),
+    sa.Column("ends_at", UtcDateTime, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
 
 # --- Catch-up projections (adapters/projections): disposable, rebuilt from the log ----------------
 
@@ -480,24 +494,46 @@ def _namespaced(name: str, *items: sa.Column[Any] | sa.Index) -> sa.Table:
     return sa.Table(name, metadata, *namespace, *items)
 
 
+def _player_columns() -> list[sa.Column[Any]]:
+    """A player's sums and rating in one game of the catalog: all-time (player_stats) or in a season."""
+    return [
+        #: The player's person id (services/people.py).
+        sa.Column("person_id", sa.Text, primary_key=True),
+        sa.Column("game", sa.Text, primary_key=True),
+        sa.Column("played", sa.Integer, nullable=False),
+        sa.Column("wins", sa.Integer, nullable=False),
+        sa.Column("score_sum", sa.BigInteger, nullable=False),
+        sa.Column("best_score", sa.Integer, nullable=False),
+        #: Games that changed the rating (those with another rated player at the table).
+        sa.Column("rated_games", sa.Integer, nullable=False),
+        #: Finished games the player left before the end (resigned: ranked last).
+        sa.Column("resigned", sa.Integer, nullable=False, server_default=sa.text("0")),
+        # The openskill (Plackett-Luce) rating and its conservative value mu - 3 sigma.
+        sa.Column("mu", sa.Double, nullable=False),
+        sa.Column("sigma", sa.Double, nullable=False),
+        sa.Column("rating", sa.Double, nullable=False),
+    ]
+
+
 player_stats = _namespaced(
-    "player_stats",
-    #: The player's person id (services/people.py).
-    sa.Column("person_id", sa.Text, primary_key=True),
-    sa.Column("game", sa.Text, primary_key=True),
-    sa.Column("played", sa.Integer, nullable=False),
-    sa.Column("wins", sa.Integer, nullable=False),
-    sa.Column("score_sum", sa.BigInteger, nullable=False),
-    sa.Column("best_score", sa.Integer, nullable=False),
-    #: Games that changed the rating (those with another rated player at the table).
-    sa.Column("rated_games", sa.Integer, nullable=False),
-    #: Finished games the player left before the end (resigned: ranked last).
-    sa.Column("resigned", sa.Integer, nullable=False, server_default=sa.text("0")),
-    # The openskill (Plackett-Luce) rating and its conservative value mu - 3 sigma.
-    sa.Column("mu", sa.Double, nullable=False),
-    sa.Column("sigma", sa.Double, nullable=False),
-    sa.Column("rating", sa.Double, nullable=False),
-    sa.Index(None, "app_id", "scope", "game", "rating", "person_id"),
+    "player_stats", *_player_columns(), sa.Index(None, "app_id", "scope", "game", "rating", "person_id")
+)
+
+#: The same per season (the seasons table): the season's games alone, rated from a new player's rating.
+season_stats = _namespaced(
+    "season_stats",
+    sa.Column("season_id", sa.Text, primary_key=True),
+    *_player_columns(),
+    sa.Index(None, "app_id", "scope", "season_id", "game", "rating", "person_id"),
+)
+
+#: The seasons whose games the projection has counted: a season it has not met yet is first counted
+#: from the games it applied before (the season was defined while they were projected, or after).
+seasons_counted = sa.Table(
+    "seasons_counted",
+    metadata,
+    sa.Column("app_id", sa.Text, primary_key=True),
+    sa.Column("season_id", sa.Text, primary_key=True),
 )
 
 #: A player's rating after each game that moved it (issue 29 §3), one row per player and game, numbered

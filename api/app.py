@@ -35,6 +35,7 @@ from kaiten.api.routes.logs import LogsController
 from kaiten.api.routes.operations import health, ready
 from kaiten.api.routes.players import PlayersController
 from kaiten.api.routes.queues import QueuesController
+from kaiten.api.routes.seasons import SeasonsController
 from kaiten.api.routes.stream import StreamController
 from kaiten.api.routes.webhooks import WebhooksController
 from kaiten.api.settings import Settings
@@ -180,6 +181,7 @@ def create_app(
             WebhooksController,
             PlayersController,
             QueuesController,
+            SeasonsController,
             *HISTORY_HANDLERS,
             health,
             ready,

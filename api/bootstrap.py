@@ -23,6 +23,7 @@ from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner, running
 from kaiten.adapters.queues import SqlQueueStore
 from kaiten.adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
+from kaiten.adapters.seasons import SqlSeasons
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.adapters.stream_tickets import InMemoryStreamTickets, SqlStreamTickets
 from kaiten.adapters.system import SecureIds, SystemClock
@@ -53,6 +54,7 @@ from kaiten.services.ports import (
 )
 from kaiten.services.quotas import QuotaCheck
 from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
+from kaiten.services.seasons import Seasons
 from kaiten.services.stream_tickets import Ticketing
 from kaiten.services.streaming import EventStreams
 from kaiten.services.table_cache import DEFAULT_CACHED_TABLES
@@ -90,6 +92,8 @@ class Services:
     run_scheduler: bool = False
     #: Matchmaking queues (None without a database); their matching loop runs with the scheduler.
     matchmaking: Matchmaking | None = None
+    #: The seasons apps define (None without a database).
+    seasons: Seasons | None = None
     #: Background parts (listeners, projection runners) started by `start` and stopped by `stop`.
     _background: AsyncExitStack = field(default_factory=AsyncExitStack)
 
@@ -217,10 +221,12 @@ def bootstrap(
         cached_tables=cached_tables,
         bots=None if bot_workers is None else ProcessThinker(bot_workers),
     )
+    season_store = SqlSeasons(engine)
     return replace(
         services,
         read_engine=read_engine,
-        history=HistoryQueries(read_models, services.games.names),
+        history=HistoryQueries(read_models, services.games.names, season_store),
+        seasons=Seasons(season_store, clock or SystemClock(), open_app),
         projection_runners=[
             ProjectionRunner(engine, projection, notifier=notifier)
             for projection in build_projections(engine.dialect.name)

@@ -18,6 +18,7 @@ from kaiten.services.games import Games
 from kaiten.services.history import HistoryQueries
 from kaiten.services.matchmaking import Matchmaking
 from kaiten.services.players import Players
+from kaiten.services.seasons import Seasons
 from kaiten.services.stream_tickets import Ticketing
 from kaiten.services.streaming import EventStreams
 from kaiten.services.webhooks import Webhooks
@@ -68,7 +69,15 @@ def provide_matchmaking(state: State) -> Matchmaking:
     return matchmaking
 
 
+def provide_seasons(state: State) -> Seasons:
+    seasons = services_of(state).seasons
+    if seasons is None:
+        raise ServiceError("unavailable", "seasons-unavailable", "this server keeps no seasons")
+    return seasons
+
+
 PROVIDERS = {
+    "seasons": Provide(provide_seasons, sync_to_thread=False),
     "games": Provide(provide_games, sync_to_thread=False),
     "streams": Provide(provide_streams, sync_to_thread=False),
     "tickets": Provide(provide_tickets, sync_to_thread=False),

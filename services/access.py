@@ -32,6 +32,7 @@ import msgspec
 from kaiten.domain.lobby import Table
 from kaiten.services.caller import caller_seat
 from kaiten.services.errors import AppKeyRequired, ServiceError
+from kaiten.services.ports import BUILTIN_APP, Namespace
 from kaiten.services.secrets import hash_secret
 
 
@@ -146,6 +147,14 @@ def seat_of_required(access: Access) -> int:
     if access.seat is None:
         raise ServiceError("unauthorized", "invalid-token", "this token holds no seat in this game")
     return access.seat
+
+
+def namespace_of(caller: Credential) -> Namespace:
+    """Whose records the caller reads: an app's key reads its own, private games included; anybody
+    else what anybody may see of the built-in app (API.md, "Apps, keys and players")."""
+    if isinstance(caller, AppCaller):
+        return Namespace(app_id=caller.app_id, scope="all")
+    return Namespace(app_id=BUILTIN_APP, scope="public")
 
 
 def writing_app(credential: Credential, open_app: str | None) -> str:

@@ -34,10 +34,12 @@ from kaiten.domain.lobby import GameCreated, commit_to_seed
 from kaiten.domain.redecide import first_divergence
 from kaiten.services.clocks import fold_clocked
 from kaiten.services.codec import codec_for, game_of_log
+from kaiten.services.errors import ServiceError
 from kaiten.services.loading import LoadedGame, imported_from, owner_of
 from kaiten.services.logs import FORMAT as LOG_FORMAT
 from kaiten.services.logs import MAX_EVENT_BYTES, MAX_LOG_EVENTS, MAX_TEXT, InvalidLog, check_events
-from kaiten.services.ports import BUILTIN_APP, AppRecord, GameSummary, KeyRecord, StoredEvent
+from kaiten.services.ports import BUILTIN_APP, AppRecord, GameSummary, KeyRecord, SeasonRecord, StoredEvent
+from kaiten.services.seasons import check_season_id
 from kaiten.services.summaries import summary_of
 from kaiten.services.text_rules import has_control_character
 
@@ -59,6 +61,8 @@ class Header(msgspec.Struct, frozen=True, tag="backup", tag_field="kind", forbid
 class AppLine(msgspec.Struct, frozen=True, tag="app", tag_field="kind", forbid_unknown_fields=True):
     app: AppRecord
     keys: list[KeyRecord]
+    #: The seasons the app defined (none in a backup made before there were seasons).
+    seasons: list[SeasonRecord] = []
 
 
 class PersonLine(msgspec.Struct, frozen=True, tag="person", tag_field="kind", forbid_unknown_fields=True):
@@ -213,6 +217,17 @@ class Restoring:
             if key.app_id != app.app_id or key.key_id in self._keys or _bad_text([key.key_id, key.key_hash]):
                 raise InvalidBackup("invalid-key", f"key {key.key_id!r} of app {app.name!r}")
             self._keys.add(key.key_id)
+        seasons = {season.season_id for season in line.seasons}
+        for season in line.seasons:
+            if (
+                season.app_id != app.app_id
+                or not season.starts_at < season.ends_at
+                or _bad_text([season.name])
+                or not _is_season_id(season.season_id)
+            ):
+                raise InvalidBackup("invalid-season", f"season {season.season_id!r} of app {app.name!r}")
+        if len(seasons) != len(line.seasons):
+            raise InvalidBackup("invalid-season", f"a season twice in app {app.name!r}")
         self.apps[app.app_id] = line
         self._names.add(app.name)
         return line
@@ -373,6 +388,13 @@ def _loaded(game_id: str, stored: Sequence[StoredEvent]) -> LoadedGame:
     timed = zip(events, (item.recorded_at for item in stored), strict=True)
     table, clocks = fold_clocked(codec.game, None, None, timed)
     return LoadedGame(game_id=game_id, codec=codec, stored=stored, events=events, table=table, clocks=clocks)
+
+
+def _is_season_id(text: str) -> bool:
+    try:
+        return check_season_id(text) == text
+    except ServiceError:
+        return False
 
 
 def _is_uuid(text: str) -> bool:

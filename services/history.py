@@ -17,22 +17,22 @@ import msgspec
 
 from kaiten.domain.catalog import GAMES
 from kaiten.domain.lobby import Status
-from kaiten.services.access import AppCaller, Credential
+from kaiten.services.access import Credential, namespace_of
 from kaiten.services.errors import Kind, ServiceError
 from kaiten.services.people import Names
 from kaiten.services.ports import (
-    BUILTIN_APP,
     GameStatsRecord,
     LeaderboardKey,
     MatchFilter,
     MatchKey,
     MatchRecord,
-    Namespace,
     Person,
     PlayerGameRecord,
     RatingHistoryRecord,
     ReadModels,
+    SeasonStore,
 )
+from kaiten.services.seasons import check_season_id, season_not_found
 from kaiten.services.seen import SeenMatches
 from kaiten.services.stats import (
     CardPicks,
@@ -62,19 +62,13 @@ MAX_RANK = 2**53
 T = TypeVar("T")
 
 
-def namespace_of(caller: Credential) -> Namespace:
-    """Whose records the caller reads: an app's key reads its own, private games included; anybody
-    else what anybody may see of the built-in app (API.md, "Apps, keys and players")."""
-    if isinstance(caller, AppCaller):
-        return Namespace(app_id=caller.app_id, scope="all")
-    return Namespace(app_id=BUILTIN_APP, scope="public")
-
-
 class HistoryQueries:
-    def __init__(self, read_models: ReadModels, names: Names) -> None:
+    def __init__(self, read_models: ReadModels, names: Names, seasons: SeasonStore) -> None:
         self.read_models = read_models
         #: The people at the tables (names and player ids are kept apart from the read models).
         self.names = names
+        #: The seasons apps defined (a leaderboard may be a season's).
+        self.seasons = seasons
 
     async def matches(
         self,
@@ -121,18 +115,25 @@ class HistoryQueries:
         return _game_stats(await self.read_models.game_stats(namespace_of(caller), game))
 
     async def leaderboard(
-        self, game: str, limit: int = 10, caller: Credential = None, cursor: str | None = None
+        self,
+        game: str,
+        limit: int = 10,
+        caller: Credential = None,
+        cursor: str | None = None,
+        season: str | None = None,
     ) -> Leaderboard:
         _known_game(game, "not-found")
         if not 1 <= limit <= MAX_PAGE:
             raise ServiceError("invalid", "invalid-page", f"limit must be 1..{MAX_PAGE}")
         after, rank = (None, 0) if cursor is None else decode_leaderboard_cursor(cursor)
         namespace = namespace_of(caller)
+        if season is not None and await self.seasons.get(namespace.app_id, check_season_id(season)) is None:
+            raise season_not_found(season)
         # One more than asked tells whether there is a next page.
         shown: list[tuple[PlayerGameRecord, Person]] = []
         # Erased players keep their anonymous ratings, which no leaderboard shows: read on past them.
         while len(shown) <= limit:
-            records = await self.read_models.leaderboard(namespace, game, after, limit + 1)
+            records = await self.read_models.leaderboard(namespace, game, after, limit + 1, season)
             people = await self.names.of(record.person_id for record in records)
             shown.extend((record, people[record.person_id]) for record in records if record.person_id in people)
             if len(records) <= limit:
@@ -144,7 +145,7 @@ class HistoryQueries:
         if len(shown) > limit:
             last = page[-1][0]
             next_cursor = _pack((last.rating, last.person_id, rank + limit))
-        return Leaderboard(game=game, players=entries, next_cursor=next_cursor)
+        return Leaderboard(game=game, players=entries, next_cursor=next_cursor, season=season)
 
     async def rating_history(
         self, player_id: str, game: str, caller: Credential = None, limit: int = 20, cursor: str | None = None

@@ -543,16 +543,39 @@ class ReadModels(Protocol):
         """The sums over that game's finished games (zeros when there are none)."""
 
     async def leaderboard(
-        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int, season: str | None = None
     ) -> list[PlayerGameRecord]:
         """The rated players of that game, best rating first (person_id breaks ties), from just after
-        `after` (the top if None); erased players included (the caller leaves them out)."""
+        `after` (the top if None); erased players included (the caller leaves them out). With
+        `season`, their ratings in that season of the namespace's app."""
 
     async def rating_history(
         self, namespace: Namespace, person_id: str, game: str, before: int | None, limit: int
     ) -> list[RatingHistoryRecord]:
         """The player's rating after each game that moved it there, newest first, from just before
         the `before`th (the newest if None)."""
+
+
+class SeasonRecord(msgspec.Struct, frozen=True):
+    """A season an app defined (services/seasons.py)."""
+
+    app_id: str
+    season_id: str
+    name: str
+    starts_at: datetime
+    ends_at: datetime
+    created_at: datetime
+
+
+class SeasonStore(Protocol):
+    async def add(self, season: SeasonRecord, most: int) -> tuple[SeasonRecord, bool]:
+        """Keep the season unless its app already has one of that id, or `most` seasons; the season
+        kept under that id and whether it is this one. LookupError when the app has `most` already."""
+
+    async def get(self, app_id: str, season_id: str) -> SeasonRecord | None: ...
+
+    async def of_app(self, app_id: str) -> list[SeasonRecord]:
+        """The app's seasons, latest start first."""
 
 
 # --- Webhooks (services/webhooks.py) --------------------------------------------------------------

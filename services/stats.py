@@ -120,6 +120,10 @@ class Leaderboard(msgspec.Struct, frozen=True):
         str | None,
         msgspec.Meta(description="Pass as `cursor` for the next page; null on the last page. Opaque."),
     ] = None
+    season: Annotated[
+        str | None,
+        msgspec.Meta(description="The season whose ratings these are (its games alone); null for all time."),
+    ] = None
 
 
 class RatedGame(msgspec.Struct, frozen=True):

@@ -100,14 +100,10 @@ class GlobalLog:
 
     @property
     def _order(self) -> tuple[sa.ColumnElement[Any], ...]:
-        return (events.c.tx_id, events.c.global_position) if self._postgres else (events.c.global_position,)
+        return log_order(self._postgres)
 
     def _after(self) -> sa.ColumnElement[bool]:
-        position = sa.bindparam("global_position", type_=sa.BigInteger)
-        if not self._postgres:
-            return events.c.global_position > position
-        tx_id = sa.cast(sa.cast(sa.bindparam("tx_id", type_=sa.BigInteger), sa.Text), Xid8())
-        return sa.tuple_(events.c.tx_id, events.c.global_position) > sa.tuple_(tx_id, position)
+        return compared_to_position(self._postgres, after=True)
 
     async def read(self, connection: AsyncConnection, after: Position, limit: int) -> list[LogEvent]:
         """Up to `limit` events after `after`, in commit-safe order."""
@@ -132,3 +128,18 @@ class GlobalLog:
         parameters = {"tx_id": after.tx_id, "global_position": after.global_position}
         count, oldest = (await connection.execute(self._lag, parameters)).one()
         return Lag(events=count, seconds=0.0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
+
+
+def log_order(postgres: bool) -> tuple[sa.ColumnElement[Any], ...]:
+    """The order readers apply the log in (`Position`)."""
+    return (events.c.tx_id, events.c.global_position) if postgres else (events.c.global_position,)
+
+
+def compared_to_position(postgres: bool, *, after: bool) -> sa.ColumnElement[bool]:
+    """The events after (else before) the position given as `:tx_id` and `:global_position`."""
+    position = sa.bindparam("global_position", type_=sa.BigInteger)
+    if not postgres:
+        return events.c.global_position > position if after else events.c.global_position < position
+    tx_id = sa.cast(sa.cast(sa.bindparam("tx_id", type_=sa.BigInteger), sa.Text), Xid8())
+    ours, given = sa.tuple_(events.c.tx_id, events.c.global_position), sa.tuple_(tx_id, position)
+    return ours > given if after else ours < given

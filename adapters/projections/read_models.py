@@ -19,6 +19,7 @@ from kaiten.adapters.schema import (
     match_players,
     player_stats,
     rating_history,
+    season_stats,
 )
 from kaiten.services.ports import (
     GameStatsRecord,
@@ -54,21 +55,7 @@ class SqlReadModels:
             .where(_in(player_stats), player_stats.c.person_id == sa.bindparam("person_id"))
             .order_by(player_stats.c.game)
         )
-        self._leaderboard = (
-            sa.select(*_PLAYER_COLUMNS)
-            .where(_in(player_stats), player_stats.c.game == sa.bindparam("game"), player_stats.c.rated_games > 0)
-            .order_by(player_stats.c.rating.desc(), player_stats.c.person_id)
-            .limit(sa.bindparam("limit"))
-        )
-        # Keyset paging: after the rating and person of the last row read (one index range scan).
-        after_rating: sa.BindParameter[float] = sa.bindparam("after_rating", type_=sa.Double())
-        after_person: sa.BindParameter[str] = sa.bindparam("after_person_id", type_=sa.Text())
-        self._leaderboard_after = self._leaderboard.where(
-            sa.or_(
-                player_stats.c.rating < after_rating,
-                sa.and_(player_stats.c.rating == after_rating, player_stats.c.person_id > after_person),
-            )
-        )
+        self._leaderboards = {table: _leaderboard(table) for table in (player_stats, season_stats)}
         self._rating_history = (
             sa.select(
                 *(column for column in rating_history.c if column.name not in ("app_id", "scope", "person_id", "game"))
@@ -131,12 +118,15 @@ class SqlReadModels:
         )
 
     async def leaderboard(
-        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int
+        self, namespace: Namespace, game: str, after: LeaderboardKey | None, limit: int, season: str | None = None
     ) -> list[PlayerGameRecord]:
         parameters: dict[str, Any] = {**_of(namespace), "game": game, "limit": limit}
-        statement = self._leaderboard
+        first, following = self._leaderboards[player_stats if season is None else season_stats]
+        statement = first
+        if season is not None:
+            parameters["season_id"] = season
         if after is not None:
-            statement = self._leaderboard_after
+            statement = following
             parameters.update(after_rating=after.rating, after_person_id=after.person_id)
         async with self._engine.connect() as connection:
             result = await connection.execute(statement, parameters)
@@ -153,6 +143,27 @@ class SqlReadModels:
         async with self._engine.connect() as connection:
             result = await connection.execute(statement, parameters)
             return [RatingHistoryRecord(**row) for row in result.mappings()]
+
+
+def _leaderboard(table: sa.Table) -> tuple[sa.Select[Any], sa.Select[Any]]:
+    """The first page of a leaderboard (all-time, or a season's: `:season_id`), and the pages after the
+    rating and person of the last row read (keyset paging: one index range scan)."""
+    rows = table.c
+    where = [_in(table), rows.game == sa.bindparam("game"), rows.rated_games > 0]
+    if "season_id" in rows:
+        where.append(rows.season_id == sa.bindparam("season_id"))
+    first = (
+        sa.select(*(rows[column.name] for column in _PLAYER_COLUMNS))
+        .where(*where)
+        .order_by(rows.rating.desc(), rows.person_id)
+        .limit(sa.bindparam("limit"))
+    )
+    after_rating: sa.BindParameter[float] = sa.bindparam("after_rating", type_=sa.Double())
+    after_person: sa.BindParameter[str] = sa.bindparam("after_person_id", type_=sa.Text())
+    following = first.where(
+        sa.or_(rows.rating < after_rating, sa.and_(rows.rating == after_rating, rows.person_id > after_person))
+    )
+    return first, following
 
 
 def _matches(namespace: Namespace, where: MatchFilter, after: MatchKey | None) -> sa.Select[Any]:

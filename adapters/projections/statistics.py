@@ -7,6 +7,12 @@ player rows read, updated game by game in log order (ratings depend on that orde
 and a `rating_history` row for each rating a game moved (numbered by the player's rated games).
 Each game counts in its namespaces (its app's own records, and what anybody may see of them when the
 game is public); a game imported from a log counts in none: kaiten did not see it played.
+
+A game whose end falls in a season of its app (services/seasons.py) is rated again in the season
+(season_stats), in log order like the all-time ratings. A season is counted from the log the first
+time a batch meets it (seasons_counted): the games applied before that batch which ended in its
+window, then each batch's like any other. So whether a season was defined before its games were
+projected, while they were, or after, it holds what a rebuild from the log gives.
 """
 
 from __future__ import annotations
@@ -21,18 +27,23 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from kaiten.adapters.projections.log import LogEvent
+from kaiten.adapters.projections.log import LogEvent, Position, compared_to_position, log_order
 from kaiten.adapters.projections.upserts import adding, chunks, replacing
 from kaiten.adapters.schema import (
     GAME_SUMS,
+    UtcDateTime,
     events,
     game_card_picks,
     game_category_points,
     game_score_counts,
     game_seat_stats,
     game_stats,
+    games,
     player_stats,
     rating_history,
+    season_stats,
+    seasons,
+    seasons_counted,
 )
 from kaiten.domain.lobby import GameFinished
 from kaiten.services.codec import codec_for, game_of_log
@@ -65,15 +76,17 @@ class StatisticsProjection:
         game_category_points,
         game_card_picks,
         rating_history,
+        season_stats,
+        seasons_counted,
     )
 
     def __init__(self, dialect_name: str) -> None:
-        self._add = {
-            table: adding(dialect_name, table) for table in self.tables if table not in (player_stats, rating_history)
-        }
+        summed = (game_stats, game_seat_stats, game_score_counts, game_category_points, game_card_picks)
+        self._add = {table: adding(dialect_name, table) for table in summed}
         # A row per rating a game moved: new rows only (a batch is applied once, with its checkpoint).
         self._add_history = sa.insert(rating_history)
-        self._save_players = replacing(dialect_name, player_stats)
+        self._all_time = _PlayerRows(dialect_name, player_stats)
+        self._in_season = _PlayerRows(dialect_name, season_stats)
         self._streams = (
             sa.select(
                 events.c.stream_id,
@@ -86,24 +99,59 @@ class StatisticsProjection:
             .where(events.c.stream_id.in_(sa.bindparam("ids", expanding=True)))
             .order_by(events.c.stream_id, events.c.version)
         )
-        self._players = sa.select(player_stats).where(
-            player_stats.c.app_id == sa.bindparam("app_id"),
-            player_stats.c.scope == sa.bindparam("scope"),
-            player_stats.c.person_id.in_(sa.bindparam("ids", expanding=True)),
+        counted = sa.and_(
+            seasons_counted.c.app_id == seasons.c.app_id, seasons_counted.c.season_id == seasons.c.season_id
+        )
+        window = (seasons.c.season_id, seasons.c.starts_at, seasons.c.ends_at)
+        self._uncounted_seasons = (
+            sa.select(seasons.c.app_id, *window)
+            .select_from(seasons.outerjoin(seasons_counted, counted))
+            .where(seasons_counted.c.season_id.is_(None))
+        )
+        self._counted_seasons = (
+            sa.select(seasons.c.app_id, *window)
+            .join(seasons_counted, counted)
+            .where(seasons.c.app_id.in_(sa.bindparam("apps", expanding=True)))
+        )
+        self._mark_counted = sa.insert(seasons_counted)
+        postgres = dialect_name == "postgresql"
+        self._ended_in_window_before = (
+            sa.select(events.c.stream_id)
+            .join(games, games.c.game_id == events.c.stream_id)
+            .where(
+                events.c.type == GameFinished.__name__,
+                games.c.app_id == sa.bindparam("app_id"),
+                events.c.recorded_at >= sa.bindparam("starts_at", type_=UtcDateTime),
+                events.c.recorded_at < sa.bindparam("ends_at", type_=UtcDateTime),
+                compared_to_position(postgres, after=False),
+            )
+            .order_by(*log_order(postgres))
         )
 
     async def apply(self, connection: AsyncConnection, events: Sequence[LogEvent]) -> None:
+        if events:
+            await self._count_new_seasons(connection, events[0].position)
         by_namespace: defaultdict[Namespace, list[FinishedGame]] = defaultdict(list)
-        #: The ids of each namespace's games, in the same order.
-        ids: defaultdict[Namespace, list[str]] = defaultdict(list)
+        #: Each namespace's games' ids and ends, in the same order.
+        when: defaultdict[Namespace, list[tuple[str, datetime]]] = defaultdict(list)
         finished_at = {event.stream_id: event.recorded_at for event in events}
         for chunk in chunks([event.stream_id for event in events], GAMES_PER_READ):
             finished = await self._finished_games(connection, chunk)
             for stream_id in chunk:
-                if stream_id in finished:
+                ended = finished_at[stream_id]
+                if stream_id in finished and ended is not None:
                     for namespace in finished[stream_id].namespaces:
                         by_namespace[namespace].append(finished[stream_id])
-                        ids[namespace].append(stream_id)
+                        when[namespace].append((stream_id, ended))
+        # Read once, after the new seasons were counted: a season defined meanwhile is counted by the
+        # next batch, with this one's games.
+        apps = sorted({namespace.app_id for namespace in by_namespace})
+        windows: defaultdict[str, list[_Window]] = defaultdict(list)
+        if apps:
+            for app_id, season_id, starts_at, ends_at in await connection.execute(
+                self._counted_seasons, {"apps": apps}
+            ):
+                windows[app_id].append(_Window(season_id, starts_at, ends_at))
         for namespace, finished_in_order in by_namespace.items():
             totals = GameTotals()
             for game in finished_in_order:
@@ -111,8 +159,34 @@ class StatisticsProjection:
             for table, rows in _totals_rows(totals, namespace).items():
                 if rows:
                     await connection.execute(self._add[table], rows)
-            when = [(game_id, finished_at[game_id]) for game_id in ids[namespace]]
-            await self._update_players(connection, namespace, finished_in_order, when)
+            await self._update_players(connection, namespace, finished_in_order, when[namespace])
+            for window in windows[namespace.app_id]:
+                inside = [
+                    game for game, (_, ended) in zip(finished_in_order, when[namespace], strict=True) if ended in window
+                ]
+                await self._update_season(connection, namespace, window.season_id, inside)
+
+    async def _count_new_seasons(self, connection: AsyncConnection, before: Position) -> None:
+        """Count each season met for the first time from the games applied before `before`."""
+        for app_id, season_id, starts_at, ends_at in (await connection.execute(self._uncounted_seasons)).all():
+            parameters = {
+                "app_id": app_id,
+                "starts_at": starts_at,
+                "ends_at": ends_at,
+                "tx_id": before.tx_id,
+                "global_position": before.global_position,
+            }
+            ended = (await connection.execute(self._ended_in_window_before, parameters)).scalars().all()
+            for chunk in chunks(ended, GAMES_PER_READ):
+                finished = await self._finished_games(connection, chunk)
+                by_namespace: defaultdict[Namespace, list[FinishedGame]] = defaultdict(list)
+                for stream_id in chunk:
+                    if stream_id in finished:
+                        for namespace in finished[stream_id].namespaces:
+                            by_namespace[namespace].append(finished[stream_id])
+                for namespace, finished_in_order in by_namespace.items():
+                    await self._update_season(connection, namespace, season_id, finished_in_order)
+            await connection.execute(self._mark_counted, {"app_id": app_id, "season_id": season_id})
 
     async def _finished_games(self, connection: AsyncConnection, stream_ids: list[str]) -> dict[str, FinishedGame]:
         """The games that finished here (an imported game counts nowhere), by id."""
@@ -135,27 +209,73 @@ class StatisticsProjection:
         connection: AsyncConnection,
         namespace: Namespace,
         finished_games: list[FinishedGame],
-        when: list[tuple[str, datetime | None]],
+        when: list[tuple[str, datetime]],
     ) -> None:
         """Add the games to their players' records; `when` holds each game's id and end, in order."""
-        person_ids = sorted({p for finished in finished_games for p in finished.players.values()})
-        records: dict[tuple[str, str], PlayerRecord] = {}
         where = {"app_id": namespace.app_id, "scope": namespace.scope}
-        for chunk in chunks(person_ids, PLAYERS_PER_READ):
-            for row in (await connection.execute(self._players, {**where, "ids": chunk})).mappings():
-                record = {key: value for key, value in row.items() if key not in where}
-                records[row["person_id"], row["game"]] = PlayerRecord(**record)
+        records = await self._all_time.load(connection, where, finished_games)
         moved: list[RatingChange] = []
         changed = add_to_players(records, finished_games, moved)
-        if changed:
-            await connection.execute(self._save_players, [{**where, **asdict(records[key])} for key in sorted(changed)])
+        await self._all_time.save(connection, where, records, changed)
         if moved:
             await connection.execute(self._add_history, [_history_row(where, change, when) for change in moved])
 
+    async def _update_season(
+        self, connection: AsyncConnection, namespace: Namespace, season_id: str, finished_games: list[FinishedGame]
+    ) -> None:
+        if not finished_games:
+            return
+        where = {"app_id": namespace.app_id, "scope": namespace.scope, "season_id": season_id}
+        records = await self._in_season.load(connection, where, finished_games)
+        await self._in_season.save(connection, where, records, add_to_players(records, finished_games))
 
-def _history_row(
-    where: dict[str, str], change: RatingChange, when: list[tuple[str, datetime | None]]
-) -> dict[str, Any]:
+
+class _Window(msgspec.Struct, frozen=True):
+    """A season's window: the games that ended from `starts_at`, before `ends_at`."""
+
+    season_id: str
+    starts_at: datetime
+    ends_at: datetime
+
+    def __contains__(self, moment: datetime) -> bool:
+        return self.starts_at <= moment < self.ends_at
+
+
+class _PlayerRows:
+    """The players' records of one table (all-time, or a season's), read and written back by key."""
+
+    def __init__(self, dialect_name: str, table: sa.Table) -> None:
+        self._keys = [column.name for column in table.primary_key.columns if column.name not in ("person_id", "game")]
+        self._select = sa.select(table).where(
+            *(table.c[key] == sa.bindparam(key) for key in self._keys),
+            table.c.person_id.in_(sa.bindparam("ids", expanding=True)),
+        )
+        self._save = replacing(dialect_name, table)
+
+    async def load(
+        self, connection: AsyncConnection, where: dict[str, str], finished_games: list[FinishedGame]
+    ) -> dict[tuple[str, str], PlayerRecord]:
+        """The records of every player of these games that has one (`where` names the table's keys)."""
+        person_ids = sorted({p for finished in finished_games for p in finished.players.values()})
+        records: dict[tuple[str, str], PlayerRecord] = {}
+        for chunk in chunks(person_ids, PLAYERS_PER_READ):
+            for row in (await connection.execute(self._select, {**where, "ids": chunk})).mappings():
+                record = {key: value for key, value in row.items() if key not in where}
+                records[row["person_id"], row["game"]] = PlayerRecord(**record)
+        return records
+
+    async def save(
+        self,
+        connection: AsyncConnection,
+        where: dict[str, str],
+        records: dict[tuple[str, str], PlayerRecord],
+        changed: set[tuple[str, str]],
+    ) -> None:
+        if changed:
+            await connection.execute(self._save, [{**where, **asdict(records[key])} for key in sorted(changed)])
+
+
+def _history_row(where: dict[str, str], change: RatingChange, when: list[tuple[str, datetime]]) -> dict[str, Any]:
     game_id, finished_at = when[change.index]
     return {
         **where,

@@ -16,6 +16,7 @@ from kaiten.api.contract.views import TypedMatchPage, views_of
 from kaiten.api.routes.admin import NewApp, QuotaChanges, Rotation
 from kaiten.api.routes.players import PlayerWebhookRequest
 from kaiten.api.routes.queues import JoinQueueRequest
+from kaiten.api.routes.seasons import DefineSeasonRequest
 from kaiten.api.schemas import (
     CreateGameRequest,
     Health,
@@ -31,6 +32,7 @@ from kaiten.services.apps import AppList, AppView, IssuedKey
 from kaiten.services.matchmaking import QueueEntry
 from kaiten.services.players import PlayerItem, PlayerToken, PlayerTokenRequest
 from kaiten.services.scoring import ScoreResponse
+from kaiten.services.seasons import Season, SeasonList
 from kaiten.services.seats import SeatGranted
 from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
 from kaiten.services.stream_tickets import StreamTicket
@@ -340,4 +342,14 @@ OPERATIONS: dict[str, Operation] = {
         **QUEUERS,
     ),
     "leaveQueue": Operation(answers=(Answer(204, (), "The entry left the queue (or had left it)"),), **QUEUERS),
+    "defineSeason": Operation(
+        body=(DefineSeasonRequest,),
+        answers=(
+            Answer(201, (Season,), "The season, defined now"),
+            Answer(200, (Season,), "The season as it stood: the same definition was sent before"),
+        ),
+        **APPS,
+    ),
+    "getSeason": Operation(answers=(Answer(200, (Season,), "The season"),), **HISTORY),
+    "listSeasons": Operation(answers=(Answer(200, (SeasonList,), "The app's seasons, latest start first"),), **HISTORY),
 }

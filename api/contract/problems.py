@@ -249,8 +249,8 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
     "getGameStats": {**OPTIONAL_TOKEN, 404: ("unknown-game",), 503: ("history-unavailable",)},
     "getLeaderboard": {
         **OPTIONAL_TOKEN,
-        404: ("unknown-game",),
-        422: ("invalid-page", "invalid-cursor"),
+        404: ("unknown-game", "season-not-found"),
+        422: ("invalid-page", "invalid-cursor", "invalid-season-id"),
         503: ("history-unavailable",),
     },
     "getPlayerRatingHistory": {
@@ -345,6 +345,20 @@ OPERATION_PROBLEMS: dict[str, dict[int, tuple[str, ...]]] = {
         409: ("queue-entry-matched",),
         503: ("matchmaking-unavailable",),
     },
+    "defineSeason": {
+        **APP_WRITE,
+        409: ("season-exists",),
+        422: ("invalid-season-id", "invalid-season-name", "invalid-season-window"),
+        429: ("too-many-seasons",),
+        503: ("seasons-unavailable",),
+    },
+    "getSeason": {
+        **OPTIONAL_TOKEN,
+        404: ("season-not-found",),
+        422: ("invalid-season-id",),
+        503: ("seasons-unavailable",),
+    },
+    "listSeasons": {**OPTIONAL_TOKEN, 503: ("seasons-unavailable",)},
 }
 
 

@@ -23,6 +23,7 @@ from kaiten.api.routes.params import GamesDep
 from kaiten.domain.lobby import Status
 from kaiten.services.commands import ErasePlayer
 from kaiten.services.history import MAX_PAGE, HistoryQueries
+from kaiten.services.seasons import MAX_SEASON_ID
 from kaiten.services.stats import GameStats, Leaderboard, PlayerStats, RatingHistory
 from kaiten.services.text_rules import MAX_PLAYER_ID
 
@@ -60,7 +61,9 @@ page never repeats nor skips a player of a tie. Pages follow `next_cursor` (opaq
 page); `rank` counts on from the page before. A cursor holds its place while ratings move: the next
 page starts after the last row's rating as it was, so a player whose rating moved meanwhile may show
 twice or not at all, as on any live leaderboard. Each row names the player by `display_name` (the
-name they last sat down with, else their player_id). Erased players are never shown.
+name they last sat down with, else their player_id). Erased players are never shown. With `season`
+(a season of the caller's app: defineSeason), the ratings are the season's: its games alone, every
+player starting anew; an unknown season answers 404 `season-not-found`.
 """
 )
 
@@ -112,6 +115,15 @@ BoardCursor = Annotated[
         schema_extra={"pattern": "^[A-Za-z0-9_-]+$"},
     ),
 ]
+SeasonFilter = Annotated[
+    str | None,
+    QueryParameter(
+        description="A season of the caller's app (defineSeason): the ratings in its games alone",
+        max_length=MAX_SEASON_ID,
+        # Stated in the schema, checked by the service (whose refusal has its own code).
+        schema_extra={"pattern": "^[A-Za-z0-9][A-Za-z0-9._-]*$"},
+    ),
+]
 PlayerId = Annotated[
     str, PathParameter(description=PLAYER_DESCRIPTION, max_length=MAX_PLAYER_ID, examples=one_example("app-user-17"))
 ]
@@ -154,9 +166,10 @@ async def leaderboard(
     game: GameName,
     limit: Annotated[int, QueryParameter(ge=1, le=MAX_PAGE)] = 10,
     cursor: BoardCursor = None,
+    season: SeasonFilter = None,
 ) -> Leaderboard:
     caller = credential(request)
-    return await history.leaderboard(game, limit, caller, cursor)
+    return await history.leaderboard(game, limit, caller, cursor, season)
 
 
 RATING_HISTORY_DESCRIPTION = """\

@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,8 @@ from kaiten.adapters.schema import (
     match_players,
     people,
     player_stats,
+    season_stats,
+    seasons,
 )
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.cli import main
@@ -51,6 +54,7 @@ from kaiten.services.access import AppCaller
 from kaiten.services.commands import Act, CreateGame, ErasePlayer, GetTable, ListLegalCommands, NewSeat, Resign
 from kaiten.services.logs import export_log, import_log
 from kaiten.services.ports import BUILTIN_APP, Quotas
+from kaiten.services.seasons import DefineSeason
 from tests.bots import bots_move, play_to_the_end
 from tests.conftest import _new_postgres_database
 from tests.projecting import settle
@@ -71,8 +75,10 @@ COMPARED = {
     "game_score_counts": game_score_counts,
     "game_category_points": game_category_points,
     "game_card_picks": game_card_picks,
+    "seasons": seasons,
+    "season_stats": season_stats,
 }
-READ_MODELS = ("match_history", "match_players", "player_stats", "game_stats", "game_card_picks")
+READ_MODELS = ("match_history", "match_players", "player_stats", "game_stats", "game_card_picks", "season_stats")
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,10 @@ async def fill(url: str) -> Filled:
         shop = await services.apps.create("shop")
         await services.apps.create("other")
         caller = AppCaller(shop.app.id)
+        assert services.seasons is not None
+        now = datetime.now(UTC)
+        season = DefineSeason("this-week", "This week", now - timedelta(days=1), now + timedelta(days=6), caller)
+        await services.seasons.define(season)
         finished = []
         rng = random.Random(5)
         # Rated games between the same players, finishing in an order the ratings depend on.
@@ -359,9 +369,17 @@ def test_a_cut_or_mixed_up_backup_restores_nothing(sqlite_backup, tmp_path, monk
     # A person of another app seated in the shop's game.
     other = next(line["app"]["app_id"] for line in lines if line["kind"] == "app" and line["app"]["name"] == "other")
     person = next(line for line in lines if line["kind"] == "person" and line["player_id"] == "p0")
-    person["app_id"] = other
+    own_app, person["app_id"] = person["app_id"], other
     write_lines(path, lines)
     assert "foreign-person" in restore_refused(path, tmp_path, monkeypatch, capsys)
+
+    # A season whose app is another than the one it comes with.
+    person["app_id"] = own_app
+    shop = next(line for line in lines if line["kind"] == "app" and line["app"]["name"] == "shop")
+    assert [season["season_id"] for season in shop["seasons"]] == ["this-week"]
+    shop["seasons"][0]["app_id"] = other
+    write_lines(path, lines)
+    assert "invalid-season" in restore_refused(path, tmp_path, monkeypatch, capsys)
 
     path.write_bytes(b"not zstandard at all")
     assert "not-zstandard" in restore_refused(path, tmp_path, monkeypatch, capsys)

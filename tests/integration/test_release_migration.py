@@ -263,7 +263,8 @@ def leaderboards_of(stats: dict[str, dict[str, Any]], names: dict[str, str] | No
                 }
                 for rank, (player, entry) in enumerate(rated, start=1)
             ],
-            **({} if names is None else {"next_cursor": None}),
+            # Today's boards also say which season's they are (none: all time).
+            **({} if names is None else {"next_cursor": None, "season": None}),
         }
     return boards
 
@@ -541,6 +542,7 @@ async def test_history_and_statistics_answer_as_the_release_did_but_for_delibera
                 for rank, entry in enumerate(kept, start=1)
             ],
             "next_cursor": None,
+            "season": None,
         }, game
         assert mine == leaderboards_of(expected_own, PLAYERS)[game]
         assert anybodys == leaderboards_of(expected_public, PLAYERS)[game]

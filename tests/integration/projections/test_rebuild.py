@@ -8,25 +8,41 @@ import json
 import random
 import tracemalloc
 import uuid
+from datetime import UTC, datetime, timedelta
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kaiten.adapters.projections.rebuild import rebuild
 from kaiten.adapters.projections.registry import build_projections
-from kaiten.adapters.schema import events, people, player_stats, rating_history
+from kaiten.adapters.schema import events, people, player_stats, rating_history, season_stats
+from kaiten.adapters.seasons import SqlSeasons
 from kaiten.domain.catalog import GAMES
+from kaiten.services.ports import BUILTIN_APP, SeasonRecord
 from tests.integration.projections.games import bot_games, games_service, people_game
 from tests.integration.projections.tables import catch_up, snapshot
 
 #: Tables of people seated in the games of each round (None: a seat without a player_id).
 TABLES = (["ann", "bob", None], ["bob", "cy", "ann"])
+DAY = timedelta(days=1)
+
+
+async def define_season(engine: AsyncEngine, season_id: str, starts_at: datetime, ends_at: datetime) -> None:
+    season = SeasonRecord(BUILTIN_APP, season_id, season_id, starts_at, ends_at, datetime.now(UTC))
+    assert (await SqlSeasons(engine).add(season, 10))[1]
 
 
 async def test_a_rebuild_gives_the_tables_incremental_projection_built(fresh_engine: AsyncEngine) -> None:
     games = games_service(fresh_engine)
     rng = random.Random(11)
+    start = datetime.now(UTC)
+    # Seasons defined before their games, and after some were projected (counted from the log then).
+    await define_season(fresh_engine, "whole", start - DAY, start + DAY)
     for round_, players in enumerate(TABLES):
+        if round_ == 1:
+            middle = datetime.now(UTC)
+            await define_season(fresh_engine, "first", start, middle)
+            await define_season(fresh_engine, "second", middle, middle + DAY)
         await bot_games(games, 4, seed=round_ * 100)
         for game_id in sorted(GAMES):
             await people_game(games, game_id, players, rng)
@@ -45,6 +61,19 @@ async def test_a_rebuild_gives_the_tables_incremental_projection_built(fresh_eng
             .where(player_stats.c.rated_games > 0)
         )
         assert set(rated.scalars()) == {"ann", "bob", "cy"}
+        # Each season rated its round's players alone; the whole one every game, as all time did.
+        in_season = await connection.execute(
+            sa.select(season_stats.c.season_id, people.c.player_id)
+            .join(people, people.c.person_id == season_stats.c.person_id)
+            .where(season_stats.c.rated_games > 0)
+        )
+        seasons: dict[str, set[str]] = {}
+        for season_id, player_id in in_season:
+            seasons.setdefault(season_id, set()).add(player_id)
+        assert seasons == {"whole": {"ann", "bob", "cy"}, "first": {"ann", "bob"}, "second": {"ann", "bob", "cy"}}
+        whole = sa.select(sa.func.sum(season_stats.c.played)).where(season_stats.c.season_id == "whole")
+        everything = sa.select(sa.func.sum(player_stats.c.played))
+        assert (await connection.execute(whole)).scalar() == (await connection.execute(everything)).scalar()
         # The rating history holds a row per rated game of each player, the last one their rating now.
         key = (rating_history.c.app_id, rating_history.c.scope, rating_history.c.person_id, rating_history.c.game)
         history = await connection.execute(
