@@ -9,6 +9,7 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
@@ -61,11 +62,21 @@ async def test_workers_think_at_a_lower_cpu_priority_than_their_server(games: Ga
     assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, server + WORKER_NICENESS)}
 
 
-async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once() -> None:
+def touch_then_sleep(path: str, seconds: float) -> None:
+    """A long move: it says it has begun (a file), then thinks for `seconds`."""
+    Path(path).touch()
+    time.sleep(seconds)
+
+
+async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once(tmp_path: Path) -> None:
     """A stopping server does not wait out a search (or a worker still starting): the move is made
     again by whichever server claims the game next."""
     thinker = ProcessThinker(1)
-    running = asyncio.get_running_loop().run_in_executor(thinker._pool, time.sleep, 60)
+    begun = tmp_path / "begun"
+    running = asyncio.get_running_loop().run_in_executor(thinker._pool, touch_then_sleep, str(begun), 60)
+    async with asyncio.timeout(30):
+        while not begun.exists():
+            await asyncio.sleep(0.05)
     workers = multiprocessing.active_children()
     assert workers
     await asyncio.wait_for(thinker.close(), timeout=20)
