@@ -68,6 +68,14 @@ def test_resigning_takes_a_confirmation_and_sits_far_from_the_hand_on_a_phone(ka
     question = page.locator('[data-zone="confirm-resign"]')
     assert "cannot take it back" in question.inner_text()
     assert page.evaluate("document.activeElement.dataset.action") == "cancel-resign"
+    # A move arriving meanwhile redraws the table: the question and the focus stay where they were.
+    before = page.get_attribute(".table", "data-version")
+    legal = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"]
+    moved = httpx.post(f"{kaiten}/v1/games/{game}/commands", json=legal[0], headers=headers)
+    assert moved.status_code == 200, moved.text
+    page.wait_for_function("before => document.querySelector('.table').dataset.version !== before", arg=before)
+    assert question.is_visible()
+    assert page.evaluate("document.activeElement.dataset.action") == "cancel-resign"
     page.keyboard.press("Enter")
     page.wait_for_selector('button[data-action="resign"]')
     assert page.evaluate("document.activeElement.dataset.action") == "resign"

@@ -400,7 +400,7 @@ function resignPart(confirming, sending, actions) {
       "section",
       { class: "leave", "aria-labelledby": "leave-title" },
       heading,
-      h("p", {}, h("button", { type: "button", class: "resign", dataset: { action: "resign" }, disabled: sending, "aria-haspopup": "true", onclick: actions.ask }, "Resign…")),
+      h("p", {}, h("button", { type: "button", class: "resign", dataset: { action: "resign", focus: "leave-ask" }, disabled: sending, "aria-haspopup": "true", onclick: actions.ask }, "Resign…")),
     );
   }
   return h(
@@ -414,8 +414,8 @@ function resignPart(confirming, sending, actions) {
       h(
         "p",
         { class: "links" },
-        h("button", { type: "button", dataset: { action: "cancel-resign" }, onclick: actions.cancel }, "Keep playing"),
-        h("button", { type: "button", class: "primary", dataset: { action: "confirm-resign" }, disabled: sending, onclick: actions.confirm }, "Yes, resign"),
+        h("button", { type: "button", dataset: { action: "cancel-resign", focus: "leave-cancel" }, onclick: actions.cancel }, "Keep playing"),
+        h("button", { type: "button", class: "primary", dataset: { action: "confirm-resign", focus: "leave-confirm" }, disabled: sending, onclick: actions.confirm }, "Yes, resign"),
       ),
     ),
   );
