@@ -104,6 +104,9 @@ UNKNOWN_PLAYER_TOKEN = "kaiten_player_0123456789abcdef_xxxxxxxxxxxxxxxxxxxxxxxxx
 PLAYER_WEBHOOK = {"url": "http://127.0.0.1:9/kaiten-player", "events": ["your-turn"], "secret": "p" * 24}
 WEBHOOK = {"url": "http://127.0.0.1:9/kaiten-webhook", "events": ["turn", "finished"], "secret": "s" * 24}
 QUEUE = f"/v1/queues/{GAME}/entries"
+#: A season A defines.
+SEASON = "all-of-it"
+SEASON_WINDOW = {"starts_at": "2026-01-01T00:00:00Z", "ends_at": "2100-01-01T00:00:00Z"}
 QUEUER = {"player_id": "queuer", "min_players": 3, "max_players": 3}
 #: Waits for a two-player game: joinQueue's first success (A's key, for Alice) completes it with her,
 #: so that Alice's own token may join next.
@@ -145,6 +148,8 @@ class AppA:
     player_webhook_id: str = ""
     #: A's player waiting in a matchmaking queue (for three players: nobody else joins them).
     queue_entry: dict[str, Any] = field(default_factory=dict)
+    #: A season A defined.
+    season_id: str = ""
 
     @property
     def owner(self) -> dict[str, str]:
@@ -253,7 +258,10 @@ async def build_app_a(client: Client, services: Services) -> AppA:
     }
     player_hook = await client.post(f"/v1/players/{PLAYER}/webhooks", json=PLAYER_WEBHOOK, headers=owner)
     assert player_hook.status_code == 201, player_hook.text
+    season = await client.put(f"/v1/seasons/{SEASON}", json=SEASON_WINDOW, headers=owner)
+    assert season.status_code == 201, season.text
     return AppA(
+        season_id=season.json()["id"],
         player_tokens=player_tokens,
         player_webhook_id=player_hook.json()["id"],
         name=name,
@@ -372,6 +380,8 @@ RECIPES: dict[str, Recipe] = {
     "rotateAppKey": Recipe(params=lambda a, r: {"name": a.name}, body=lambda a, r: {"grace_seconds": 0}),
     "revokeAppKeys": Recipe(params=lambda a, r: {"name": a.name}),
     "listGames": Recipe(query={"game": GAME}),
+    "listSeasons": Recipe(),
+    "getSeason": Recipe(params=lambda a, r: {"season_id": a.season_id}),
     "getPlayerStats": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "getGameStats": Recipe(params=lambda a, r: {"game": GAME}),
     "getLeaderboard": Recipe(params=lambda a, r: {"game": GAME}),
@@ -412,6 +422,8 @@ RECIPES: dict[str, Recipe] = {
     "deletePlayerWebhook": Recipe(params=player_webhook),
     "erasePlayer": Recipe(params=lambda a, r: {"player_id": PLAYER}),
     "createGame": Recipe(body=lambda a, r: NEW_GAME),
+    # Another season than A's: A's key defines it anew (201), as B's key does B's own.
+    "defineSeason": Recipe(params=lambda a, r: {"season_id": "next"}, body=lambda a, r: SEASON_WINDOW),
     "importLog": Recipe(body=lambda a, r: a.export),
 }
 
@@ -816,6 +828,7 @@ PBAD = (401, "invalid-player-token")
 REFUSED = (403, "player-token-refused")
 STARTED = (409, "game-started")
 NOENTRY = (404, "queue-entry-not-found")
+NOSEASON = (404, "season-not-found")
 
 # The seat token, invitation and revoked invitation are of the operation's target game (`RECIPES`),
 # else of A's private running game. An unknown app key, or a header that is no Bearer, is refused by
@@ -835,6 +848,8 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "rotateAppKey":           (ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN),
     "revokeAppKeys":          (ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN,   ADMIN),
     "listGames":              (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
+    "listSeasons":            (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
+    "getSeason":              (NOSEASON, OK,     NOSEASON, NOSEASON, NOSEASON, NOSEASON, NOSEASON, TOKEN, BADKEY),
     "getPlayerStats":         (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
     "getGameStats":           (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
     "getLeaderboard":         (OK,      OK,      OK,      OK,      OK,      OK,      OK,      TOKEN,   BADKEY),
@@ -870,6 +885,7 @@ EXPECTED: dict[str, tuple[Outcome, ...]] = {
     "erasePlayer":            (NEEDKEY, EMPTY,   NOBODY,  NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "createGame":             (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
     "importLog":              (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
+    "defineSeason":           (NEEDKEY, NEW,     NEW,     NEEDKEY, NEEDKEY, NEEDKEY, NEEDKEY, TOKEN,   BADKEY),
 }
 # fmt: on
 
@@ -891,6 +907,8 @@ PLAYER_EXPECTED: dict[str, tuple[Outcome, Outcome]] = {
     "rotateAppKey":             (ADMIN,   ADMIN),
     "revokeAppKeys":            (ADMIN,   ADMIN),
     "listGames":                (OK,      OK),
+    "listSeasons":              (OK,      OK),
+    "getSeason":                (NOSEASON, NOSEASON),
     "getPlayerStats":           (OK,      OK),
     "getGameStats":             (OK,      OK),
     "getLeaderboard":           (OK,      OK),
@@ -926,6 +944,7 @@ PLAYER_EXPECTED: dict[str, tuple[Outcome, Outcome]] = {
     "erasePlayer":              (REFUSED, REFUSED),
     "createGame":               (PBAD,    REFUSED),
     "importLog":                (PBAD,    REFUSED),
+    "defineSeason":             (PBAD,    REFUSED),
 }
 # fmt: on
 for _operation, _outcomes in PLAYER_EXPECTED.items():
@@ -971,6 +990,8 @@ async def what_a_write_would_change(client: Client, a: AppA, call: Call) -> Any:
         return (await client.get(f"/v1/players/{PLAYER}/webhooks", headers=owner)).json()
     if call.operation in ("getQueueEntry", "leaveQueue"):
         return (await client.get(f"{QUEUE}/{a.queue_entry['id']}", headers=owner)).json()
+    if call.operation == "defineSeason":
+        return (await client.get("/v1/seasons", headers=owner)).json()
     if call.operation in ("setAppQuotas", "rotateAppKey", "revokeAppKeys", "createApp"):
         return (await client.get("/v1/admin/apps", headers=bearer(ADMIN_KEY))).json()
     return None
@@ -1016,6 +1037,9 @@ async def content_problems(
         mine = {a.game_id(role) for role in ROLES}
         ok = mine <= listed if owner else not mine & listed
         return [] if ok else [f"{call} with {kind} lists {listed}; A's games are {mine}"]
+    if call.operation == "listSeasons":
+        listed = [season["id"] for season in body["seasons"]]
+        return [] if listed == ([a.season_id] if owner else []) else [f"{call} with {kind}: {answer}"]
     if call.operation == "getPlayerStats":
         ok = bool(body["games"]) == owner
         return [] if ok else [f"{call} with {kind}: {answer}"]

@@ -10,6 +10,7 @@ import pytest
 
 from kaiten.domain.catalog import GAMES
 from tests.e2e.play import bearer, create
+from tests.projecting import settle_all
 
 
 @pytest.mark.parametrize("path", ["", "/legal-commands", "/events"])
@@ -75,9 +76,17 @@ async def test_the_served_document_is_the_typed_one(client):
     assert "SushiGoTableView" in served["components"]["schemas"]
 
 
-async def test_abandoned_is_a_status_the_history_filters_by(client):
-    response = await client.get("/v1/games?status=abandoned")
-    assert response.status_code == 200 and response.json()["items"] == []
+async def test_abandoned_is_a_status_the_history_filters_by(client, services):
+    # The only person resigns: the game is abandoned. Other tests' games share the history.
+    game = await create(client, "sushi-go", 2, seats=[{"name": "Solo"}, {"bot": "random"}])
+    resigned = await client.post(f"/v1/games/{game['id']}/resign", headers=bearer(game["tokens"]["0"]))
+    assert resigned.status_code == 200, resigned.text
+    await settle_all(services.projection_runners)
+    response = await client.get("/v1/games?status=abandoned&limit=100")
+    assert response.status_code == 200
+    items = response.json()["items"]
+    assert game["id"] in [item["id"] for item in items]
+    assert {item["status"] for item in items} == {"abandoned"}
     refused = await client.get("/v1/games?status=lost")
     assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "status"
 
