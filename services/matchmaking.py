@@ -13,6 +13,10 @@ deadlines' lease, so if that process dies first another creates the game once th
 creating it twice is impossible (a second creation of the same id is a concurrency conflict). A
 status read of a matched entry whose game does not exist yet creates it too.
 
+Quotas: a game a queue forms counts against its app's game quotas like one it creates (open games,
+games per hour). Matching forms no more games than the app has room for; the other players wait, and
+their queue is matched again on each round until the app has room (a game ended, the hour moved on).
+
 When: a join matches its queue at once; `run_once` (each serving process, every interval, as the
 scheduler does) matches the queues that fell due (a bot's wait over, a window widened) and creates
 the games whose creation was left over.
@@ -336,19 +340,25 @@ class Matchmaking:
         """Match one queue now and create the games it forms; how many. A queue another process is
         matching is left to it."""
         now = self.clock.now()
-        formed = await self.store.match(app_id, queue_key, now, self.lease, lambda entries: self._plan(entries, now))
+        room = None if self.seats.quotas is None else await self.seats.quotas.room(app_id)
+        formed = await self.store.match(
+            app_id, queue_key, now, self.lease, lambda entries: self._plan(entries, now, room)
+        )
         for match in formed or ():
             await self.create_game(match.game_id)
         return len(formed or ())
 
-    def _plan(self, entries: Sequence[QueueEntryRecord], now: datetime) -> QueuePlan:
+    def _plan(self, entries: Sequence[QueueEntryRecord], now: datetime, room: int | None) -> QueuePlan:
+        """The games to form, at most `room` (None: any number): the app's game quotas count them."""
         if not entries:
             return QueuePlan(matches=[], next_due=None)
         game = get_game(entries[0].game)
         waiting = [_waiting(entry, now) for entry in entries]
         by_id = {entry.entry_id: entry for entry in entries}
         matches = []
-        for formed in matchmaking.form_games(waiting, game.min_players, game.max_players):
+        forming = matchmaking.form_games(waiting, game.min_players, game.max_players)
+        held = room is not None and len(forming) > room
+        for formed in forming[:room] if held else forming:
             game_id = self.ids.game_id()
             match = QueueMatchRecord(
                 game_id=game_id,
@@ -366,7 +376,8 @@ class Matchmaking:
             matches.append((match, seats))
         placed = {seat.entry_id for _, seats in matches for seat in seats}
         left = [by_id[entry.entry_id] for entry in waiting if entry.entry_id not in placed]
-        return QueuePlan(matches=matches, next_due=_next_due(left, now))
+        # Games held back by a full quota are formed on a later round, once the app has room again.
+        return QueuePlan(matches=matches, next_due=now if held else _next_due(left, now))
 
     async def create_game(self, game_id: str) -> bool:
         """Create a formed game if it does not exist yet; whether this call created it."""

@@ -45,6 +45,18 @@ class QuotaCheck:
                 "open-games", f"this app has {quotas.open_games} games open or active already", OPEN_GAMES_RETRY_SECONDS
             )
 
+    async def room(self, app_id: str) -> int | None:
+        """How many more games the app may create now (None: its quotas set no bound). Matchmaking
+        forms no more than that: a full quota holds the app's queues, whose players wait."""
+        quotas = await self.apps.quotas_of(app_id)
+        rooms = []
+        if quotas.games_per_hour is not None:
+            count, _ = await self.counts.created_since(app_id, self.clock.now() - HOUR, imported=False)
+            rooms.append(quotas.games_per_hour - count)
+        if quotas.open_games is not None:
+            rooms.append(quotas.open_games - await self.counts.not_over(app_id))
+        return max(0, min(rooms)) if rooms else None
+
     async def before_import(self, app_id: str) -> None:
         quotas = await self.apps.quotas_of(app_id)
         if quotas.imports_per_hour is not None:

@@ -15,7 +15,7 @@ from urllib.parse import quote
 from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
-from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan
+from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan, Quotas
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, play_randomly
 from tests.projecting import settle_all
@@ -272,3 +272,31 @@ async def test_rated_players_meet_within_their_rating_windows(closed_client: Cli
     seated = [await status(closed_client, headers, entry) for entry in (alice, bob)]
     assert sorted(entry["status"] for entry in seated) == ["matched", "waiting"]
     assert carol["game_id"] in {entry["game_id"] for entry in seated}
+
+
+async def test_a_full_game_quota_holds_the_apps_queues_until_a_game_ends(
+    closed_client: Client, closed_services: Services
+) -> None:
+    """Matchmade games count against the app's quotas like created ones: they are no way around them."""
+    key = await new_app_key(closed_services, f"queues-{uuid.uuid4().hex[:8]}", Quotas(open_games=1))
+    headers = app_headers(key)
+    ann = await join(closed_client, headers, "ann")
+    bob = await join(closed_client, headers, "bob")
+    assert bob["status"] == "matched"
+    cy = await join(closed_client, headers, "cy")
+    dee = await join(closed_client, headers, "dee")
+    matchmaking = closed_services.matchmaking
+    assert matchmaking is not None
+    await matchmaking.run_once()
+    held = [(await status(closed_client, headers, entry))["status"] for entry in (cy, dee)]
+    assert held == ["waiting", "waiting"], "the app's one open game is running"
+    created = await closed_client.post("/v1/games", json={"game": "sushi-go", "players": 2}, headers=headers)
+    assert problem(created) == (429, "open-games"), "the quota is full indeed"
+
+    # The first game ends (both its people resign: abandoned), and the held queue forms its game.
+    for entry in (await status(closed_client, headers, ann), bob):
+        resigned = await closed_client.post(f"/v1/games/{entry['game_id']}/resign", headers=bearer(entry["token"]))
+        assert resigned.status_code == 200, resigned.text
+    await matchmaking.run_once()
+    cy, dee = [await status(closed_client, headers, entry) for entry in (cy, dee)]
+    assert cy["status"] == dee["status"] == "matched" and cy["game_id"] == dee["game_id"] != bob["game_id"]
