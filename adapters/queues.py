@@ -215,6 +215,26 @@ class SqlQueueStore:
                 return None
             return _match(row), [_entry(entry) for entry in await connection.execute(entries)]
 
+    async def forget(self, before: datetime) -> int:
+        """Forget the entries that joined before `before` and are over (left, or matched into a game
+        that exists), and the formed games none of whose entries is left; how many entries."""
+        created = sa.select(queue_matches.c.game_id).where(queue_matches.c.due_at.is_(None))
+        over = sa.or_(
+            queue_entries.c.status == "left",
+            sa.and_(queue_entries.c.status == "matched", queue_entries.c.game_id.in_(created)),
+        )
+        kept = sa.select(queue_entries.c.entry_id).where(queue_entries.c.game_id == queue_matches.c.game_id)
+        async with self._engine.begin() as connection:
+            forgotten = await connection.execute(
+                sa.delete(queue_entries).where(queue_entries.c.joined_at < before, over)
+            )
+            await connection.execute(
+                sa.delete(queue_matches).where(
+                    queue_matches.c.due_at.is_(None), queue_matches.c.created_at < before, ~kept.exists()
+                )
+            )
+        return forgotten.rowcount
+
     async def created(self, game_id: str) -> None:
         async with self._engine.begin() as connection:
             await connection.execute(

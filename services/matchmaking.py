@@ -72,6 +72,11 @@ DEFAULT_LEASE = timedelta(seconds=30)
 WIDENING_CHECK = timedelta(seconds=5)
 #: Queues and left-over games looked at by each round.
 BATCH = 20
+#: How long an entry is kept once it is over (left, or matched into a game that exists): its player
+#: reads their seat's token from it meanwhile. Then it is forgotten, its token with it.
+KEPT_FOR = timedelta(days=7)
+#: How often a serving process forgets the entries over.
+FORGET_EVERY = timedelta(hours=1)
 #: The longest wait a player may ask for before bots fill their game.
 MAX_BOTS_AFTER_SECONDS = 3600.0
 #: The fastest a window may widen, per minute.
@@ -204,6 +209,8 @@ class Matchmaking:
         self.lease = lease
         self.interval_seconds = interval_seconds
         self._nudged = asyncio.Event()
+        #: When this process last forgot the entries over (None: not yet).
+        self._forgotten_at: datetime | None = None
 
     # --- the routes' use cases ---------------------------------------------------------------------
 
@@ -397,8 +404,12 @@ class Matchmaking:
         return True
 
     async def run_once(self) -> int:
-        """Match the queues that fell due and create the games left over; how many games."""
+        """Match the queues that fell due and create the games left over; how many games. Once in a
+        while, forget the entries over for longer than KEPT_FOR."""
         now = self.clock.now()
+        if self._forgotten_at is None or now - self._forgotten_at >= FORGET_EVERY:
+            await self.store.forget(now - KEPT_FOR)
+            self._forgotten_at = now
         count = 0
         for app_id, queue_key in await self.store.due_queues(now, BATCH):
             count += await self.match_queue(app_id, queue_key)

@@ -785,5 +785,9 @@ class QueueStore(Protocol):
     async def match_of(self, game_id: str) -> tuple[QueueMatchRecord, list[QueueEntryRecord]] | None:
         """A formed game and its entries, by seat."""
 
+    async def forget(self, before: datetime) -> int:
+        """Forget the entries over (left, or matched into a game that exists) that joined before
+        `before`, and the formed games left without entries; how many entries."""
+
     async def created(self, game_id: str) -> None:
         """The formed game exists: nobody needs to claim it any more."""

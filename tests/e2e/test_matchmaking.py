@@ -14,10 +14,12 @@ from urllib.parse import quote
 
 from litestar.testing import AsyncTestClient
 
+from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan, Quotas
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, play_randomly
+from tests.e2e.serving import serving
 from tests.projecting import settle_all
 
 Client = AsyncTestClient  # type: ignore[type-arg]
@@ -300,3 +302,50 @@ async def test_a_full_game_quota_holds_the_apps_queues_until_a_game_ends(
     await matchmaking.run_once()
     cy, dee = [await status(closed_client, headers, entry) for entry in (cy, dee)]
     assert cy["status"] == dee["status"] == "matched" and cy["game_id"] == dee["game_id"] != bob["game_id"]
+
+
+async def test_entries_over_are_forgotten_with_their_tokens_and_the_others_kept(own_database_url: str) -> None:
+    # A database of its own: forgetting takes every app's entries over, other tests' too.
+    async with (
+        serving(own_database_url, open_app=None) as closed_services,
+        AsyncTestClient(app=create_app(closed_services)) as closed_client,
+    ):
+        await forgetting(closed_client, closed_services)
+
+
+async def forgetting(closed_client: Client, closed_services: Services) -> None:
+    headers = await app(closed_services)
+    app_id = (await closed_services.apps.authenticate(headers["Authorization"].removeprefix("Bearer "))).app_id
+    matchmaking = closed_services.matchmaking
+    assert matchmaking is not None
+    store = matchmaking.store
+    ann = await join(closed_client, headers, "ann")
+    bob = await join(closed_client, headers, "bob")
+    assert bob["status"] == "matched"
+    cy = await join(closed_client, headers, "cy")
+    assert (await closed_client.delete(f"{QUEUE}/{cy['id']}", headers=headers)).status_code == 204
+    # Two entries matched into a game whose creation is still owed (its process died): kept.
+    erin, fay = [await join(closed_client, headers, player, 4, 4) for player in ("erin", "fay")]
+    pending = str(uuid.uuid4())
+
+    def plan(waiting: Any) -> QueuePlan:
+        formed = QueueMatchRecord(pending, app_id, "sushi-go", "", len(waiting), (), matchmaking.clock.now())
+        seats = [MatchedSeat(entry.entry_id, seat, matchmaking.ids.token()) for seat, entry in enumerate(waiting)]
+        return QueuePlan(matches=[(formed, seats)], next_due=None)
+
+    record = await store.entry(app_id, erin["id"])
+    assert record is not None
+    await store.match(app_id, record.queue_key, matchmaking.clock.now(), timedelta(seconds=30), plan)
+    dee = await join(closed_client, headers, "dee", 3, 3)
+
+    assert await store.forget(matchmaking.clock.now() - timedelta(days=1)) == 0, "nothing is a day old"
+    assert await store.forget(matchmaking.clock.now() + timedelta(seconds=1)) == 3
+    for gone in (ann, bob, cy):
+        response = await closed_client.get(f"{QUEUE}/{gone['id']}", headers=headers)
+        assert problem(response) == (404, "queue-entry-not-found")
+    assert await store.match_of(bob["game_id"]) is None, "its formed game is forgotten with its entries"
+    assert (await closed_client.get(f"/v1/games/{bob['game_id']}", headers=headers)).status_code == 200
+    assert (await status(closed_client, headers, dee))["status"] == "waiting"
+    kept = [await store.entry(app_id, entry["id"]) for entry in (erin, fay)]
+    assert [(entry.status, entry.game_id) for entry in kept if entry is not None] == [("matched", pending)] * 2
+    assert (await status(closed_client, headers, erin))["game_id"] == pending, "and its game is still created"
