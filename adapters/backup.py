@@ -19,14 +19,27 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import for_writes
-from kaiten.adapters.projections.upserts import chunks
-from kaiten.adapters.schema import app_keys, apps, deadlines, events, games, idempotency_keys, people, seasons
+from kaiten.adapters.projections.upserts import chunks, ignoring
+from kaiten.adapters.schema import (
+    app_keys,
+    apps,
+    deadlines,
+    events,
+    games,
+    idempotency_keys,
+    people,
+    player_feed,
+    player_feed_heads,
+    seasons,
+)
 from kaiten.services.backup import (
     FORMAT,
     AppLine,
     Deadline,
     End,
     EventLine,
+    FeedEntry,
+    FeedLine,
     GameLine,
     Header,
     InvalidBackup,
@@ -44,6 +57,9 @@ GAMES_PER_READ = 100
 #: Restored games written per batch of INSERTs (within the one transaction).
 GAMES_PER_WRITE = 100
 PEOPLE_PER_WRITE = 1000
+#: A person's feed items per line of the backup: a long feed takes several lines.
+FEED_ITEMS_PER_LINE = 1000
+_FEED_COLUMNS = tuple(column for column in player_feed.c if column.name != "person_id")
 
 _metadata = msgspec.json.Decoder(dict[str, Any])
 
@@ -79,6 +95,8 @@ async def backup_lines(engine: AsyncEngine, now: datetime) -> AsyncIterator[Line
                 yield app
             async for person in _people(connection):
                 yield person
+            async for feed in _feeds(connection):
+                yield feed
             order = await _games_in_log_order(connection, engine.dialect.name)
             for chunk in chunks(order, GAMES_PER_READ):
                 for line in await _games(connection, chunk):
@@ -122,6 +140,30 @@ async def _people(connection: AsyncConnection) -> AsyncIterator[PersonLine]:
     result = await connection.stream(sa.select(people).order_by(people.c.created_at, people.c.person_id))
     async for row in result.mappings():
         yield PersonLine(**row)
+
+
+async def _feeds(connection: AsyncConnection) -> AsyncIterator[FeedLine]:
+    """Each person's feed, in lines of at most FEED_ITEMS_PER_LINE items (a head with no items left
+    is one line without items). An erased person's feed names nobody any more: it is left out."""
+    heads = player_feed_heads.join(people, people.c.person_id == player_feed_heads.c.person_id)
+    query = (
+        sa.select(player_feed_heads.c.person_id, player_feed_heads.c.last_seq, *_FEED_COLUMNS)
+        .select_from(heads.outerjoin(player_feed, player_feed.c.person_id == player_feed_heads.c.person_id))
+        .order_by(player_feed_heads.c.person_id, player_feed.c.seq)
+    )
+    person: str | None = None
+    head = 0
+    items: list[FeedEntry] = []
+    async for row in (await connection.stream(query)).mappings():
+        if row["person_id"] != person or len(items) == FEED_ITEMS_PER_LINE:
+            if person is not None:
+                yield FeedLine(person_id=person, head=head, items=items)
+            person, head, items = row["person_id"], row["last_seq"], []
+        if row["seq"] is not None:
+            item = {column.name: row[column.name] for column in _FEED_COLUMNS}
+            items.append(FeedEntry(**{**item, "body": msgspec.Raw(row["body"].encode())}))
+    if person is not None:
+        yield FeedLine(person_id=person, head=head, items=items)
 
 
 async def _games_in_log_order(connection: AsyncConnection, dialect_name: str) -> list[str]:
@@ -239,6 +281,11 @@ async def restore(
                 if len(persons) >= PEOPLE_PER_WRITE:
                     await connection.execute(people.insert(), persons)
                     persons = []
+            elif isinstance(line, FeedLine):
+                if persons:
+                    await connection.execute(people.insert(), persons)
+                    persons = []
+                await _write_feed(connection, restoring.feed(line))
             elif isinstance(line, GameLine):
                 if persons:
                     await connection.execute(people.insert(), persons)
@@ -280,6 +327,18 @@ async def _write_app(connection: AsyncConnection, line: AppLine) -> None:
         await connection.execute(app_keys.insert(), [msgspec.structs.asdict(key) for key in line.keys])
     if line.seasons:
         await connection.execute(seasons.insert(), [msgspec.structs.asdict(season) for season in line.seasons])
+
+
+async def _write_feed(connection: AsyncConnection, line: FeedLine) -> None:
+    head = {"person_id": line.person_id, "last_seq": line.head}
+    # A person's later lines continue the feed whose head the first wrote.
+    await connection.execute(ignoring(connection.dialect.name, player_feed_heads), head)
+    if line.items:
+        rows = [
+            {**msgspec.structs.asdict(item), "person_id": line.person_id, "body": bytes(item.body).decode()}
+            for item in line.items
+        ]
+        await connection.execute(player_feed.insert(), rows)
 
 
 async def _write_games(connection: AsyncConnection, batch: list[RestoredGame], json_as_text: bool) -> None:

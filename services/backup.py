@@ -25,7 +25,7 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -38,12 +38,15 @@ from kaiten.services.errors import ServiceError
 from kaiten.services.loading import LoadedGame, imported_from, owner_of
 from kaiten.services.logs import FORMAT as LOG_FORMAT
 from kaiten.services.logs import MAX_EVENT_BYTES, MAX_LOG_EVENTS, MAX_TEXT, InvalidLog, check_events
+from kaiten.services.players import PlayerItemType
 from kaiten.services.ports import BUILTIN_APP, AppRecord, GameSummary, KeyRecord, SeasonRecord, StoredEvent
 from kaiten.services.seasons import check_season_id
 from kaiten.services.summaries import summary_of
 from kaiten.services.text_rules import has_control_character
 
 FORMAT = "kaiten-backup/1"
+#: The kinds of a person's feed items.
+FEED_KINDS = frozenset(get_args(PlayerItemType))
 #: The longest line a restore reads: a game's line of the longest log, each event with its metadata.
 MAX_LINE_BYTES = MAX_LOG_EVENTS * (MAX_EVENT_BYTES + 1024)
 
@@ -71,6 +74,26 @@ class PersonLine(msgspec.Struct, frozen=True, tag="person", tag_field="kind", fo
     player_id: str | None
     name: str | None
     created_at: datetime
+
+
+class FeedEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An item of a person's feed (services/players.py), as stored."""
+
+    seq: int
+    kind: str
+    game_id: str
+    version: int
+    #: The item as the stream and webhooks show it (a JSON object).
+    body: msgspec.Raw
+    created_at: datetime
+
+
+class FeedLine(msgspec.Struct, frozen=True, tag="feed", tag_field="kind", forbid_unknown_fields=True):
+    """A person's feed: its last number (which a player's `Last-Event-ID` may name) and its items."""
+
+    person_id: str
+    head: int
+    items: list[FeedEntry]
 
 
 class EventLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -118,7 +141,7 @@ class End(msgspec.Struct, frozen=True, tag="end", tag_field="kind", forbid_unkno
     games: int
 
 
-Line = Header | AppLine | PersonLine | GameLine | End
+Line = Header | AppLine | PersonLine | FeedLine | GameLine | End
 _lines = msgspec.json.Decoder(Line)
 _encoder = msgspec.json.Encoder()
 _object = msgspec.json.Decoder(dict[str, Any])
@@ -193,6 +216,8 @@ class Restoring:
         self.header: Header | None = None
         self.apps: dict[str, AppLine] = {}
         self.people: dict[str, str] = {}
+        #: Each person whose feed was read: its head and the last item read.
+        self.feeds: dict[str, tuple[int, int]] = {}
         self.games: set[str] = set()
         self.ended = False
         self._names: set[str] = set()
@@ -233,7 +258,7 @@ class Restoring:
         return line
 
     def person(self, line: PersonLine) -> PersonLine:
-        self._expect_no("games", bool(self.games))
+        self._expect_no("feeds or games", bool(self.feeds or self.games))
         if BUILTIN_APP not in self.apps:
             raise InvalidBackup("no-built-in-app", "a backup holds the built-in app before its people")
         if line.app_id not in self.apps:
@@ -241,6 +266,23 @@ class Restoring:
         if line.person_id in self.people or _bad_text([line.person_id, line.player_id, line.name]):
             raise InvalidBackup("invalid-person", f"person {line.person_id!r} twice, or with an invalid text")
         self.people[line.person_id] = line.app_id
+        return line
+
+    def feed(self, line: FeedLine) -> FeedLine:
+        """A person's feed comes in one line or several, its items numbered on from the line before."""
+        self._expect_no("games", bool(self.games))
+        if line.person_id not in self.people:
+            raise InvalidBackup("invalid-feed", f"a feed of person {line.person_id!r}, who is not there")
+        head, last = self.feeds.get(line.person_id, (line.head, 0))
+        numbers = [item.seq for item in line.items]
+        if (
+            line.head != head
+            or numbers != sorted(set(numbers))
+            or not all(last < seq <= head for seq in numbers)
+            or any(item.kind not in FEED_KINDS or _bad_text([item.game_id]) for item in line.items)
+        ):
+            raise InvalidBackup("invalid-feed", f"person {line.person_id}'s feed: items out of order or unknown")
+        self.feeds[line.person_id] = (head, numbers[-1] if numbers else last)
         return line
 
     def game(self, line: GameLine) -> RestoredGame:
@@ -268,7 +310,7 @@ class Restoring:
 
     def _expect_no(self, what: str, seen: bool) -> None:
         if seen:
-            raise InvalidBackup("out-of-order", f"apps come before the {what}")
+            raise InvalidBackup("out-of-order", f"a line out of order: it belongs before the {what}")
 
 
 def verified_game(line: GameLine, apps: Iterable[str], people: Mapping[str, str]) -> RestoredGame:

@@ -12,6 +12,7 @@ import asyncio
 import io
 import json
 import random
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -42,6 +43,8 @@ from kaiten.adapters.schema import (
     match_history,
     match_players,
     people,
+    player_feed,
+    player_feed_heads,
     player_stats,
     season_stats,
     seasons,
@@ -77,8 +80,12 @@ COMPARED = {
     "game_card_picks": game_card_picks,
     "seasons": seasons,
     "season_stats": season_stats,
+    "player_feed_heads": player_feed_heads,
+    "player_feed": player_feed,
 }
 READ_MODELS = ("match_history", "match_players", "player_stats", "game_stats", "game_card_picks", "season_stats")
+#: Not read models, but compared the same: each must hold rows for the comparison to mean anything.
+FILLED = (*READ_MODELS, "seasons", "player_feed_heads", "player_feed")
 
 
 @dataclass(frozen=True)
@@ -196,6 +203,10 @@ async def snapshot(url: str) -> dict[str, Any]:
             for name, table in COMPARED.items():
                 rows = (await connection.execute(sa.select(table).order_by(*table.primary_key.columns))).mappings()
                 tables[name] = [dict(row) for row in rows]
+            # An erased player's feed names nobody any more: a backup leaves it out.
+            present = {row["person_id"] for row in tables["people"]}
+            for name in ("player_feed_heads", "player_feed"):
+                tables[name] = [row for row in tables[name] if row["person_id"] in present]
             # A quota unset is no key (as migrated) or null (as written since): the same quotas.
             for row in tables["apps"]:
                 row["quotas"] = msgspec.convert(row["quotas"], Quotas)
@@ -266,7 +277,7 @@ def test_a_backup_restores_every_game_and_the_read_models(databases, tmp_path, m
     assert len(before["events"]) > 500 and len(before["finish_order"]) == 9
     for name in ("events", "finish_order", *COMPARED):
         assert after[name] == before[name], name
-    for name in READ_MODELS:
+    for name in FILLED:
         assert before[name], f"{name} is empty: nothing compared"
     # Ratings moved (more than one rated game per player), and both folds agree to the last bit.
     assert any(row["rated_games"] > 1 for row in after["player_stats"])
@@ -380,6 +391,17 @@ def test_a_cut_or_mixed_up_backup_restores_nothing(sqlite_backup, tmp_path, monk
     shop["seasons"][0]["app_id"] = other
     write_lines(path, lines)
     assert "invalid-season" in restore_refused(path, tmp_path, monkeypatch, capsys)
+    shop["seasons"][0]["app_id"] = shop["app"]["app_id"]
+
+    # A feed whose items are not numbered in order, and one of a person the backup does not hold.
+    feed = next(line for line in lines if line["kind"] == "feed" and len(line["items"]) >= 2)
+    feed["items"].reverse()
+    write_lines(path, lines)
+    assert "invalid-feed" in restore_refused(path, tmp_path, monkeypatch, capsys)
+    feed["items"].reverse()
+    feed["person_id"] = str(uuid.uuid4())
+    write_lines(path, lines)
+    assert "invalid-feed" in restore_refused(path, tmp_path, monkeypatch, capsys)
 
     path.write_bytes(b"not zstandard at all")
     assert "not-zstandard" in restore_refused(path, tmp_path, monkeypatch, capsys)
