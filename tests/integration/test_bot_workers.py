@@ -9,8 +9,8 @@ import os
 import signal
 import time
 from collections.abc import AsyncIterator
-from pathlib import Path
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
