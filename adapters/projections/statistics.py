@@ -134,15 +134,11 @@ class StatisticsProjection:
         by_namespace: defaultdict[Namespace, list[FinishedGame]] = defaultdict(list)
         #: Each namespace's games' ids and ends, in the same order.
         when: defaultdict[Namespace, list[tuple[str, datetime]]] = defaultdict(list)
-        finished_at = {event.stream_id: event.recorded_at for event in events}
-        for chunk in chunks([event.stream_id for event in events], GAMES_PER_READ):
-            finished = await self._finished_games(connection, chunk)
-            for stream_id in chunk:
-                ended = finished_at[stream_id]
-                if stream_id in finished and ended is not None:
-                    for namespace in finished[stream_id].namespaces:
-                        by_namespace[namespace].append(finished[stream_id])
-                        when[namespace].append((stream_id, ended))
+        finished_at = {event.stream_id: event.recorded_at for event in events if event.recorded_at is not None}
+        for chunk in chunks(list(finished_at), GAMES_PER_READ):
+            for namespace, finished in (await self._by_namespace(connection, chunk)).items():
+                by_namespace[namespace] += [game for _, game in finished]
+                when[namespace] += [(stream_id, finished_at[stream_id]) for stream_id, _ in finished]
         # Read once, after the new seasons were counted: a season defined meanwhile is counted by the
         # next batch, with this one's games.
         apps = sorted({namespace.app_id for namespace in by_namespace})
@@ -178,15 +174,22 @@ class StatisticsProjection:
             }
             ended = (await connection.execute(self._ended_in_window_before, parameters)).scalars().all()
             for chunk in chunks(ended, GAMES_PER_READ):
-                finished = await self._finished_games(connection, chunk)
-                by_namespace: defaultdict[Namespace, list[FinishedGame]] = defaultdict(list)
-                for stream_id in chunk:
-                    if stream_id in finished:
-                        for namespace in finished[stream_id].namespaces:
-                            by_namespace[namespace].append(finished[stream_id])
-                for namespace, finished_in_order in by_namespace.items():
-                    await self._update_season(connection, namespace, season_id, finished_in_order)
+                for namespace, finished in (await self._by_namespace(connection, chunk)).items():
+                    await self._update_season(connection, namespace, season_id, [game for _, game in finished])
             await connection.execute(self._mark_counted, {"app_id": app_id, "season_id": season_id})
+
+    async def _by_namespace(
+        self, connection: AsyncConnection, stream_ids: list[str]
+    ) -> defaultdict[Namespace, list[tuple[str, FinishedGame]]]:
+        """The games among these that finished here, with their ids, in the order given, under each
+        namespace they count in."""
+        finished = await self._finished_games(connection, stream_ids)
+        grouped: defaultdict[Namespace, list[tuple[str, FinishedGame]]] = defaultdict(list)
+        for stream_id in stream_ids:
+            if stream_id in finished:
+                for namespace in finished[stream_id].namespaces:
+                    grouped[namespace].append((stream_id, finished[stream_id]))
+        return grouped
 
     async def _finished_games(self, connection: AsyncConnection, stream_ids: list[str]) -> dict[str, FinishedGame]:
         """The games that finished here (an imported game counts nowhere), by id."""
