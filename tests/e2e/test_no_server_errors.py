@@ -10,6 +10,8 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import shutil
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,11 +21,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.routes import HTTPRoute
+from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap_with_store
 from tests.e2e.play import bearer, create
+from tests.e2e.serving import serving
 
 #: Two logs recorded by kaiten 0.1.0 (tests/golden), whose mutations the import route gets.
 GOLDEN_LOGS = [
@@ -143,7 +147,31 @@ def requests(draw: st.DrawFn, path: str, method: str, games: dict[str, Any]) -> 
     return {"method": method, "url": url, "params": query, "headers": headers, "content": body}
 
 
-@pytest.fixture
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgres", id="postgres", marks=pytest.mark.postgres),
+    ],
+)
+def fuzzed_database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """One database a store for the whole module: every route is fuzzed against the same server, as a
+    server meets them (a fresh database and app for each of some 120 routes took half the module's time)."""
+    if request.param == "sqlite":
+        path = tmp_path_factory.mktemp("fuzzed") / "kaiten.sqlite3"
+        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
+        return f"sqlite+aiosqlite:///{path}"
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+@pytest.fixture(scope="module")
+async def client(fuzzed_database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+    async with serving(fuzzed_database_url) as built, AsyncTestClient(app=create_app(built)) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
 async def games(client) -> dict[str, Any]:
     running = await create(client, "sushi-go", 2, seed=3)
     # A finished game of bots, imported: its bots moved when it was recorded. A game of bots created
