@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 import msgspec
@@ -89,7 +90,7 @@ def create_engine(
         "pool_timeout": pool_timeout,
     }
     if parsed.drivername == "sqlite+aiosqlite":
-        engine = create_async_engine(parsed, **options)
+        engine = create_async_engine(parsed, connect_args={"factory": _RollingBackOnClose}, **options)
         _configure_sqlite(engine)
         return engine
     connect_args: dict[str, Any] = {}
@@ -112,6 +113,21 @@ def for_writes(engine: AsyncEngine) -> AsyncEngine:
     fresh data, so a concurrent append ends in a clean ConcurrencyConflict. PostgreSQL ignores it.
     """
     return engine.execution_options(**{_WRITES: True})
+
+
+class _RollingBackOnClose(sqlite3.Connection):
+    """A SQLite connection that ends its transaction as it closes.
+
+    A task cancelled in the middle of a statement (a stopping scheduler's, a timed-out one's) gets its
+    connection closed by SQLAlchemy without a rollback, while the cancelled statement's cursor lives on
+    in the task's traceback. sqlite3 then only half-closes the connection, and its transaction, with
+    the database's single write lock, stays open until that cursor is collected: every writer waits
+    out its busy timeout meanwhile and fails ("database is locked")."""
+
+    def close(self) -> None:
+        if self.in_transaction:
+            self.rollback()
+        super().close()
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import AsyncIterator
 
 import pytest
@@ -66,3 +67,46 @@ async def test_sqlite_writers_take_turns_from_begin(sqlite_engine: AsyncEngine) 
         assert not second.done()
         await first.commit()
     await asyncio.wait_for(second, timeout=5)
+
+
+#: A statement that keeps SQLite busy for a while (counting to a few million), to be cancelled in.
+SLOW = "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) SELECT count(*) FROM n"
+
+
+async def test_a_writer_cancelled_mid_statement_leaves_the_database_writable(
+    sqlite_engine: AsyncEngine, sqlite_url: str
+) -> None:
+    """A task cancelled while its statement runs (a stopping scheduler's, a timed-out one's) has its
+    connection closed by SQLAlchemy with no rollback, and its cursor lives on in the traceback: its
+    transaction, and the single write lock, must end with the connection all the same."""
+    writer = for_writes(sqlite_engine)
+    async with writer.begin() as connection:
+        await connection.exec_driver_sql("CREATE TABLE scratch (x INTEGER)")
+    started = asyncio.Event()
+
+    async def write_then_think() -> None:
+        async with writer.begin() as connection:
+            await connection.exec_driver_sql("INSERT INTO scratch VALUES (1)")
+            started.set()
+            await connection.exec_driver_sql(SLOW)
+
+    task = asyncio.create_task(write_then_think())
+    await started.wait()
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError) as cancelled:
+        await task
+    # The traceback (kept here as a log record or a caught error would keep it) holds the cursor.
+    assert cancelled.value.__traceback__ is not None
+
+    def next_writer_gets_the_lock() -> bool:
+        probe = sqlite3.connect(sqlite_url.removeprefix("sqlite+aiosqlite:///"), timeout=5, isolation_level=None)
+        try:
+            probe.execute("BEGIN IMMEDIATE")
+            written = probe.execute("SELECT count(*) FROM scratch").fetchone()[0]
+            probe.execute("ROLLBACK")
+            return written == 0
+        finally:
+            probe.close()
+
+    assert await asyncio.to_thread(next_writer_gets_the_lock), "the cancelled write was rolled back"
