@@ -14,8 +14,10 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from functools import cache
 from urllib.parse import urlsplit
 
 import httpcore
@@ -113,14 +115,21 @@ class _CheckedConnections(httpcore.AsyncNetworkBackend):
         await self._network.sleep(seconds)
 
 
+@cache
+def _verifying_context() -> ssl.SSLContext:
+    """One context for the process, checking servers against certifi's authorities as httpx does: reading
+    that bundle costs 40 ms of CPU, which every set of services (each test's too) paid twice."""
+    return httpx.create_ssl_context(trust_env=False)
+
+
 class _CheckedTransport(httpx.AsyncHTTPTransport):
     """httpx's transport over a pool whose connections are checked (httpx takes no network backend of
     its own, so the pool it built is replaced by one that has ours)."""
 
     def __init__(self, destinations: Destinations) -> None:
-        super().__init__(trust_env=False)
+        super().__init__(verify=_verifying_context(), trust_env=False)
         self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=httpx.create_ssl_context(trust_env=False), network_backend=_CheckedConnections(destinations)
+            ssl_context=_verifying_context(), network_backend=_CheckedConnections(destinations)
         )
 
 
