@@ -12,6 +12,7 @@ import asyncio
 import io
 import json
 import random
+import shutil
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -308,11 +309,25 @@ async def moves_alike(source: str, target: str, filled: Filled) -> bool:
     return bool(written[0]) and written[0] == written[1]
 
 
+@pytest.fixture(scope="module")
+def filled_sqlite(_sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Filled]:
+    """A SQLite database filled once for the module, and its backup: the URL, the file, what it holds.
+    Nothing writes to either (filling them took 3 s a test)."""
+    folder = tmp_path_factory.mktemp("filled")
+    shutil.copyfile(_sqlite_template, folder / "kaiten.sqlite3")
+    url = f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}"
+    filled = asyncio.run(fill(url))
+    path = folder / "backup.jsonl.zst"
+    backup_to(url, path)
+    return url, path, filled
+
+
 @pytest.fixture
-def sqlite_backup(sqlite_url: str, tmp_path: Path) -> tuple[Path, Filled]:
-    filled = asyncio.run(fill(sqlite_url))
-    path = tmp_path / "backup.jsonl.zst"
-    backup_to(sqlite_url, path)
+def sqlite_backup(filled_sqlite: tuple[str, Path, Filled], tmp_path: Path) -> tuple[Path, Filled]:
+    """A copy of that backup for the test to change."""
+    _, made, filled = filled_sqlite
+    path = tmp_path / made.name
+    shutil.copyfile(made, path)
     return path, filled
 
 
@@ -407,9 +422,9 @@ def test_a_cut_or_mixed_up_backup_restores_nothing(sqlite_backup, tmp_path, monk
     assert "not-zstandard" in restore_refused(path, tmp_path, monkeypatch, capsys)
 
 
-def test_a_database_that_holds_anything_is_refused(sqlite_backup, sqlite_url, monkeypatch, capsys):
-    path, _ = sqlite_backup
-    monkeypatch.setenv("DATABASE_URL", sqlite_url)
+def test_a_database_that_holds_anything_is_refused(filled_sqlite, monkeypatch, capsys):
+    url, path, _ = filled_sqlite
+    monkeypatch.setenv("DATABASE_URL", url)
     assert main(["import", "--all", str(path)]) == 1
     error = capsys.readouterr().err
     assert "restores into an empty database" in error and "games" in error
