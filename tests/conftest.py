@@ -14,7 +14,7 @@ import os
 import secrets
 import shutil
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -158,12 +158,22 @@ def _sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def sqlite_copy(_sqlite_template: Path) -> Callable[[Path], str]:
+    """Makes a fresh migrated SQLite database at a path (a copy of the template) and answers its async
+    URL: for fixtures of any scope."""
+
+    def copy(path: Path) -> str:
+        shutil.copyfile(_sqlite_template, path)
+        return f"sqlite+aiosqlite:///{path}"
+
+    return copy
+
+
 @pytest.fixture
-def sqlite_url(_sqlite_template: Path, tmp_path: Path) -> str:
+def sqlite_url(sqlite_copy: Callable[[Path], str], tmp_path: Path) -> str:
     """A fresh migrated SQLite database file for this test (async URL)."""
-    path = tmp_path / "kaiten.sqlite3"
-    shutil.copyfile(_sqlite_template, path)
-    return f"sqlite+aiosqlite:///{path}"
+    return sqlite_copy(tmp_path / "kaiten.sqlite3")
 
 
 @pytest.fixture(
@@ -188,9 +198,8 @@ def own_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh migrated database of this test's own, shared with no other fixture's: a copy of the
     migrated SQLite file, then a new PostgreSQL database copied from the migrated template (async URL)."""
     if request.param == "sqlite":
-        path = tmp_path / "own.sqlite3"
-        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
-        return f"sqlite+aiosqlite:///{path}"
+        copy: Callable[[Path], str] = request.getfixturevalue("sqlite_copy")
+        return copy(tmp_path / "own.sqlite3")
     url: str = request.getfixturevalue("own_postgres_url")
     return url
 

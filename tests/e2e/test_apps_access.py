@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import shutil
 import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -640,11 +639,9 @@ async def fresh_database(request: pytest.FixtureRequest, store: str) -> AsyncIte
     """A new migrated database of its own: a copy of the migrated SQLite file, or a new PostgreSQL
     database (dropped on exit)."""
     if store == "sqlite":
-        template: Path = request.getfixturevalue("_sqlite_template")
+        copy: Callable[[Path], str] = request.getfixturevalue("sqlite_copy")
         factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
-        path = factory.mktemp("world") / "kaiten.sqlite3"
-        shutil.copyfile(template, path)
-        yield f"sqlite+aiosqlite:///{path}"
+        yield copy(factory.mktemp("world") / "kaiten.sqlite3")
         return
     with _new_postgres_database(request.getfixturevalue("_postgres_server")) as url:
         await upgrade(url)

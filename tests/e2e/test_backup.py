@@ -14,7 +14,7 @@ import json
 import random
 import shutil
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -310,12 +310,13 @@ async def moves_alike(source: str, target: str, filled: Filled) -> bool:
 
 
 @pytest.fixture(scope="module")
-def filled_sqlite(_sqlite_template: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path, Filled]:
+def filled_sqlite(
+    sqlite_copy: Callable[[Path], str], tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, Path, Filled]:
     """A SQLite database filled once for the module, and its backup: the URL, the file, what it holds.
     Nothing writes to either (filling them took 3 s a test)."""
     folder = tmp_path_factory.mktemp("filled")
-    shutil.copyfile(_sqlite_template, folder / "kaiten.sqlite3")
-    url = f"sqlite+aiosqlite:///{folder / 'kaiten.sqlite3'}"
+    url = sqlite_copy(folder / "kaiten.sqlite3")
     filled = asyncio.run(fill(url))
     path = folder / "backup.jsonl.zst"
     backup_to(url, path)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
-import shutil
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -158,9 +157,8 @@ def fuzzed_database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest
     """One database a store for the whole module: every route is fuzzed against the same server, as a
     server meets them (a fresh database and app for each of some 120 routes took half the module's time)."""
     if request.param == "sqlite":
-        path = tmp_path_factory.mktemp("fuzzed") / "kaiten.sqlite3"
-        shutil.copyfile(request.getfixturevalue("_sqlite_template"), path)
-        return f"sqlite+aiosqlite:///{path}"
+        copy: Callable[[Path], str] = request.getfixturevalue("sqlite_copy")
+        return copy(tmp_path_factory.mktemp("fuzzed") / "kaiten.sqlite3")
     url: str = request.getfixturevalue("postgres_url")
     return url
 
