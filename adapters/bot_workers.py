@@ -17,7 +17,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, cast
 
 from kaiten.domain.lobby import Table
 from kaiten.services.bot_moves import BotChoice, think
@@ -30,6 +30,8 @@ PARENT_CHECK_SECONDS = 1.0
 #: beside 8 `mcts:strong` games). At 10 the scheduler gives the server about nine tenths of a core it
 #: shares with a worker when both want it, and the workers every cycle the server leaves idle.
 WORKER_NICENESS = 10
+#: How long a stopping server waits for the pool's manager thread once its workers are gone.
+MANAGER_STOP_SECONDS = 5.0
 
 
 class ProcessThinker:
@@ -70,13 +72,23 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     """End the workers rather than wait for them: a search under way, or a worker still importing the
     server's code, held a stopping server for seconds (past granian's kill timeout on a busy machine,
     which then left the pool's semaphores behind). A move cut short is made again by whichever server
-    next claims the game. (Python 3.14's `terminate_workers()` does the same.)"""
+    next claims the game. (Python 3.14's `terminate_workers()` does the same.)
+
+    Then the pool's manager thread is waited for: it holds the pool's queues, whose five semaphores are
+    given back only once they are freed. A server that then died of the signal it stopped on (uvicorn
+    raises it again) before that thread ended left them to the resource tracker, which warned on the
+    server's log."""
     workers = list(pool._processes.values())
+    # typeshed gives the attribute the wakeup's type; it is the pool's manager thread.
+    manager = cast(threading.Thread | None, pool._executor_manager_thread)
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.terminate()
     for worker in workers:
         worker.join()
+    if manager is not None:
+        # With every worker gone it ends at once (a broken pool); the bound is for a stuck feeder pipe.
+        manager.join(MANAGER_STOP_SECONDS)
 
 
 def _start_worker(parent: int) -> None:

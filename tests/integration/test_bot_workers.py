@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import signal
 import time
+import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -81,5 +82,22 @@ async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once(tmp_path: P
     assert workers
     await asyncio.wait_for(thinker.close(), timeout=20)
     assert not any(worker.is_alive() for worker in workers)
+    with pytest.raises(BrokenProcessPool):
+        await running
+
+
+async def test_closing_frees_the_pools_queues_before_it_returns(tmp_path: Path) -> None:
+    """The pool's queues hold its semaphores until they are freed: a server that dies of its stop
+    signal right after closing (uvicorn raises it again) must not leave them to the resource tracker,
+    which warned on the server's log."""
+    thinker = ProcessThinker(1)
+    begun = tmp_path / "begun"
+    running = asyncio.get_running_loop().run_in_executor(thinker._pool, touch_then_sleep, str(begun), 60)
+    async with asyncio.timeout(30):
+        while not begun.exists():
+            await asyncio.sleep(0.05)
+    queues = [weakref.ref(thinker._pool._call_queue), weakref.ref(thinker._pool._result_queue)]
+    await asyncio.wait_for(thinker.close(), timeout=20)
+    assert [queue() for queue in queues] == [None, None], "a queue, and its semaphores, outlived close()"
     with pytest.raises(BrokenProcessPool):
         await running
