@@ -69,15 +69,21 @@ def touch_then_sleep(path: str, seconds: float) -> None:
     time.sleep(seconds)
 
 
-async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once(tmp_path: Path) -> None:
-    """A stopping server does not wait out a search (or a worker still starting): the move is made
-    again by whichever server claims the game next."""
+async def thinking_for_a_minute(tmp_path: Path) -> tuple[ProcessThinker, asyncio.Future[None]]:
+    """A pool of one worker that has begun a minute-long move, and that move."""
     thinker = ProcessThinker(1)
     begun = tmp_path / "begun"
     running = asyncio.get_running_loop().run_in_executor(thinker._pool, touch_then_sleep, str(begun), 60)
     async with asyncio.timeout(30):
         while not begun.exists():
             await asyncio.sleep(0.05)
+    return thinker, running
+
+
+async def test_closing_ends_a_worker_in_the_middle_of_a_move_at_once(tmp_path: Path) -> None:
+    """A stopping server does not wait out a search (or a worker still starting): the move is made
+    again by whichever server claims the game next."""
+    thinker, running = await thinking_for_a_minute(tmp_path)
     workers = multiprocessing.active_children()
     assert workers
     await asyncio.wait_for(thinker.close(), timeout=20)
@@ -90,12 +96,7 @@ async def test_closing_frees_the_pools_queues_before_it_returns(tmp_path: Path) 
     """The pool's queues hold its semaphores until they are freed: a server that dies of its stop
     signal right after closing (uvicorn raises it again) must not leave them to the resource tracker,
     which warned on the server's log."""
-    thinker = ProcessThinker(1)
-    begun = tmp_path / "begun"
-    running = asyncio.get_running_loop().run_in_executor(thinker._pool, touch_then_sleep, str(begun), 60)
-    async with asyncio.timeout(30):
-        while not begun.exists():
-            await asyncio.sleep(0.05)
+    thinker, running = await thinking_for_a_minute(tmp_path)
     queues = [weakref.ref(thinker._pool._call_queue), weakref.ref(thinker._pool._result_queue)]
     await asyncio.wait_for(thinker.close(), timeout=20)
     assert [queue() for queue in queues] == [None, None], "a queue, and its semaphores, outlived close()"
