@@ -12,10 +12,12 @@ A group of entries is *compatible* when
   waited past the time it gave (`bots_due`).
 
 `form_games` forms games until no compatible group of people alone, nor any due group with bots, is
-left among the entries it did not place: each game is formed around the oldest entry that can be in
-one (as many people as can sit with it, the largest such game), so a player who waited longer is
-placed first, and removing entries never makes a group possible, so one pass over the anchors is
-complete. A window widens while its player waits (`window_after`)."""
+left among the entries it did not place. Games of people alone come first: bots fill only a game that
+people alone could not, so a pass over the anchors forms those, then a second pass the games with
+bots among the entries left. In each pass every game is formed around the oldest entry that can be
+in one (as many people as can sit with it, the largest such game), so a player who waited longer is
+placed first; removing entries never makes a group possible, so an anchor found in no game stays so,
+and each pass is complete. A window widens while its player waits (`window_after`)."""
 
 from __future__ import annotations
 
@@ -139,18 +141,27 @@ def _fits(anchor: Waiting, others: Sequence[Waiting], size: int, with_bots: bool
     return best
 
 
-def _game_for(anchor: Waiting, others: Sequence[Waiting], lowest: int, highest: int) -> Formed | None:
-    """The largest game of people alone around `anchor`, else (its bots due) the game with the most
-    people and the fewest bots; None when it can be in no game now."""
-    sizes = range(min(anchor.max_players, highest), max(anchor.min_players, lowest) - 1, -1)
-    for size in sizes:
+def _sizes(anchor: Waiting, lowest: int, highest: int) -> range:
+    """The game sizes the anchor may sit at, largest first."""
+    return range(min(anchor.max_players, highest), max(anchor.min_players, lowest) - 1, -1)
+
+
+def _people_game(anchor: Waiting, others: Sequence[Waiting], lowest: int, highest: int) -> Formed | None:
+    """The largest game of people alone around `anchor`; None when it can be in none now."""
+    for size in _sizes(anchor, lowest, highest):
         people = _fits(anchor, others, size, with_bots=False)
         if len(people) == size - 1:
             return Formed(entries=(anchor.entry_id, *(entry.entry_id for entry in people)))
+    return None
+
+
+def _bots_game(anchor: Waiting, others: Sequence[Waiting], lowest: int, highest: int) -> Formed | None:
+    """With its bots due, the game around `anchor` with the most people and the fewest bots; None when
+    they are not due (or it asked for none)."""
     if anchor.bot is None or not anchor.bots_due:
         return None
     best: tuple[int, int, list[Waiting]] | None = None
-    for size in sizes:
+    for size in _sizes(anchor, lowest, highest):
         people = _fits(anchor, others, size, with_bots=True)
         score = (len(people), -size)
         if best is None or score > (best[0], best[1]):
@@ -167,20 +178,23 @@ def _game_for(anchor: Waiting, others: Sequence[Waiting], lowest: int, highest: 
 def form_games(waiting: Sequence[Waiting], lowest: int, highest: int) -> list[Formed]:
     """The games to start now from these entries, oldest first (`waiting` is in the order they
     joined), for a game of `lowest..highest` players: disjoint, each compatible, and none left that
-    could be formed from the entries not placed."""
+    could be formed from the entries not placed; games of people alone before any with bots."""
     left = list(waiting)
     order = {entry.entry_id: number for number, entry in enumerate(waiting)}
     formed: list[Formed] = []
-    index = 0
-    while index < len(left):
-        anchor = left[index]
-        others = left[:index] + left[index + 1 :]
-        game = _game_for(anchor, others, lowest, highest)
-        if game is None:
-            index += 1  # never in a game with these entries, nor with fewer of them
-            continue
-        # The seats follow the order the people joined in.
-        formed.append(Formed(entries=tuple(sorted(game.entries, key=order.__getitem__)), bots=game.bots))
-        placed = set(game.entries)
-        left = [entry for entry in left if entry.entry_id not in placed]
+    for game_around in (_people_game, _bots_game):
+        index = 0
+        while index < len(left):
+            anchor = left[index]
+            game = game_around(anchor, left[:index] + left[index + 1 :], lowest, highest)
+            if game is None:
+                index += 1  # never in such a game with these entries, nor with fewer of them
+                continue
+            # The seats follow the order the people joined in.
+            formed.append(Formed(entries=tuple(sorted(game.entries, key=order.__getitem__)), bots=game.bots))
+            placed = set(game.entries)
+            # The game may take entries tried as anchors before (a game with bots takes any that asked
+            # for bots): the next anchor is the first entry not tried yet, wherever that leaves it.
+            index = sum(1 for entry in left[:index] if entry.entry_id not in placed)
+            left = [entry for entry in left if entry.entry_id not in placed]
     return formed

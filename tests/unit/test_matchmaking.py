@@ -105,3 +105,34 @@ def test_bots_fill_once_due() -> None:
     due = Waiting("a", "alice", 3, 4, bot="greedy", bots_due=True)
     [game] = form_games([due], 2, 5)
     assert game.entries == ("a",) and game.bots == ("greedy", "greedy")
+
+
+def test_an_entry_after_a_game_that_took_an_earlier_one_is_still_tried() -> None:
+    """Hypothesis found it: bob's game (his bots due) takes alice's second entry, which was tried before
+    his and found in no game then; her third entry, after his, was then never tried, and waited with
+    its bots due."""
+    waiting = [
+        Waiting("a1", "alice", 1, 2),
+        Waiting("b1", "bob", 1, 2),
+        Waiting("a2", "alice", 1, 3, bot="greedy"),
+        Waiting("b2", "bob", 3, 3, bot="greedy", bots_due=True),
+        Waiting("a3", "alice", 1, 2, bot="greedy", bots_due=True),
+    ]
+    games = form_games(waiting, 2, 5)
+    assert [(game.entries, game.bots) for game in games] == [
+        (("a1", "b1"), ()),
+        (("a2", "b2"), ("greedy",)),
+        (("a3",), ("greedy",)),
+    ]
+
+
+def test_people_who_can_play_alone_are_not_taken_into_a_game_with_bots() -> None:
+    """Hypothesis found it: alice, oldest, needs three seats and has her bots due; bob's entry went into
+    her game with a bot, though he and carol could play alone. Now they do, and alice plays with two bots."""
+    waiting = [
+        Waiting("a", "alice", 3, 3, bot="greedy", bots_due=True),
+        Waiting("c", "carol", 1, 2),
+        Waiting("b", "bob", 1, 3, bot="greedy"),
+    ]
+    games = form_games(waiting, 2, 5)
+    assert [(game.entries, game.bots) for game in games] == [(("c", "b"), ()), (("a",), ("greedy", "greedy"))]
