@@ -85,6 +85,13 @@ class CountingGame:
         self.decisions += 1
         return self.game.decide(state, seat, command, chance)
 
+    def play_bots(self, *args: Any) -> Any:
+        """The rollouts' fast path (`Game.play_bots`), where the game has one: its decisions count too."""
+        played = self.game.play_bots(*args)
+        if played is not None:
+            self.decisions += played[2]
+        return played
+
 
 def positions(game: Game, players: int, games: int, every: int = 1) -> Iterator[tuple[lobby.Table, int]]:
     """Every `every`-th decision of `games` greedy games, with the seat to decide."""

@@ -260,8 +260,16 @@ class Search:
         return best_key, arms[best_key]
 
     def _rollout(self, state: Any, policy: Bot, chance: Chance) -> tuple[Result, int]:
-        """Play to the end: every awaited seat asks the policy, which sees only that seat's view."""
+        """Play to the end: every awaited seat asks the policy, which sees only that seat's view; through
+        the game's fast path for its bots where it has one for the policy (`Game.play_bots`: the same
+        game, its events left unread)."""
         game = self.game
+        played = game.play_bots(state, [policy] * state.players, lambda _at, _seat: chance, lambda _at: chance, 0)
+        if played is not None:
+            _events, end, decisions = played
+            result = game.result(end)
+            assert result is not None, "a fast path plays the game to its end"
+            return result, decisions
         steps = 0
         while (result := game.result(state)) is None:
             seat = game.awaiting(state)[0]

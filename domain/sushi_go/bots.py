@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain, filterfalse
 from math import comb, floor
 from typing import Any
@@ -17,6 +17,7 @@ import msgspec
 
 from kaiten.domain.chance import Chance
 from kaiten.domain.sushi_go.cards import (
+    CARD_ICONS,
     CHOPSTICKS,
     CHOPSTICKS_IDS,
     DUMPLING,
@@ -36,7 +37,7 @@ from kaiten.domain.sushi_go.decide import NO_CHOPSTICKS, deal, puddings_scored, 
 from kaiten.domain.sushi_go.events import CardPicked, CardsRevealed
 from kaiten.domain.sushi_go.evolve import NO_PICKS, SEATS, final_result
 from kaiten.domain.sushi_go.scoring import DUMPLING_POINTS, maki_points, pudding_points
-from kaiten.domain.sushi_go.state import SushiGoState
+from kaiten.domain.sushi_go.state import Cards, SushiGoState
 from kaiten.domain.sushi_go.view import SushiGoView
 
 _replace = msgspec.structs.replace
@@ -67,6 +68,19 @@ def _at_least(picks: int, needed: int, rate: float = 0.3) -> float:
 _CHANCE: tuple[tuple[float, ...], ...] = tuple(tuple(_at_least(p, n) for n in range(4)) for p in range(12))
 
 
+#: What every seat shows that a greedy seat weighs: its maki icons this round, and its puddings (kept
+#: ones and those played this round).
+Shown = tuple[list[int], list[int]]
+
+
+def shown_by(tableaus: Sequence[Sequence[int]], puddings: Sequence[Sequence[int]]) -> Shown:
+    """What every seat shows, from the tableaus as revealed this round and the puddings kept."""
+    return (
+        [sum(map(CARD_ICONS.__getitem__, tableau)) for tableau in tableaus],
+        [len(kept) + sum(map(IS_PUDDING.__getitem__, tableau)) for kept, tableau in zip(puddings, tableaus)],  # noqa: B905
+    )
+
+
 class _Tally:
     """The viewer's own tableau as counts, and what it needs of the others' (maki icons, puddings)."""
 
@@ -82,21 +96,15 @@ class _Tally:
         "wasabi",
     )
 
-    def __init__(self, view: SushiGoView, seat: int) -> None:
+    def __init__(self, tableau: Sequence[int], shown: Shown, seat: int) -> None:
+        """From the seat's own tableau and what every seat shows (`shown`)."""
         self.seat = seat
         self.tempura = self.sashimi = self.dumpling = self.wasabi = self.icons = self.chopsticks = 0
-        #: Puddings per seat, kept ones and those played this round.
-        self.puddings = [
-            len(kept) + sum(1 for card in tableau if KIND[card] == PUDDING)
-            for kept, tableau in zip(view.puddings, view.tableaus, strict=True)
-        ]
-        for card in view.tableaus[seat]:
+        icons, puddings = shown
+        self.puddings = list(puddings)
+        for card in tableau:
             self.add(KIND[card], count_pudding=False)
-        self.others_icons = [
-            sum(MAKI_ICONS[KIND[card]] for card in tableau)
-            for other, tableau in enumerate(view.tableaus)
-            if other != seat
-        ]
+        self.others_icons = icons[:seat] + icons[seat + 1 :]
 
     def copy(self) -> _Tally:
         # Attribute by attribute rather than a loop over __slots__: the search's rollouts copy often.
@@ -140,31 +148,37 @@ class GreedyBot:
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         assert isinstance(view, SushiGoView) and view.seat is not None
-        seat = view.seat
-        future = min(view.hand_size - 1, len(_CHANCE) - 1)
-        values: dict[tuple[int, ...], float] = {}
-        start = _Tally(view, seat)
-        best: Any = commands[0]
-        best_value = float("-inf")
-        for command in commands:
-            kinds = tuple([KIND[card] for card in command.cards])
-            value = values.get(kinds)
-            if value is None:
-                tally = start.copy()
-                value = 0.0
-                for kind in kinds:
-                    value += _value(kind, tally, view, seat, future)
-                    tally.add(kind)
-                if len(kinds) == 2:
-                    # The chopsticks go back into the hand: their future use is lost.
-                    value -= 1.5 if future >= 3 else 0.0
-                values[kinds] = value
-            if value > best_value:
-                best, best_value = command, value
-        return best
+        start = _Tally(view.tableaus[view.seat], shown_by(view.tableaus, view.puddings), view.seat)
+        return commands[_best([command.cards for command in commands], start, view.round, view.hand_size)]
 
 
-def _value(kind: int, tally: _Tally, view: SushiGoView, seat: int, future: int) -> float:
+def _best(choices: Iterable[Cards], start: _Tally, round_: int, hand_size: int) -> int:
+    """The index of the first of `choices` (each the cards of a pick, in the order of `legal_commands`)
+    worth the most to the seat whose tally is `start`: `GreedyBot`'s choice, over its view's commands
+    or over `play_bots`' lists."""
+    future = min(hand_size - 1, len(_CHANCE) - 1)
+    values: dict[tuple[int, ...], float] = {}
+    best = 0
+    best_value = float("-inf")
+    for index, cards in enumerate(choices):
+        kinds = tuple([KIND[card] for card in cards])
+        value = values.get(kinds)
+        if value is None:
+            tally = start.copy()
+            value = 0.0
+            for kind in kinds:
+                value += _value(kind, tally, round_, future)
+                tally.add(kind)
+            if len(kinds) == 2:
+                # The chopsticks go back into the hand: their future use is lost.
+                value -= 1.5 if future >= 3 else 0.0
+            values[kinds] = value
+        if value > best_value:
+            best, best_value = index, value
+    return best
+
+
+def _value(kind: int, tally: _Tally, round_: int, future: int) -> float:
     """The marginal points of adding one card of `kind`, plus the lookahead for incomplete sets."""
     chance = _CHANCE[future]
     if kind == TEMPURA:
@@ -184,15 +198,28 @@ def _value(kind: int, tally: _Tally, view: SushiGoView, seat: int, future: int) 
         return 1.5 * chance[2] if tally.chopsticks == 0 else 0.3 * chance[3]
     if kind == PUDDING:
         counts = list(tally.puddings)
+        seat = tally.seat
         before = pudding_points(counts)[seat]
         counts[seat] += 1
         gain = pudding_points(counts)[seat] - before
-        return float(gain) if view.round >= ROUNDS else 1.5 + 0.5 * max(gain, 0)
+        return float(gain) if round_ >= ROUNDS else 1.5 + 0.5 * max(gain, 0)
     icons = MAKI_ICONS[kind]
     others = tally.others_icons
     before = maki_points([tally.icons, *others])[0]
     after = maki_points([tally.icons + icons, *others])[0]
     return float(after - before) + 0.4 * icons * chance[1]
+
+
+def _choices(hand: list[int], pairs: bool) -> Iterator[Cards]:
+    """The cards of each pick `legal_commands` lists for this hand, in its order: the singles, then with
+    chopsticks every ordered pair of different cards."""
+    for card in hand:
+        yield (card,)
+    if pairs:
+        for first in hand:
+            for second in hand:
+                if second != first:
+                    yield (first, second)
 
 
 def play_bots(
@@ -202,14 +229,17 @@ def play_bots(
     rules_chance: Callable[[int], Chance],
     version: int,
 ) -> tuple[list[Any], SushiGoState, int] | None:
-    """Random bots in every seat playing the game to its end (`domain.engine.Game.play_bots`) on a
-    working copy of the state in lists, changed in place, and the state built once at the end. Each
-    pick is drawn as `RandomBot` draws over `legal_commands`, without listing them; what the rules
-    write on their own is what `follow` writes (the same functions of `decide`, in the same order),
-    and each event changes the lists as `evolve` changes the state."""
+    """Random and greedy bots in every seat playing the game to its end (`domain.engine.Game.play_bots`)
+    on a working copy of the state in lists, changed in place, and the state built once at the end.
+    Each pick is what the seat's bot chooses over `legal_commands` (a random one drawn as `RandomBot`
+    draws, without listing them); what the rules write on their own is what `follow` writes (the same
+    functions of `decide`, in the same order), and each event changes the lists as `evolve` changes the
+    state. The search's rollouts (`domain.mcts`) play greedy bots through it."""
     players = state.players
-    if len(bots) != players or any(type(bot) is not RandomBot for bot in bots):
+    if len(bots) != players or any(type(bot) is not RandomBot and type(bot) is not GreedyBot for bot in bots):
         return None
+    greedy = [type(bot) is GreedyBot for bot in bots]
+    anyone_greedy = any(greedy)
     round_ = state.round
     turn = state.turn
     deck = state.deck
@@ -222,6 +252,9 @@ def play_bots(
     totals = list(state.totals)
     scored = list(state.scored)
     result = state.result
+    #: What every seat showed when the turn began, which a greedy seat weighs (the picks below go to the
+    #: tableaus as they are made, and nobody sees a pick before the reveal); None between turns.
+    shown: Shown | None = shown_by(state.tableaus, state.puddings) if awaiting and anyone_greedy else None
     # Whether each tableau holds chopsticks (its seat may pick two cards), kept as cards are placed.
     holds_chopsticks = [not CHOPSTICKS_IDS.isdisjoint(tableau) for tableau in tableaus]
     # The turn's picks made before are placed now, as the picks below are (see there).
@@ -245,6 +278,8 @@ def play_bots(
     chance: Chance | None = None
     while result is None:
         if awaiting:
+            if anyone_greedy and shown is None:
+                shown = shown_by(tableaus, puddings)
             for seat in awaiting:
                 at = version + len(events)
                 hand = hands[seat]
@@ -252,7 +287,15 @@ def play_bots(
                 # `legal_commands` lists the singles in the hand's order, then with chopsticks every
                 # ordered pair (first in the hand's order, then the others in theirs): size + size *
                 # (size - 1). floor is int() for a float >= 0, and cheaper.
-                if size >= 2 and holds_chopsticks[seat]:
+                pairs = size >= 2 and holds_chopsticks[seat]
+                if greedy[seat]:
+                    # The bot's chance is asked for as `run_bots` asks for it, though greedy draws nothing.
+                    choosing(at, seat)
+                    assert shown is not None
+                    # A seat that has not picked this turn holds a hand of the turn's size, and its own
+                    # tableau as revealed.
+                    index = _best(_choices(hand, pairs), _Tally(tableaus[seat], shown, seat), round_, size)
+                elif pairs:
                     index = floor(choosing(at, seat).rng.random() * (size * size))
                 else:
                     index = floor(choosing(at, seat).rng.random() * size)
@@ -296,6 +339,7 @@ def play_bots(
             hands.insert(0, hands.pop())
             turn += 1
             picks = list(NO_PICKS[players])
+            shown = None
             awaiting = SEATS[players] if len(hands[0]) >= 2 else ()
         elif hands[0]:
             # One card per hand is left: it is placed automatically (no chopsticks to hand back, and

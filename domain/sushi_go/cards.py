@@ -85,6 +85,8 @@ NIGIRI_POINTS: tuple[int, ...] = tuple(
 )
 #: Whether each card id is a pudding / a chopsticks (by id, for the hot paths).
 IS_PUDDING: tuple[bool, ...] = tuple(kind == PUDDING for kind in KIND)
+#: Maki icons by card id.
+CARD_ICONS: tuple[int, ...] = tuple(MAKI_ICONS[kind] for kind in KIND)
 IS_CHOPSTICKS: tuple[bool, ...] = tuple(kind == CHOPSTICKS for kind in KIND)
 CHOPSTICKS_IDS: frozenset[int] = frozenset(card for card, kind in enumerate(KIND) if kind == CHOPSTICKS)
 

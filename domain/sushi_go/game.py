@@ -95,7 +95,10 @@ class SushiGo(RulesVersioned):
     bots: Mapping[str, Callable[[], Bot]] = {
         "random": RandomBot,
         "greedy": GreedyBot,
-        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=5500, strong_budget=27500, deal_cost=0.5),
+        # The rollouts take `play_bots` (no view, no protocol call a decision), so a simulated decision
+        # costs less beside an iteration's deal and scoring, which `deal_cost` weighs more for; the same
+        # milliseconds a decision buy 1.3 to 1.6 times the simulations (bench/README.md, "Greedy rollouts").
+        **search_bots(lambda: SUSHI_GO, sampler, GreedyBot, budget=10000, strong_budget=50000, deal_cost=2.5),
     }
     #: What a decision with a choice costs each bot: CPU milliseconds on the reference machine by player
     #: count, the median as `bench/mcts.py` measured it (bench/README.md, "Bot budgets", 2026-12-02).

@@ -56,18 +56,19 @@ def test_the_fast_path_plays_as_the_protocol_does(game_id: str, data: Any) -> No
     assert table.status != "active" or fast.table.status == "finished"
 
 
-def test_sushi_go_has_a_fast_path_for_random_bots_in_every_seat_only() -> None:
-    """The fast path is taken (so the property above compares two paths) for random bots, and refused
-    when any seat is another bot or a person."""
-    table, log = new_table(SUSHI_GO, 7, ["random"] * 4)
-    state = lobby.state_of(table)
-    played = play_bots(state, [RandomBot()] * 4, simulator_chance(7), lambda at: Chance(7, at), len(log))
-    assert played is not None
-    events, end, decisions = played
-    assert end.result is not None
-    assert decisions == sum(type(event).__name__ == "CardPicked" for event in events) > 0
+def test_sushi_go_has_a_fast_path_for_random_and_greedy_bots_in_every_seat_only() -> None:
+    """The fast path is taken (so the property above compares two paths) for random and greedy bots,
+    and refused when any seat is another bot or a person."""
     bots = SUSHI_GO.bots
-    assert play_bots(state, [RandomBot()] * 3 + [bots["greedy"]()], simulator_chance(7), Chance, len(log)) is None
+    table, log = new_table(SUSHI_GO, 7, ["random", "greedy", "random", "greedy"])
+    state = lobby.state_of(table)
+    for seats in ([RandomBot()] * 4, [bots["greedy"]()] * 4, [RandomBot(), bots["greedy"]()] * 2):
+        played = play_bots(state, seats, simulator_chance(7), lambda at: Chance(7, at), len(log))
+        assert played is not None
+        events, end, decisions = played
+        assert end.result is not None
+        assert decisions == sum(type(event).__name__ == "CardPicked" for event in events) > 0
+    assert play_bots(state, [RandomBot()] * 3 + [bots["mcts"]()], simulator_chance(7), Chance, len(log)) is None
     assert play_bots(state, [RandomBot()] * 3 + [None], simulator_chance(7), Chance, len(log)) is None
 
 

@@ -11,6 +11,8 @@ from typing import Any
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kaiten.domain import mcts
 from kaiten.domain.catalog import GAMES
@@ -75,6 +77,13 @@ class CountingGame:
     def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Any:
         self.decisions += 1
         return SUSHI_GO.decide(state, seat, command, chance)
+
+    def play_bots(self, *args: Any) -> Any:
+        """The rollouts' fast path: its decisions are simulated decisions too."""
+        played = SUSHI_GO.play_bots(*args)
+        assert played is not None, "greedy rollouts take Sushi Go!'s fast path"
+        self.decisions += played[2]
+        return played
 
 
 def test_the_budget_counts_simulated_decisions() -> None:
@@ -204,6 +213,50 @@ def test_a_search_makes_the_same_moves_in_any_process() -> None:
     here = searched_moves()
     assert len(here) == 3 * len(GAMES)
     assert runs == [here, here]
+
+
+class WithoutFastPath:
+    """Sushi Go! whose bots always play one decision at a time through the protocol."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(SUSHI_GO, name)
+
+    def play_bots(self, *_args: Any) -> None:
+        return None
+
+
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), at=st.integers(0, 80), draw=st.integers(0, 2**32))
+@settings(max_examples=40, deadline=None)
+def test_rollouts_through_the_fast_path_play_the_games_the_protocol_plays(
+    players: int, seed: int, at: int, draw: int
+) -> None:
+    """From a determinization at any point of a game, a greedy rollout through `Game.play_bots` ends in
+    the same result after the same number of decisions, having drawn the same deals (the chance is left
+    in the same state), as one played decision by decision: the search's moves do not change."""
+    states = list(positions(SUSHI_GO, players, seed))
+    state = states[at % len(states)]
+    seat = SUSHI_GO.awaiting(state)[0]
+    sample = sushi_go_sampler.sample(SUSHI_GO.view(state, seat), Chance(draw))
+    rollouts = []
+    for game in (SUSHI_GO, WithoutFastPath()):
+        chance = Chance(draw, "rollout")
+        search = Search(game, sushi_go_sampler, GreedyBot, budget=1)  # type: ignore[arg-type]
+        played = search._rollout(sample, GreedyBot(), chance)
+        rollouts.append((msgspec.json.encode(played[0]), played[1], chance.rng.getstate()))
+    assert rollouts[0] == rollouts[1]
+    assert rollouts[0][1] > 0
+
+
+def test_a_search_through_the_fast_path_makes_the_moves_it_made_without_it() -> None:
+    for players in (2, 4):
+        for number, state in enumerate(list(positions(SUSHI_GO, players, 11))[::9]):
+            seat = SUSHI_GO.awaiting(state)[0]
+            view, commands = SUSHI_GO.view(state, seat), SUSHI_GO.legal_commands(state, seat)
+            moves = [
+                Search(game, sushi_go_sampler, GreedyBot, budget=300).best(view, commands, Chance(number))  # type: ignore[arg-type]
+                for game in (SUSHI_GO, WithoutFastPath())
+            ]
+            assert moves[0] == moves[1]
 
 
 def test_the_search_sees_only_the_view() -> None:
