@@ -12,10 +12,11 @@ import weakref
 from collections.abc import AsyncIterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from kaiten.adapters.bot_workers import WORKER_NICENESS, ProcessThinker
+from kaiten.adapters.bot_workers import WORKER_NICENESS, ProcessThinker, lower_priority
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.adapters.people import InMemoryPeople
 from kaiten.adapters.system import SecureIds, SystemClock
@@ -57,10 +58,28 @@ async def test_workers_think_at_a_lower_cpu_priority_than_their_server(games: Ga
     created = await games.create(CreateGame("sushi-go", 2, None, 5, [NewSeat(bot="greedy"), NewSeat(bot="random")]))
     assert (await games.wake(created.id)).fired, "a worker made a move, so it has started"
 
-    server = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.sched_getscheduler(0) == os.SCHED_OTHER
     workers = [worker.pid for worker in multiprocessing.active_children() if worker.pid is not None]
     assert workers
-    assert {os.getpriority(os.PRIO_PROCESS, pid) for pid in workers} == {min(19, server + WORKER_NICENESS)}
+    assert {os.sched_getscheduler(pid) for pid in workers} == {os.SCHED_IDLE}
+
+
+def priority_without_an_idle_class(answer: Any) -> None:
+    """In a forked child: `lower_priority` where `os` has no idle scheduling class (as on macOS)."""
+    del os.SCHED_IDLE
+    lower_priority()
+    answer.put((os.sched_getscheduler(0), os.getpriority(os.PRIO_PROCESS, 0)))
+
+
+def test_without_an_idle_class_a_worker_runs_at_a_lower_niceness() -> None:
+    context = multiprocessing.get_context("fork")
+    answer = context.Queue()
+    child = context.Process(target=priority_without_an_idle_class, args=(answer,))
+    child.start()
+    policy, niceness = answer.get(timeout=30)
+    child.join(30)
+    assert policy == os.SCHED_OTHER
+    assert niceness == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
 
 
 def touch_then_sleep(path: str, seconds: float) -> None:
