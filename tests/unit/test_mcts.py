@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bench.mcts import CountingGame
 from kaiten.domain import mcts
 from kaiten.domain.catalog import GAMES
 from kaiten.domain.chance import Chance
@@ -65,30 +66,9 @@ def test_a_forced_move_is_played_without_searching() -> None:
     assert search.best(SUSHI_GO.view(state, 0), copies, Chance(1)) == copies[0]
 
 
-class CountingGame:
-    """Sushi Go! counting the decisions the search simulates."""
-
-    def __init__(self) -> None:
-        self.decisions = 0
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(SUSHI_GO, name)
-
-    def decide(self, state: Any, seat: int, command: Any, chance: Chance) -> Any:
-        self.decisions += 1
-        return SUSHI_GO.decide(state, seat, command, chance)
-
-    def play_bots(self, *args: Any) -> Any:
-        """The rollouts' fast path: its decisions are simulated decisions too."""
-        played = SUSHI_GO.play_bots(*args)
-        assert played is not None, "greedy rollouts take Sushi Go!'s fast path"
-        self.decisions += played[2]
-        return played
-
-
 def test_the_budget_counts_simulated_decisions() -> None:
     state = next(positions(SUSHI_GO, 3, 2))
-    game = CountingGame()
+    game = CountingGame(SUSHI_GO)
     search = Search(game, sushi_go_sampler, GreedyBot, budget=700)  # type: ignore[arg-type]
     search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
     # The last iteration may run past the budget by at most one game's decisions (3 rounds of 9 picks).
@@ -116,7 +96,7 @@ def test_each_iteration_counts_its_deal_and_scoring_per_seat() -> None:
     """Late in a game an iteration is a decision or two; what its deal and scoring cost is counted too."""
     state = list(positions(SUSHI_GO, 3, 2))[-3]  # the last turn: two cards in each hand, the last one played alone
     assert len(set(state.hands[0])) == 2
-    game, deals = CountingGame(), CountingDeals()
+    game, deals = CountingGame(SUSHI_GO), CountingDeals()
     search = Search(game, deals, GreedyBot, budget=700, deal_cost=0.5)  # type: ignore[arg-type]
     search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
     # Every iteration plays the last turn (3 decisions) and counts 0.5 a seat for its deal: 4.5 in all.
@@ -138,7 +118,7 @@ class Weighing(Search):
 def test_each_move_a_selection_weighs_counts_its_move_cost() -> None:
     """A Party seat filling a takeout box weighs up to 128 moves at every iteration: they count too."""
     state = list(positions(SUSHI_GO, 3, 2))[-3]
-    game = CountingGame()
+    game = CountingGame(SUSHI_GO)
     search = Weighing(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=700, move_cost=0.5)
     search.game = game  # type: ignore[assignment]
     search.best(SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0), Chance(3))
