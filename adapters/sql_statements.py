@@ -201,15 +201,19 @@ def _append_all() -> sa.Select[Any]:
         )
         .cte("remembered")
     )
-    summary_row = sa.select(*(sa.bindparam(f"{SUMMARY}{column.name}", type_=column.type) for column in games.c))
+    # The summary travels as one JSON object (NULL: none), its fields read into the games row's columns by
+    # PostgreSQL: one parameter where a column each cost its own conversion and bind processing per append.
+    summary = sa.bindparam(SUMMARY_JSON, type_=sa.Text)
+    fields = sa.func.jsonb_populate_record(sa.literal_column(f"NULL::{games.name}"), sa.cast(summary, JSONB))
+    record = fields.table_valued(*(column.name for column in games.c), name="s")
+    has_summary = summary.is_not(None)
     upsert = postgresql.insert(games).from_select(
         [column.name for column in games.c],
-        summary_row.where(sa.bindparam("has_summary", type_=sa.Boolean), inserted),
+        sa.select(*(record.c[column.name] for column in games.c)).where(has_summary, inserted),
     )
     summarized = _replacing_summary(upsert).cte("summarized")
     # The deadline row follows the summary: replaced when it names a wake time, else removed (the two
     # conditions exclude each other, so no row is touched twice by the one statement).
-    has_summary = sa.bindparam("has_summary", type_=sa.Boolean)
     wake_at = sa.bindparam(f"{SUMMARY}wake_at", type_=deadlines.c.due_at.type)
     scheduled = _schedule(
         "postgresql", sa.select(*_deadline_row()).where(has_summary, wake_at.is_not(None), inserted)
@@ -237,6 +241,8 @@ def _append_all() -> sa.Select[Any]:
 
 #: The prefix of the summary's fields among the append's parameters (short, as the constants below).
 SUMMARY = "s_"
+#: The parameter of the append's one statement that holds the whole summary as JSON.
+SUMMARY_JSON = "summary"
 
 # Constants are written into the statements rather than bound: the append's statement must stay short
 # enough (psycopg's MAX_CACHED_STATEMENT_LENGTH, 4096) for psycopg to cache its conversion, which it

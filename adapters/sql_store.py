@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import for_writes
 from kaiten.adapters.notify import CHANNEL, LocalNotifier, notice_payload
-from kaiten.adapters.sql_statements import SUMMARY, Statements
+from kaiten.adapters.sql_statements import SUMMARY, SUMMARY_JSON, Statements
 from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
 from kaiten.services.ports import (
     DELIVERIES_QUEUED,
@@ -32,7 +32,6 @@ from kaiten.services.ports import (
 )
 
 _encoder = msgspec.json.Encoder()
-SUMMARY_FIELDS = GameSummary.__struct_fields__
 #: The idempotency keys' primary key: a violation of it is a retried command, not a lost race.
 KEYS_CONSTRAINT = "pk_idempotency_keys"
 _metadata_decoder = msgspec.json.Decoder(dict[str, Any])
@@ -54,6 +53,12 @@ class SqlEventStore:
         self._clock = clock
         self._notifier = notifier
         self._sql = Statements(engine.dialect.name)
+        # Compiled once and run as the driver's SQL: SQLAlchemy would otherwise work out the cache key
+        # of this large statement and process its parameters at every append (a tenth of a command's
+        # instructions). Its parameters are the driver's values already (`_summary_json`).
+        self._append_all = (
+            None if self._sql.append_all is None else str(self._sql.append_all.compile(dialect=engine.dialect))
+        )
 
     async def append(
         self,
@@ -91,7 +96,7 @@ class SqlEventStore:
         try:
             # An append that adds to players' feeds numbers their items under their heads' row locks:
             # several statements, in one transaction (most appends add nothing and take one statement).
-            if self._sql.append_all is not None and not feed:
+            if self._append_all is not None and not feed:
                 positions = await self._append_in_one_statement(parameters, summary, len(events))
             else:
                 positions, queued, heads = await self._append_in_one_transaction(parameters, summary, events, feed)
@@ -124,18 +129,17 @@ class SqlEventStore:
         self, parameters: dict[str, Any], summary: GameSummary | None, count: int
     ) -> dict[int, int]:
         """PostgreSQL: events, key and summary in one atomic statement, one round trip."""
-        assert self._sql.append_all is not None
+        assert self._append_all is not None
         stream_id, key = parameters["stream_id"], parameters["idempotency_key"]
-        fields = msgspec.structs.asdict(summary) if summary is not None else dict.fromkeys(SUMMARY_FIELDS)
         parameters = {
             **parameters,
             "first_version": parameters["expected_version"] + 1,
-            "has_summary": summary is not None,
-            **{f"{SUMMARY}{name}": value for name, value in fields.items()},
+            SUMMARY_JSON: None if summary is None else _summary_json(summary),
+            f"{SUMMARY}wake_at": None if summary is None else summary.wake_at,
         }
         try:
             async with self._autocommit.connect() as connection:
-                result = await connection.execute(self._sql.append_all, parameters)
+                result: Result[int, int, str | None] = await connection.exec_driver_sql(self._append_all, parameters)
                 positions = {version: position for position, version, _deliveries_notice in result}
         except IntegrityError as error:
             if isinstance(error.orig, psycopg.Error) and error.orig.diag.constraint_name == KEYS_CONSTRAINT:
@@ -306,6 +310,15 @@ class SqlEventStore:
             result = await connection.execute(self._sql.read_summary, {"stream_id": stream_id})
             row = result.first()
         return None if row is None else GameSummary(**row._asdict())
+
+
+def _summary_json(summary: GameSummary) -> str:
+    """The summary as the one JSON parameter of the append, its times refused when naive as a
+    `UtcDateTime` column refuses them."""
+    for value in (summary.created_at, summary.updated_at, summary.finished_at, summary.wake_at):
+        if value is not None and value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware (UTC) datetime")
+    return _encoder.encode(summary).decode()
 
 
 def _stored_events(stream_id: str, result: Result[int, int, str, int, str, str, datetime]) -> list[StoredEvent]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from datetime import UTC, datetime
 
 import msgspec
 import pytest
@@ -13,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.sql_store import SqlEventStore
-from kaiten.services.ports import ConcurrencyConflict, NewEvent
+from kaiten.services.ports import ConcurrencyConflict, GameSummary, NewEvent
 
 pytestmark = pytest.mark.postgres
 
@@ -103,3 +104,15 @@ async def test_writers_in_several_processes_keep_versions_contiguous(postgres_ur
         for engine in engines:
             await engine.dispose()
     assert sum(appended.values()) + conflicts == len(stores) * len(streams) * 3 * 6
+
+
+async def test_a_summary_with_a_naive_time_is_refused_and_writes_nothing(postgres_engine: AsyncEngine) -> None:
+    """The append's one statement carries the summary as JSON, where a naive time would be read in the
+    session's time zone: it is refused as a `UtcDateTime` column refuses it."""
+    store = SqlEventStore(postgres_engine)
+    stream = str(uuid.uuid4())
+    now = datetime(2026, 12, 4, 17, 0)
+    naive = GameSummary(stream, "sushi-go", "open", 1, 2, {}, [], [], None, {}, now.replace(tzinfo=UTC), now)
+    with pytest.raises(ValueError, match="naive datetime"):
+        await store.append(stream, 0, [event("GameCreated")], naive)
+    assert await store.read(stream) == []
