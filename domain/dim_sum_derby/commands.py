@@ -1,4 +1,7 @@
-"""Commands of Dim Sum Derby (``{"type": "<kebab-case>", ...}``). Cards are referred to by id."""
+"""Commands of Dim Sum Derby (``{"type": "<kebab-case>", ...}``). Cards are referred to by id.
+
+The scoring calculator's body (`DerbyScoreRequest`) is here too: a body a caller sends, decoded as a command is.
+"""
 
 from __future__ import annotations
 
@@ -53,3 +56,25 @@ class Arrange(msgspec.Struct, frozen=True, tag="arrange", tag_field="type"):
 
 
 DerbyCommand = Rotate | Serve | Cycle | Eat | DrawDerby | PlayDerby | DiscardDerby | Arrange
+
+
+class DerbyScorePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One player's tableau for the calculator.
+
+    ``cards``: dish slugs, one entry per portion marker the player put on a dish (scored or still on the
+    table: partly eaten dishes count as complete at the end). ``desserts``: more portions, same meaning
+    (accepted for the family's generic shape; any dish may be listed there). ``yen``: the dish slugs of
+    the player's yen cards, at most one per cart type (usually four). A portion scores only when the
+    player holds that dish's yen card; other portions are discarded markers and score nothing.
+    """
+
+    cards: tuple[str, ...] = ()
+    desserts: tuple[str, ...] = ()
+    yen: tuple[str, ...] = ()
+
+
+class DerbyScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``end_of_game``: apply the -1 per unsatisfied yen card (a yen card with no portion)."""
+
+    players: tuple[DerbyScorePlayer, ...]
+    end_of_game: bool = True

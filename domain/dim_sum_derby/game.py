@@ -28,13 +28,13 @@ from kaiten.domain.dim_sum_derby.cards import (
     KITCHEN_LEFT,
 )
 from kaiten.domain.dim_sum_derby.catalog import Details, details
-from kaiten.domain.dim_sum_derby.commands import DerbyCommand
+from kaiten.domain.dim_sum_derby.commands import DerbyCommand, DerbyScoreRequest
 from kaiten.domain.dim_sum_derby.decide import decide, follow, setup
 from kaiten.domain.dim_sum_derby.events import EVENT_TYPES, DerbyEvent, DerbyPlayed, PortionEaten
 from kaiten.domain.dim_sum_derby.evolve import evolve
 from kaiten.domain.dim_sum_derby.legal import legal_commands
 from kaiten.domain.dim_sum_derby.options import DerbyOptions, check_options
-from kaiten.domain.dim_sum_derby.scoring import CATEGORIES, DerbyScoreRequest, final_result, score_request
+from kaiten.domain.dim_sum_derby.scoring import CATEGORIES, final_result, score_request
 from kaiten.domain.dim_sum_derby.state import DerbyState
 from kaiten.domain.dim_sum_derby.view import DerbyView, redact, view
 from kaiten.domain.engine import (

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import msgspec
-
 from kaiten.domain.dim_sum_derby.cards import CARD_CART, CARD_DISH, CART_SLUGS, CART_TYPES, DISH_BY_SLUG, DISHES
+from kaiten.domain.dim_sum_derby.commands import DerbyScoreRequest
 from kaiten.domain.dim_sum_derby.state import Cards, DerbyState
 from kaiten.domain.engine import Result, RuleViolation, SeatScore, rank_scores, seat_score
 
@@ -43,28 +42,6 @@ def tiebreak(portions: Cards) -> int:
 def final_result(state: DerbyState) -> Result:
     scores = [seat_score(seat, breakdown(state.portions[seat])) for seat in range(state.players)]
     return rank_scores(scores, [tiebreak(p) for p in state.portions])
-
-
-class DerbyScorePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One player's tableau for the calculator.
-
-    ``cards``: dish slugs, one entry per portion marker the player put on a dish (scored or still on the
-    table: partly eaten dishes count as complete at the end). ``desserts``: more portions, same meaning
-    (accepted for the family's generic shape; any dish may be listed there). ``yen``: the dish slugs of
-    the player's yen cards, at most one per cart type (usually four). A portion scores only when the
-    player holds that dish's yen card; other portions are discarded markers and score nothing.
-    """
-
-    cards: tuple[str, ...] = ()
-    desserts: tuple[str, ...] = ()
-    yen: tuple[str, ...] = ()
-
-
-class DerbyScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``end_of_game``: apply the -1 per unsatisfied yen card (a yen card with no portion)."""
-
-    players: tuple[DerbyScorePlayer, ...]
-    end_of_game: bool = True
 
 
 def _dish(slug: str) -> int:

@@ -2,6 +2,8 @@
 
 Baskets are numbered 0..5 clockwise; `steps` names the basket you want relative to yours: after the
 command the basket at `front + steps` (mod 6) faces you. Positive steps are called clockwise.
+
+The scoring calculator's body (`ScoreRequest`) is here too: a body a caller sends, decoded as a command is.
 """
 
 from __future__ import annotations
@@ -30,3 +32,19 @@ class ReturnBun(msgspec.Struct, frozen=True, tag="return-bun", tag_field="type")
 
 
 Command = Take | Rotate | ReturnBun
+
+
+class ScorePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    #: The whole menu, as card slugs.
+    cards: tuple[str, ...] = ()
+    #: This game has no desserts; any slugs here are counted as part of the menu.
+    desserts: tuple[str, ...] = ()
+    chopsticks_tokens: int = 0
+
+
+class ScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    players: tuple[ScorePlayer, ...]
+    #: Always scored as the end of the game.
+    end_of_game: bool = True
+    #: The seat holding the squishy bun, None when it is in the middle.
+    squishy_bun: int | None = None

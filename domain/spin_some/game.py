@@ -57,13 +57,13 @@ from kaiten.domain.spin_some import view as views
 from kaiten.domain.spin_some.bots import BOTS, GreedyBot
 from kaiten.domain.spin_some.cards import CARD_SLUG
 from kaiten.domain.spin_some.catalog import Details, details
-from kaiten.domain.spin_some.commands import Command
+from kaiten.domain.spin_some.commands import Command, ScoreRequest
 from kaiten.domain.spin_some.decide import decide, follow, setup
 from kaiten.domain.spin_some.events import EVENT_TYPES, DimSumTaken, SpinEvent
 from kaiten.domain.spin_some.evolve import evolve
 from kaiten.domain.spin_some.legal import legal_commands
 from kaiten.domain.spin_some.options import SpinOptions
-from kaiten.domain.spin_some.scoring import CATEGORIES, ScoreRequest, score_cards, score_request
+from kaiten.domain.spin_some.scoring import CATEGORIES, score_cards, score_request
 from kaiten.domain.spin_some.state import SpinState
 from kaiten.domain.spin_some.view import SpinView
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-import msgspec
-
 from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
 from kaiten.domain.majority import most_and_fewest
 from kaiten.domain.spin_some.cards import (
@@ -25,6 +23,7 @@ from kaiten.domain.spin_some.cards import (
     STEAMED_BUN,
     TURNIP,
 )
+from kaiten.domain.spin_some.commands import ScoreRequest
 
 #: The breakdown's categories, always all present (0 when nothing scores).
 CATEGORIES: Final = (
@@ -39,25 +38,10 @@ CATEGORIES: Final = (
     "special-plates",
     "chopsticks",
 )
+
 EGG_TART_POINTS: Final = (0, 1, 2, 5, 9, 15)
 BUN_POINTS: Final = 3
 PLATE_POINTS: Final = 4
-
-
-class ScorePlayer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    #: The whole menu, as card slugs.
-    cards: tuple[str, ...] = ()
-    #: This game has no desserts; any slugs here are counted as part of the menu.
-    desserts: tuple[str, ...] = ()
-    chopsticks_tokens: int = 0
-
-
-class ScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    players: tuple[ScorePlayer, ...]
-    #: Always scored as the end of the game.
-    end_of_game: bool = True
-    #: The seat holding the squishy bun, None when it is in the middle.
-    squishy_bun: int | None = None
 
 
 def kind_counts(kinds: Sequence[int]) -> list[int]:

@@ -96,29 +96,25 @@ class _Tally:
         "wasabi",
     )
 
-    def __init__(self, tableau: Sequence[int], shown: Shown, seat: int) -> None:
-        """From the seat's own tableau and what every seat shows (`shown`)."""
+    def __init__(
+        self,
+        seat: int,
+        counts: tuple[int, int, int, int, int, int],
+        others_icons: list[int],
+        puddings: list[int],
+    ) -> None:
         self.seat = seat
-        self.tempura = self.sashimi = self.dumpling = self.wasabi = self.icons = self.chopsticks = 0
-        icons, puddings = shown
-        self.puddings = list(puddings)
-        for card in tableau:
-            self.add(KIND[card], count_pudding=False)
-        self.others_icons = icons[:seat] + icons[seat + 1 :]
+        self.tempura, self.sashimi, self.dumpling, self.wasabi, self.icons, self.chopsticks = counts
+        self.others_icons = others_icons
+        self.puddings = puddings
 
     def copy(self) -> _Tally:
-        # Attribute by attribute rather than a loop over __slots__: the search's rollouts copy often.
-        other = _Tally.__new__(_Tally)
-        other.seat = self.seat
-        other.tempura = self.tempura
-        other.sashimi = self.sashimi
-        other.dumpling = self.dumpling
-        other.wasabi = self.wasabi
-        other.icons = self.icons
-        other.chopsticks = self.chopsticks
-        other.others_icons = self.others_icons
-        other.puddings = list(self.puddings)
-        return other
+        return _Tally(
+            self.seat,
+            (self.tempura, self.sashimi, self.dumpling, self.wasabi, self.icons, self.chopsticks),
+            self.others_icons,
+            list(self.puddings),
+        )
 
     def add(self, kind: int, count_pudding: bool = True) -> None:
         if kind == TEMPURA:
@@ -141,6 +137,15 @@ class _Tally:
             self.icons += MAKI_ICONS[kind]
 
 
+def _tally(tableau: Sequence[int], shown: Shown, seat: int) -> _Tally:
+    """The tally of a seat's own tableau, beside what every seat shows (`shown`)."""
+    icons, puddings = shown
+    tally = _Tally(seat, (0, 0, 0, 0, 0, 0), icons[:seat] + icons[seat + 1 :], list(puddings))
+    for card in tableau:
+        tally.add(KIND[card], count_pudding=False)
+    return tally
+
+
 class GreedyBot:
     """The card worth the most points now, counting what incomplete sets may still bring."""
 
@@ -148,7 +153,7 @@ class GreedyBot:
 
     def choose(self, view: Any, commands: Sequence[Any], chance: Chance) -> Any:
         assert isinstance(view, SushiGoView) and view.seat is not None
-        start = _Tally(view.tableaus[view.seat], shown_by(view.tableaus, view.puddings), view.seat)
+        start = _tally(view.tableaus[view.seat], shown_by(view.tableaus, view.puddings), view.seat)
         return commands[_best([command.cards for command in commands], start, view.round, view.hand_size)]
 
 
@@ -294,7 +299,7 @@ def play_bots(
                     assert shown is not None
                     # A seat that has not picked this turn holds a hand of the turn's size, and its own
                     # tableau as revealed.
-                    index = _best(_choices(hand, pairs), _Tally(tableaus[seat], shown, seat), round_, size)
+                    index = _best(_choices(hand, pairs), _tally(tableaus[seat], shown, seat), round_, size)
                 elif pairs:
                     index = floor(choosing(at, seat).rng.random() * (size * size))
                 else:

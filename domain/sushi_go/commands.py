@@ -2,6 +2,8 @@
 
 Cards are unique card ids; with two cards the first listed is played first (it matters for wasabi).
 Legal commands are built from interned tables, so listing them allocates almost nothing.
+
+The scoring calculator's body (`ScoreRequest`) is here too: a body a caller sends, decoded as a command is.
 """
 
 from __future__ import annotations
@@ -28,3 +30,23 @@ def pair_picks(first: int) -> tuple[Pick, ...]:
     if row is None:
         row = _PAIR_ROWS[first] = tuple(Pick(cards=(first, second)) for second in range(DECK_SIZE))
     return row
+
+
+class PlayerTableau(msgspec.Struct, frozen=True):
+    #: Card slugs in play order (order matters for wasabi).
+    cards: tuple[str, ...] = ()
+    #: Desserts kept from earlier rounds (only `pudding` in Sushi Go!).
+    desserts: tuple[str, ...] = ()
+
+
+class ScoreRequest(msgspec.Struct, frozen=True):
+    """The scoring calculator's body.
+
+    `{"players": [{"cards": ["wasabi", "squid-nigiri"], "desserts": ["pudding"]}], "end_of_game": true}`.
+
+    Maki compares the listed players. Puddings (desserts plus puddings among the cards) score only at
+    the end of the game, with the 2-player rule when exactly two players are listed.
+    """
+
+    players: tuple[PlayerTableau, ...]
+    end_of_game: bool = True

@@ -60,13 +60,13 @@ from kaiten.domain.sushi_go.cards import (
     slug,
 )
 from kaiten.domain.sushi_go.catalog import Details, details
-from kaiten.domain.sushi_go.commands import Pick
+from kaiten.domain.sushi_go.commands import Pick, ScoreRequest
 from kaiten.domain.sushi_go.decide import deal, decide, follow
 from kaiten.domain.sushi_go.events import EVENT_TYPES, CardsRevealed, SushiGoEvent
 from kaiten.domain.sushi_go.evolve import evolve
 from kaiten.domain.sushi_go.legal import legal_commands
 from kaiten.domain.sushi_go.options import SushiGoOptions
-from kaiten.domain.sushi_go.scoring import CATEGORIES, ScoreRequest, score_request
+from kaiten.domain.sushi_go.scoring import CATEGORIES, score_request
 from kaiten.domain.sushi_go.state import SushiGoState, initial_state
 from kaiten.domain.sushi_go.view import SushiGoView, redact, view
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import msgspec
-
 from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
 from kaiten.domain.majority import most_and_fewest
 from kaiten.domain.sushi_go.cards import (
@@ -30,6 +28,7 @@ from kaiten.domain.sushi_go.cards import (
     TEMPURA,
     WASABI,
 )
+from kaiten.domain.sushi_go.commands import ScoreRequest
 
 #: The breakdown's categories, always all present (pudding is 0 until the end of the game).
 CATEGORIES: tuple[str, ...] = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "pudding")
@@ -139,26 +138,6 @@ def round_breakdowns_of_cards(tableaus: Sequence[Sequence[int]]) -> list[dict[st
 
 def count_puddings(kinds: Iterable[int]) -> int:
     return sum(1 for kind in kinds if kind == PUDDING)
-
-
-class PlayerTableau(msgspec.Struct, frozen=True):
-    #: Card slugs in play order (order matters for wasabi).
-    cards: tuple[str, ...] = ()
-    #: Desserts kept from earlier rounds (only `pudding` in Sushi Go!).
-    desserts: tuple[str, ...] = ()
-
-
-class ScoreRequest(msgspec.Struct, frozen=True):
-    """The scoring calculator's body.
-
-    `{"players": [{"cards": ["wasabi", "squid-nigiri"], "desserts": ["pudding"]}], "end_of_game": true}`.
-
-    Maki compares the listed players. Puddings (desserts plus puddings among the cards) score only at
-    the end of the game, with the 2-player rule when exactly two players are listed.
-    """
-
-    players: tuple[PlayerTableau, ...]
-    end_of_game: bool = True
 
 
 def _kind(card_slug: str) -> int:

@@ -10,6 +10,8 @@
 - `{"type": "flip", "cards": [3, 9]}`: the takeout box's cards to flip (maybe none).
 - `{"type": "choose-menu", "menu": "sushi-go"}`: first-player (suggested id) / build (custom menu).
 - `{"type": "propose-menu", "menu": ...}` and `{"type": "vote", "approve": true}`: vote mode.
+
+The scoring calculator's body (`ScoreRequest`) is here too: a body a caller sends, decoded as a command is.
 """
 
 from __future__ import annotations
@@ -75,3 +77,31 @@ def pick(card: int, call: int | None = None) -> Pick:
     if command is None:
         command = _PICKS[key] = Pick(card=card, call=call)
     return command
+
+
+class PlayerTableau(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    #: Card slugs in play order (order matters for wasabi); a special order is listed as the slug
+    #: it copies, a card flipped by a takeout box as `face-down`.
+    cards: tuple[str, ...] = ()
+    #: Desserts kept from earlier rounds (the fridge).
+    desserts: tuple[str, ...] = ()
+
+
+class ScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The scoring calculator's body.
+
+    `{"players": [{"cards": ["wasabi", "squid-nigiri"], "desserts": ["pudding"]}], "end_of_game": true,
+    "menu": "sushi-go", "players_count": 6}`.
+
+    - `players_count` (default: the number of listed players, at least 2) sets the maki awards (6/4/2 with 6+)
+      and the 2-player rule for temaki and pudding.
+    - `menu` (a suggested id or a custom menu) sets which dessert scores; without it, the desserts
+      that appear score. It matters for fruit, where no fruit at all is -6.
+    - Uramaki: the listed uramaki are the ones left at round end, every place is unclaimed.
+    - Desserts (the fridge plus desserts among the cards) score only when `end_of_game` is true.
+    """
+
+    players: tuple[PlayerTableau, ...]
+    end_of_game: bool = True
+    menu: str | CustomMenu | None = None
+    players_count: int | None = None

@@ -87,7 +87,7 @@ from kaiten.domain.sushi_go_party.cards import (
     SLUG,
 )
 from kaiten.domain.sushi_go_party.catalog import Details, details
-from kaiten.domain.sushi_go_party.commands import Command
+from kaiten.domain.sushi_go_party.commands import Command, ScoreRequest
 from kaiten.domain.sushi_go_party.decide import PartyRules
 from kaiten.domain.sushi_go_party.events import (
     EVENT_TYPES,
@@ -102,7 +102,7 @@ from kaiten.domain.sushi_go_party.legal import legal_commands
 from kaiten.domain.sushi_go_party.options import PartyOptions, check_options
 from kaiten.domain.sushi_go_party.rules_v1 import RULES_V1
 from kaiten.domain.sushi_go_party.rules_v2 import RULES_V2
-from kaiten.domain.sushi_go_party.scoring import CATEGORIES, ScoreRequest, score_request
+from kaiten.domain.sushi_go_party.scoring import CATEGORIES, score_request
 from kaiten.domain.sushi_go_party.state import PartyState
 from kaiten.domain.sushi_go_party.view import PartyView, redact, view
 

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-import msgspec
-
 from kaiten.domain.engine import RuleViolation, SeatScore, seat_score
 from kaiten.domain.majority import most_and_fewest
 from kaiten.domain.sushi_go_party.cards import (
@@ -31,7 +29,8 @@ from kaiten.domain.sushi_go_party.cards import (
     URAMAKI_ICONS,
     URAMAKI_PLACES,
 )
-from kaiten.domain.sushi_go_party.options import CustomMenu, MenuSpec, resolve_menu
+from kaiten.domain.sushi_go_party.commands import ScoreRequest
+from kaiten.domain.sushi_go_party.options import MenuSpec, resolve_menu
 
 Entry = tuple[int, str, int]
 
@@ -270,34 +269,6 @@ def dessert_breakdowns(
 
 
 # --- the calculator -------------------------------------------------------------------------------
-
-
-class PlayerTableau(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    #: Card slugs in play order (order matters for wasabi); a special order is listed as the slug
-    #: it copies, a card flipped by a takeout box as `face-down`.
-    cards: tuple[str, ...] = ()
-    #: Desserts kept from earlier rounds (the fridge).
-    desserts: tuple[str, ...] = ()
-
-
-class ScoreRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The scoring calculator's body.
-
-    `{"players": [{"cards": ["wasabi", "squid-nigiri"], "desserts": ["pudding"]}], "end_of_game": true,
-    "menu": "sushi-go", "players_count": 6}`.
-
-    - `players_count` (default: the number of listed players, at least 2) sets the maki awards (6/4/2 with 6+)
-      and the 2-player rule for temaki and pudding.
-    - `menu` (a suggested id or a custom menu) sets which dessert scores; without it, the desserts
-      that appear score. It matters for fruit, where no fruit at all is -6.
-    - Uramaki: the listed uramaki are the ones left at round end, every place is unclaimed.
-    - Desserts (the fridge plus desserts among the cards) score only when `end_of_game` is true.
-    """
-
-    players: tuple[PlayerTableau, ...]
-    end_of_game: bool = True
-    menu: str | CustomMenu | None = None
-    players_count: int | None = None
 
 
 def entries_from_slugs(slugs: Sequence[str]) -> list[Entry]:

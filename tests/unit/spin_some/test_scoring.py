@@ -9,8 +9,9 @@ import pytest
 
 from kaiten.domain.engine import RuleViolation
 from kaiten.domain.spin_some.cards import PLATE_DISHES
+from kaiten.domain.spin_some.commands import ScoreRequest
 from kaiten.domain.spin_some.game import SPIN_SOME_FOR_DIM_SUM as GAME
-from kaiten.domain.spin_some.scoring import CATEGORIES, ScoreRequest, bun_points
+from kaiten.domain.spin_some.scoring import CATEGORIES, bun_points
 from tests.unit.spin_some.helpers import make_state
 
 SESAME_SHUMAI_CHIVE_BUN = "special-plate-sesame-shumai-chive-bun"

@@ -7,9 +7,9 @@ import pytest
 
 from kaiten.domain.engine import RuleViolation
 from kaiten.domain.sushi_go.cards import DECK_SIZE, KIND, MAX_PLAYERS, SLUG_TO_KIND
+from kaiten.domain.sushi_go.commands import ScoreRequest
 from kaiten.domain.sushi_go.game import SUSHI_GO as GAME
 from kaiten.domain.sushi_go.scoring import (
-    ScoreRequest,
     dumpling_points,
     maki_points,
     nigiri_points,
