@@ -20,7 +20,7 @@ from kaiten.api.contract.docs import assets_router, render_plugins
 from kaiten.api.cors import cors_config
 from kaiten.api.dependencies import PROVIDERS
 from kaiten.api.errors import EXCEPTION_HANDLERS
-from kaiten.api.metrics import MetricsController, watch_pools
+from kaiten.api.metrics import MetricsController, RouteMetrics, watch_pools
 from kaiten.api.play import UNCOMPRESSED, play_router
 from kaiten.api.principal import Identify
 from kaiten.api.rate_limit import Limiter, LimitRequests
@@ -162,7 +162,7 @@ def create_app(
             # Services handed in belong to the caller, who closes them; background parts stop here.
             await (running.close() if owned else running.stop())
 
-    metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True)
+    metrics = PrometheusConfig(app_name="kaiten", prefix="kaiten", group_path=True, middleware_class=RouteMetrics)
     plugins: list[PluginProtocol] = [] if traces is None else [request_spans(traces)]
     middleware: list[Middleware] = [
         *([] if traces is None else [spans_named_by_route]),
