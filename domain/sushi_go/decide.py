@@ -38,7 +38,8 @@ def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> tupl
         if 0 <= seat < state.players and state.picks[seat]:
             raise RuleViolation("already-picked", "this seat has already picked this turn; picks are final")
         raise NotNow("not-your-turn", f"the game is not waiting for seat {seat}")
-    cards = command.cards
+    # Read as objects: a caller in Python may send anything, and compiled code would read ints as ints.
+    cards: tuple[object, ...] = command.cards
     hand = state.hands[seat]
     if not 1 <= len(cards) <= 2:
         raise RuleViolation("invalid-command", "pick one card, or two with chopsticks")
@@ -52,7 +53,7 @@ def decide(state: SushiGoState, seat: int, command: Any, chance: Chance) -> tupl
             raise RuleViolation("invalid-command", "the two cards must be different")
         if not has_chopsticks(state.tableaus[seat]):
             raise RuleViolation("no-chopsticks", "two cards need a chopsticks card in your tableau")
-    return (CardPicked(seat, cards),)
+    return (CardPicked(seat, command.cards),)
 
 
 def follow(state: SushiGoState, chance: Chance) -> tuple[Any, ...]:

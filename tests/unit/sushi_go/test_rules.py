@@ -308,6 +308,9 @@ def test_rule_violations_of_decide() -> None:
     other = next(card for card in range(108) if card not in hands[0])
     assert violation(state, 0, Pick(cards=(108,))) == "unknown-card"
     assert violation(state, 0, Pick(cards=(-1,))) == "unknown-card"
+    # Not ints (a caller in Python may send anything; True equals 1): refused, compiled too (test_compiled).
+    for card in (True, 1.0, "1", None):
+        assert violation(state, 0, Pick(cards=(card,))) == "unknown-card"  # type: ignore[arg-type]
     assert violation(state, 0, Pick(cards=(other,))) == "card-not-in-hand"
     assert violation(state, 0, Pick(cards=())) == "invalid-command"
     assert violation(state, 0, Pick(cards=(hands[0][0], hands[0][1]))) == "no-chopsticks"
