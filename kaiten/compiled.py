@@ -18,6 +18,9 @@ playouts, deals and scoring: what `kaiten simulate` and the search's rollouts sp
 msgspec struct is defined in one (msgspec reads a class's annotations, which a compiled class does not
 keep: each game's calculator body lives in its `commands` module for this), and nothing replaces a
 compiled module's functions at run time (its calls between its own functions are bound at build time).
+Compiled code checks the declared types of what it is given (a field typed `int` is read as an int, so
+`True` becomes 1): what a caller may get wrong is read as `object` and checked, as Sushi Go!'s `decide`
+reads a pick's cards; the rest is what the service decoded with msgspec against those same types.
 """
 
 from __future__ import annotations
