@@ -15,7 +15,6 @@ from litestar.plugins.prometheus import PrometheusConfig
 from litestar.types import Middleware
 
 from kaiten.api.bootstrap import Services, bootstrap
-from kaiten.api.caching import PrivateAnswers
 from kaiten.api.contract.docs import assets_router, render_plugins
 from kaiten.api.cors import cors_config
 from kaiten.api.dependencies import PROVIDERS
@@ -214,5 +213,5 @@ def create_app(
     )
     # Around the router (and CORS), not a route's middleware: requests that match no route are logged
     # too, and every answer says how caches may keep it.
-    app.asgi_handler = RequestLog(PrivateAnswers(app.asgi_handler))
+    app.asgi_handler = RequestLog(app.asgi_handler)
     return app

@@ -3,38 +3,49 @@
 Almost every answer under /v1 depends on who asks: a seat sees its own hand, an app its own games, a
 private game answers only those who hold its credential. So every such answer says
 `Cache-Control: private` (unless its route said otherwise, as a stream does) and
-`Vary: Authorization, Origin`. This wraps the whole application, CORS included: Litestar's CORS sets
-`Vary: Origin` in place of what the route said, and a cache that then keys on the origin alone hands
-one token's answer to another (api/conditional.py makes the entity tags differ per viewer too).
+`Vary: Authorization, Origin`. The request log's middleware (api/request_log.py), which wraps the
+whole application, CORS included, sets them: Litestar's CORS sets `Vary: Origin` in place of what the
+route said, and a cache that then keys on the origin alone hands one token's answer to another
+(api/conditional.py makes the entity tags differ per viewer too).
 """
 
 from __future__ import annotations
 
-from litestar.datastructures import MutableScopeHeaders
-from litestar.enums import ScopeType
-from litestar.types import ASGIApp, Message, Receive, Scope, Send
+from collections.abc import Iterable
 
 #: What a caller-dependent answer varies with: the credential, and the page's origin (CORS).
 VARY = ("Authorization", "Origin")
+_VARIED = frozenset(name.lower() for name in VARY)
+_PRIVATE = (b"cache-control", b"private")
 
 
-class PrivateAnswers:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+def is_private(path: str) -> bool:
+    return path.startswith("/v1/")
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != ScopeType.HTTP or not scope["path"].startswith("/v1/"):
-            await self.app(scope, receive, send)
-            return
 
-        async def send_private(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableScopeHeaders.from_message(message)
-                named = [name.strip() for value in headers.getall("vary", []) for name in value.split(",")]
-                wanted = [*VARY, *(name for name in named if name and name.lower() not in {"authorization", "origin"})]
-                headers["Vary"] = ", ".join(wanted)
-                if "cache-control" not in headers:
-                    headers["Cache-Control"] = "private"
-            await send(message)
-
-        await self.app(scope, receive, send_private)
+def private_headers(headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """An answer's headers with `Vary` naming the credential and the origin first (in place of the
+    first `Vary` the answer had, its other names kept after them), and `Cache-Control: private`
+    unless the answer said how it may be cached."""
+    kept: list[tuple[bytes, bytes]] = []
+    named: list[str] = []
+    vary_at = -1
+    said_how = False
+    for key, value in headers:
+        lowered = key.lower()
+        if lowered == b"vary":
+            named += value.decode("latin-1").split(",")
+            if vary_at >= 0:
+                continue
+            vary_at = len(kept)
+        said_how = said_how or lowered == b"cache-control"
+        kept.append((key, value))
+    others = (name for name in (name.strip() for name in named) if name and name.lower() not in _VARIED)
+    vary = (b"vary", ", ".join([*VARY, *others]).encode("latin-1"))
+    if vary_at < 0:
+        kept.append(vary)
+    else:
+        kept[vary_at] = vary
+    if not said_how:
+        kept.append(_PRIVATE)
+    return kept

@@ -2,7 +2,9 @@
 
 It wraps the whole application (not one route's handler), so requests that match no route, or a
 route but not its method, are logged too. Lines carry the route's template rather than the path,
-the game id, and the seat the token matched, but never a token.
+the game id, and the seat the token matched, but never a token. The same middleware says how caches
+may keep the answers under /v1 (api/caching.py): one wrapper around the application and one around
+its `send` rather than two of each.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import uuid
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from kaiten.api.caching import is_private, private_headers
 from kaiten.services.caller import caller_seat
 
 log = logging.getLogger("kaiten.request")
@@ -43,12 +46,17 @@ class RequestLog:
         request_id = request_id_of(scope)
         started = time.perf_counter()
         status = 500
+        private = is_private(scope["path"])
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
-                message["headers"] = [*message.get("headers", ()), (b"x-request-id", request_id.encode())]
+                headers = message.get("headers", ())
+                message["headers"] = [
+                    *(private_headers(headers) if private else headers),
+                    (b"x-request-id", request_id.encode()),
+                ]
             await send(message)
 
         seat = caller_seat.set(None)
