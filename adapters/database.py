@@ -98,6 +98,10 @@ def create_engine(
         connect_args["application_name"] = APPLICATION_NAME
     if pooler:
         connect_args["prepare_threshold"] = None
+    # A connection in autocommit mode (the appends' and the reads', see SqlEventStore) holds no
+    # transaction to end: SQLAlchemy's rollback as it goes back to the pool would only cost a command
+    # the driver's lock and a switch of greenlets.
+    options["skip_autocommit_rollback"] = True
     # No pre-ping: it costs a round trip on every checkout, a third of a command's. A connection
     # dropped by a server restart fails its one request instead (503 database-unavailable), and
     # SQLAlchemy then replaces every pooled connection of that generation.
