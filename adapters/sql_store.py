@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NoReturn
 
 import msgspec
 import psycopg
-from sqlalchemy.engine import Result
+from sqlalchemy.engine import Connection, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+from sqlalchemy.util import greenlet_spawn
 
 from kaiten.adapters.database import for_writes
 from kaiten.adapters.notify import CHANNEL, LocalNotifier, notice_payload
@@ -53,9 +54,9 @@ class SqlEventStore:
         self._clock = clock
         self._notifier = notifier
         self._sql = Statements(engine.dialect.name)
-        # Compiled once and run as the driver's SQL: SQLAlchemy would otherwise work out the cache key
-        # of this large statement and process its parameters at every append (a tenth of a command's
-        # instructions). Its parameters are the driver's values already (`_summary_json`).
+        # Compiled once and run as the driver's SQL (`_run_append`): SQLAlchemy would otherwise work out
+        # the cache key of this large statement and process its parameters at every append (a tenth of
+        # a command's instructions). Its parameters are the driver's values already (`_summary_json`).
         self._append_all = (
             None if self._sql.append_all is None else str(self._sql.append_all.compile(dialect=engine.dialect))
         )
@@ -139,8 +140,8 @@ class SqlEventStore:
         }
         try:
             async with self._autocommit.connect() as connection:
-                result: Result[int, int, str | None] = await connection.exec_driver_sql(self._append_all, parameters)
-                positions = {version: position for position, version, _deliveries_notice in result}
+                rows = await self._run_append(connection, self._append_all, parameters)
+                positions = {version: position for position, version, _deliveries_notice in rows}
         except IntegrityError as error:
             if isinstance(error.orig, psycopg.Error) and error.orig.diag.constraint_name == KEYS_CONSTRAINT:
                 raise DuplicateIdempotencyKey(stream_id, key) from error
@@ -148,6 +149,33 @@ class SqlEventStore:
         if len(positions) != count:
             raise ConcurrencyConflict(stream_id, parameters["expected_version"])
         return positions
+
+    async def _run_append(
+        self, connection: AsyncConnection, statement: str, parameters: dict[str, Any]
+    ) -> list[tuple[int, int, str | None]]:
+        """The append's statement run on the pooled connection's psycopg connection itself.
+
+        SQLAlchemy's execution around it (an execution context, a cursor result, greenlet switches)
+        cost a command a tenth of its instructions. Its failures stay SQLAlchemy's, as if it had run
+        the statement: a driver's error or an interruption goes through the connection's own handler
+        (`_handle_dbapi_exception`, what its execution calls), which translates it into SQLAlchemy's
+        exceptions and, for a lost connection, invalidates the connection and its pool. When
+        something listens to the cursor events (the traces' spans), SQLAlchemy runs the statement."""
+        if self._engine.sync_engine.dispatch.before_cursor_execute:
+            result: Result[int, int, str | None] = await connection.exec_driver_sql(statement, parameters)
+            return [(position, version, notice) for position, version, notice in result]
+        sync, raw = connection.sync_connection, await connection.get_raw_connection()
+        assert sync is not None and raw.driver_connection is not None
+        try:
+            async with raw.driver_connection.cursor() as cursor:
+                await cursor.execute(statement, parameters)
+                rows: list[tuple[int, int, str | None]] = await cursor.fetchall()
+                return rows
+        except BaseException as error:
+            # Any other error is a bug of ours, which SQLAlchemy would have raised as it is too.
+            if isinstance(error, Exception) and not isinstance(error, psycopg.Error):
+                raise
+            await greenlet_spawn(_handled, sync, error, statement, parameters)
 
     async def _append_in_one_transaction(
         self,
@@ -310,6 +338,15 @@ class SqlEventStore:
             result = await connection.execute(self._sql.read_summary, {"stream_id": stream_id})
             row = result.first()
         return None if row is None else GameSummary(**row._asdict())
+
+
+def _handled(connection: Connection, error: BaseException, statement: str, parameters: dict[str, Any]) -> NoReturn:
+    """SQLAlchemy's handling of a statement's failure, which reads the error being handled (an
+    interruption is raised again as it is), in a greenlet of its own as it invalidates with the driver."""
+    try:
+        raise error
+    except BaseException as failure:
+        connection._handle_dbapi_exception(failure, statement, parameters, None, None)
 
 
 def _summary_json(summary: GameSummary) -> str:

@@ -4,19 +4,31 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 
 import msgspec
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.services.ports import ConcurrencyConflict, GameSummary, NewEvent
 
 pytestmark = pytest.mark.postgres
+
+
+@asynccontextmanager
+async def admin_connection(url: str) -> AsyncIterator[AsyncConnection]:
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as connection:
+            yield connection
+    finally:
+        await engine.dispose()
 
 
 def event(type_: str) -> NewEvent:
@@ -116,3 +128,57 @@ async def test_a_summary_with_a_naive_time_is_refused_and_writes_nothing(postgre
     with pytest.raises(ValueError, match="naive datetime"):
         await store.append(stream, 0, [event("GameCreated")], naive)
     assert await store.read(stream) == []
+
+
+async def test_an_append_on_a_connection_the_server_dropped_fails_as_sqlalchemys_and_the_next_one_reconnects(
+    postgres_url: str,
+) -> None:
+    """The append runs on the driver's connection: its failure is still SQLAlchemy's (what the API
+    answers 503 `database-unavailable`), with the connection invalidated."""
+    name = f"kaiten-dropped-{uuid.uuid4().hex[:8]}"
+    engine = create_engine(f"{postgres_url}?application_name={name}", pool_size=1)
+    store = SqlEventStore(engine)
+    stream = str(uuid.uuid4())
+    try:
+        await store.append(stream, 0, [event("GameCreated")])
+        async with admin_connection(postgres_url) as admin:
+            await admin.execute(
+                sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = :name"),
+                {"name": name},
+            )
+        with pytest.raises(DBAPIError) as failed:
+            await store.append(stream, 1, [event("SeatTaken")])
+        assert failed.value.connection_invalidated
+        await store.append(stream, 1, [event("SeatTaken")])
+        assert [e.version for e in await store.read(stream)] == [1, 2]
+    finally:
+        await engine.dispose()
+
+
+async def test_an_append_cancelled_while_it_waits_leaves_the_pool_usable(postgres_url: str) -> None:
+    """Cancelled mid-statement, its connection is in an unknown state: SQLAlchemy's handling
+    invalidates it, as it does for a statement it runs itself, and the next append gets a new one."""
+    engine = create_engine(postgres_url, pool_size=1)
+    store = SqlEventStore(engine)
+    stream = str(uuid.uuid4())
+    try:
+        await store.append(stream, 0, [event("GameCreated")])
+        async with admin_connection(postgres_url) as rival:
+            # Holds the version the append would write, so the append waits on the unique index.
+            await rival.execute(
+                sa.text(
+                    "INSERT INTO events (stream_id, version, type, data, metadata, recorded_at)"
+                    " VALUES (:stream, 2, 'SeatTaken', '{}', '{}', now())"
+                ),
+                {"stream": stream},
+            )
+            append = asyncio.create_task(store.append(stream, 1, [event("SeatTaken")]))
+            await asyncio.sleep(0.3)
+            append.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await append
+            await rival.rollback()
+        await store.append(stream, 1, [event("SeatTaken")])
+        assert [e.version for e in await store.read(stream)] == [1, 2]
+    finally:
+        await engine.dispose()
