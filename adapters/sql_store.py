@@ -139,9 +139,17 @@ class SqlEventStore:
             f"{SUMMARY}wake_at": None if summary is None else summary.wake_at,
         }
         try:
-            async with self._autocommit.connect() as connection:
-                rows = await self._run_append(connection, self._append_all, parameters)
-                positions = {version: position for position, version, _deliveries_notice in rows}
+            if self._engine.sync_engine.dispatch.before_cursor_execute:
+                # Something listens to SQLAlchemy's cursor events (the traces' spans): it runs the statement.
+                async with self._autocommit.connect() as connection:
+                    result: Result[int, int, str | None] = await connection.exec_driver_sql(
+                        self._append_all, parameters
+                    )
+                    rows = [(position, version, notice) for position, version, notice in result]
+            else:
+                async with self._engine.connect() as connection:
+                    rows = await _run_in_autocommit(connection, self._append_all, parameters)
+            positions = {version: position for position, version, _deliveries_notice in rows}
         except IntegrityError as error:
             if isinstance(error.orig, psycopg.Error) and error.orig.diag.constraint_name == KEYS_CONSTRAINT:
                 raise DuplicateIdempotencyKey(stream_id, key) from error
@@ -149,33 +157,6 @@ class SqlEventStore:
         if len(positions) != count:
             raise ConcurrencyConflict(stream_id, parameters["expected_version"])
         return positions
-
-    async def _run_append(
-        self, connection: AsyncConnection, statement: str, parameters: dict[str, Any]
-    ) -> list[tuple[int, int, str | None]]:
-        """The append's statement run on the pooled connection's psycopg connection itself.
-
-        SQLAlchemy's execution around it (an execution context, a cursor result, greenlet switches)
-        cost a command a tenth of its instructions. Its failures stay SQLAlchemy's, as if it had run
-        the statement: a driver's error or an interruption goes through the connection's own handler
-        (`_handle_dbapi_exception`, what its execution calls), which translates it into SQLAlchemy's
-        exceptions and, for a lost connection, invalidates the connection and its pool. When
-        something listens to the cursor events (the traces' spans), SQLAlchemy runs the statement."""
-        if self._engine.sync_engine.dispatch.before_cursor_execute:
-            result: Result[int, int, str | None] = await connection.exec_driver_sql(statement, parameters)
-            return [(position, version, notice) for position, version, notice in result]
-        sync, raw = connection.sync_connection, await connection.get_raw_connection()
-        assert sync is not None and raw.driver_connection is not None
-        try:
-            async with raw.driver_connection.cursor() as cursor:
-                await cursor.execute(statement, parameters)
-                rows: list[tuple[int, int, str | None]] = await cursor.fetchall()
-                return rows
-        except BaseException as error:
-            # Any other error is a bug of ours, which SQLAlchemy would have raised as it is too.
-            if isinstance(error, Exception) and not isinstance(error, psycopg.Error):
-                raise
-            await greenlet_spawn(_handled, sync, error, statement, parameters)
 
     async def _append_in_one_transaction(
         self,
@@ -338,6 +319,38 @@ class SqlEventStore:
             result = await connection.execute(self._sql.read_summary, {"stream_id": stream_id})
             row = result.first()
         return None if row is None else GameSummary(**row._asdict())
+
+
+async def _run_in_autocommit(
+    connection: AsyncConnection, statement: str, parameters: dict[str, Any]
+) -> list[tuple[int, int, str | None]]:
+    """One statement run on the pooled connection's psycopg connection itself, in autocommit mode (it
+    is atomic by itself: no BEGIN and COMMIT around it, two round trips saved).
+
+    SQLAlchemy's execution around it (an execution context, a cursor result, greenlet switches) cost
+    a command a tenth of its instructions, and an engine in autocommit mode sets and resets the mode
+    through its dialect at every checkout (four awaits) where psycopg's two do. Failures stay
+    SQLAlchemy's, as if it had run the statement: a driver's error or an interruption goes through
+    the connection's own handler (`_handle_dbapi_exception`, what its execution calls), which
+    translates it into SQLAlchemy's exceptions and invalidates a lost or interrupted connection (and,
+    when lost, its pool): so no connection goes back to the pool in autocommit mode."""
+    sync, raw = connection.sync_connection, await connection.get_raw_connection()
+    driver = raw.driver_connection
+    assert sync is not None and driver is not None
+    try:
+        await driver.set_autocommit(True)
+        try:
+            async with driver.cursor() as cursor:
+                await cursor.execute(statement, parameters)
+                rows: list[tuple[int, int, str | None]] = await cursor.fetchall()
+                return rows
+        finally:
+            await driver.set_autocommit(False)
+    except BaseException as error:
+        # Any other error is a bug of ours, which SQLAlchemy would have raised as it is too.
+        if isinstance(error, Exception) and not isinstance(error, psycopg.Error):
+            raise
+        await greenlet_spawn(_handled, sync, error, statement, parameters)
 
 
 def _handled(connection: Connection, error: BaseException, statement: str, parameters: dict[str, Any]) -> NoReturn:

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.sql_store import SqlEventStore
-from kaiten.services.ports import ConcurrencyConflict, GameSummary, NewEvent
+from kaiten.services.ports import ConcurrencyConflict, DuplicateIdempotencyKey, GameSummary, NewEvent
 
 pytestmark = pytest.mark.postgres
 
@@ -180,5 +180,25 @@ async def test_an_append_cancelled_while_it_waits_leaves_the_pool_usable(postgre
             await rival.rollback()
         await store.append(stream, 1, [event("SeatTaken")])
         assert [e.version for e in await store.read(stream)] == [1, 2]
+    finally:
+        await engine.dispose()
+
+
+async def test_appends_give_their_connection_back_to_the_pool_out_of_autocommit(postgres_url: str) -> None:
+    """An append switches its connection to autocommit mode for its one statement: whether it was
+    written, refused as a conflict or as a retried key, the pool's next user gets transactions."""
+    engine = create_engine(postgres_url, pool_size=1)
+    store = SqlEventStore(engine)
+    stream = str(uuid.uuid4())
+    try:
+        await store.append(stream, 0, [event("GameCreated")], idempotency_key="k")
+        with pytest.raises(ConcurrencyConflict):
+            await store.append(stream, 0, [event("GameCreated")])
+        with pytest.raises(DuplicateIdempotencyKey):
+            await store.append(stream, 1, [event("SeatTaken")], idempotency_key="k")
+        async with engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            assert raw.driver_connection is not None
+            assert not raw.driver_connection.autocommit
     finally:
         await engine.dispose()
