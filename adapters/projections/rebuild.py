@@ -2,8 +2,11 @@
 
 The rebuild empties the projection's tables and moves its checkpoint back to the start in one
 transaction, then applies the log batch by batch like the runner does: its memory stays that of one
-batch, however long the log. Readers see the tables fill up meanwhile. A serving process running
-the same projection takes turns with the rebuild, batch by batch, through the checkpoint lock.
+batch, however long the log. It ends once it has applied every event logged when it began: on
+PostgreSQL, events committed after a transaction that is still open anywhere in the cluster wait for
+it to end (the runner reads below the oldest open transaction), and so does the rebuild. Readers
+see the tables fill up meanwhile. A serving process running the same projection takes turns with
+the rebuild, batch by batch, through the checkpoint lock.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from kaiten.adapters.schema import events
 #: Called after each batch with the events applied so far and the log's length when the rebuild began.
 Progress = Callable[[int, int], None]
 
-#: How long to wait when another process holds the checkpoint (it is applying a batch).
+#: How long to wait when another process holds the checkpoint (it is applying a batch), or when the
+#: events left are held back by a transaction still open.
 RETRY_SECONDS = 0.05
 
 
@@ -52,4 +56,8 @@ async def rebuild(
         if progress is not None:
             progress(applied, length)
         if batch.events < batch_size:
-            return applied
+            if applied >= length:
+                return applied
+            # A short batch before the log's length: the rest was committed after a transaction that is
+            # still open somewhere in the cluster, and the runner reads below the oldest open one.
+            await asyncio.sleep(RETRY_SECONDS)
