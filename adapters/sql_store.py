@@ -54,9 +54,10 @@ class SqlEventStore:
         self._clock = clock
         self._notifier = notifier
         self._sql = Statements(engine.dialect.name)
-        # Compiled once and run as the driver's SQL (`_run_append`): SQLAlchemy would otherwise work out
-        # the cache key of this large statement and process its parameters at every append (a tenth of
-        # a command's instructions). Its parameters are the driver's values already (`_summary_json`).
+        # Compiled once and run as the driver's SQL (`_run_in_autocommit`): SQLAlchemy would otherwise
+        # work out the cache key of this large statement and process its parameters at every append (a
+        # tenth of a command's instructions). Its parameters are the driver's values already
+        # (`_summary_json`).
         self._append_all = (
             None if self._sql.append_all is None else str(self._sql.append_all.compile(dialect=engine.dialect))
         )
