@@ -62,6 +62,17 @@ async def test_tx_id_is_the_writing_transaction(postgres_engine: AsyncEngine) ->
     assert later > first
 
 
+async def write_version_2(connection: AsyncConnection, stream: str) -> None:
+    """Version 2 of the stream, written in the connection's open transaction (a rival writer)."""
+    await connection.execute(
+        sa.text(
+            "INSERT INTO events (stream_id, version, type, data, metadata, recorded_at)"
+            " VALUES (:stream, 2, 'SeatTaken', '{}', '{}', now())"
+        ),
+        {"stream": stream},
+    )
+
+
 async def test_writer_passing_the_guard_alongside_another_gets_a_conflict(postgres_engine: AsyncEngine) -> None:
     """The unique constraint backs the version guard when two transactions both see the old version."""
     store = SqlEventStore(postgres_engine)
@@ -69,13 +80,7 @@ async def test_writer_passing_the_guard_alongside_another_gets_a_conflict(postgr
     await store.append(stream, 0, [event("GameCreated")])
     async with postgres_engine.connect() as rival:
         # The rival writes version 2 and holds its transaction open...
-        await rival.execute(
-            sa.text(
-                "INSERT INTO events (stream_id, version, type, data, metadata, recorded_at)"
-                " VALUES (:stream, 2, 'SeatTaken', '{}', '{}', now())"
-            ),
-            {"stream": stream},
-        )
+        await write_version_2(rival, stream)
         # ...so the append still sees version 1, passes the guard and waits on the unique index.
         append = asyncio.create_task(store.append(stream, 1, [event("SeatTaken")]))
         await asyncio.sleep(0.3)
@@ -165,13 +170,7 @@ async def test_an_append_cancelled_while_it_waits_leaves_the_pool_usable(postgre
         await store.append(stream, 0, [event("GameCreated")])
         async with admin_connection(postgres_url) as rival:
             # Holds the version the append would write, so the append waits on the unique index.
-            await rival.execute(
-                sa.text(
-                    "INSERT INTO events (stream_id, version, type, data, metadata, recorded_at)"
-                    " VALUES (:stream, 2, 'SeatTaken', '{}', '{}', now())"
-                ),
-                {"stream": stream},
-            )
+            await write_version_2(rival, stream)
             append = asyncio.create_task(store.append(stream, 1, [event("SeatTaken")]))
             await asyncio.sleep(0.3)
             append.cancel()
