@@ -107,7 +107,9 @@ def _issued(issued: IssuedKey | None) -> int:
     return 0
 
 
-def _describe(app: AppView, out: TextIO = sys.stderr) -> None:
+def _describe(app: AppView, out: TextIO | None = None) -> None:
+    """To standard error unless told: the one of the moment, not the one there was at import."""
+    out = sys.stderr if out is None else out
     limits = msgspec.to_builtins(app.quotas).items()
     quotas = ", ".join(f"{name}={value}" for name, value in limits if value is not None) or "no quotas"
     working = [key for key in app.keys if key.revoked_at is None]

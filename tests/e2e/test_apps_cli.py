@@ -150,12 +150,19 @@ def refused(response: httpx.Response, code: str = "invalid-app-key") -> bool:
 
 
 async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_command_line(
-    database: str, server: ServerProcess
+    database: str, server: ServerProcess, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The first command runs as a process of its own, as an operator runs it; the others through the
+    same `main` in a thread of this process (each process imports the server's code: seven more took
+    a dozen seconds of a two-core machine's suite), one at a time, while the server takes requests."""
+
+    async def kaiten_apps_in_a_thread(*args: str) -> subprocess.CompletedProcess[str]:
+        return await asyncio.to_thread(kaiten_apps_here, database, monkeypatch, capsys, *args)
+
     name = unique_name("shop")
     key, key_id, secret = issued_key(await kaiten_apps(database, "create", name, "--open-games", OPEN_GAMES))
 
-    again, listed = await asyncio.gather(kaiten_apps(database, "create", name), kaiten_apps(database, "list"))
+    again, listed = await kaiten_apps_in_a_thread("create", name), await kaiten_apps_in_a_thread("list")
     assert again.returncode == 1 and again.stdout == ""
     assert "app-exists" in again.stderr and "Traceback" not in again.stderr
     shown = succeeded(listed).stdout + listed.stderr
@@ -174,7 +181,7 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
         uses: list[Use] = []
         using = asyncio.create_task(use_until_refused(lambda: create_game(client, server, key), uses))
         try:
-            new_key, new_key_id, new_secret = issued_key(await kaiten_apps(database, "rotate", name, "--grace", "2s"))
+            new_key, new_key_id, new_secret = issued_key(await kaiten_apps_in_a_thread("rotate", name, "--grace", "2s"))
             assert new_key_id != key_id
             assert (await create_game(client, server, new_key)).status_code == 201
             async with asyncio.timeout(15):
@@ -187,7 +194,7 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
 
         # Quotas: the app made more than 3 games this hour, so it may make no more now.
         changed = succeeded(
-            await kaiten_apps(database, "quotas", name, "--games-per-hour", "3", "--open-games", "none")
+            await kaiten_apps_in_a_thread("quotas", name, "--games-per-hour", "3", "--open-games", "none")
         )
         assert "games_per_hour=3" in changed.stderr and "open_games" not in changed.stderr, "no limit: not shown"
         stored = next(row for row in await rows(database, apps) if row["name"] == name)
@@ -200,9 +207,9 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
 
         # Revocation: every key stops working, on the server within the time it trusts what it read of
         # a key: a request checked later than that after the revocation (so sent later) is refused.
-        succeeded(await kaiten_apps(database, "revoke", name))
+        succeeded(await kaiten_apps_in_a_thread("revoke", name))
         revoked_at = time.monotonic()
-        listing = asyncio.create_task(kaiten_apps(database, "list"))
+        listing = asyncio.create_task(kaiten_apps_in_a_thread("list"))
         async with asyncio.timeout(10):
             while True:
                 sent = time.monotonic()
@@ -269,7 +276,7 @@ def test_invalid_input_gets_a_clear_message_and_no_traceback(
     sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The command line checks its input before the store sees it (one store is enough here). Its
-    commands run in this process: the test above runs them as processes, and eight more processes at
+    commands run in this process, as the test above runs all but its first: eight more processes at
     once (each importing the server's code) took over a minute on a busy two-core machine."""
     name = unique_name("shop")
     key, _, _ = issued_key(kaiten_apps_here(sqlite_url, monkeypatch, capsys, "create", name))
