@@ -30,6 +30,7 @@ import httpx
 import pytest
 
 from kaiten.api.play import WEB_FILES
+from tests import plain_http
 from tests.e2e.servers import START_SECONDS, ServerProcess, free_port
 from tests.loud_skips import skip_loudly
 
@@ -126,7 +127,7 @@ def keys_kaiten(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KeysServer
             check=False,
         )
         assert made.returncode == 0, made.stderr
-        assert httpx.get(f"{server.url}/ready").json()["auth"] == "keys"
+        assert plain_http.get(f"{server.url}/ready").json()["auth"] == "keys"
         yield KeysServer(server.url, made.stdout.strip())
 
 
@@ -146,7 +147,7 @@ def _ready(server: ServerProcess) -> Iterator[None]:
 
 def _answers(url: str) -> bool:
     try:
-        return httpx.get(url).status_code == 200
+        return plain_http.get(url).status_code == 200
     except httpx.TransportError:
         return False
 

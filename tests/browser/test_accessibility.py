@@ -14,9 +14,9 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.browser.conftest import PHONE
 from tests.browser.ui import bots_game_finished, settled
 
@@ -89,7 +89,7 @@ def test_no_serious_violation_on_any_screen(
     watched.expected.append("404 (Not Found)")  # the unknown game's screen
     page = watched.page
     problems: list[str] = []
-    open_game = httpx.post(f"{kaiten}/v1/games", json={"game": "dim-sum-derby", "players": 3}).json()["id"]
+    open_game = plain_http.post(f"{kaiten}/v1/games", json={"game": "dim-sum-derby", "players": 3}).json()["id"]
     screens = [
         f"#/games/{open_game}/join/0",
         f"#/games/{open_game}",
@@ -99,7 +99,7 @@ def test_no_serious_violation_on_any_screen(
         "#/games/00000000-0000-4000-8000-000000000000",
     ]
     for game in GAMES:
-        most = httpx.get(f"{kaiten}/v1/catalog/{game}").json()["max_players"]
+        most = plain_http.get(f"{kaiten}/v1/catalog/{game}").json()["max_players"]
         finished = bots_game_finished(
             kaiten,
             {
@@ -108,7 +108,7 @@ def test_no_serious_violation_on_any_screen(
                 "seats": [{"bot": "greedy"}] * (2 if game != "dim-sum-derby" else 3),
             },
         )
-        running = httpx.post(
+        running = plain_http.post(
             f"{kaiten}/v1/games",
             json={"game": game, "players": most, "seats": [{"name": "Aiko"}] + [{"bot": "greedy"}] * (most - 1)},
         ).json()

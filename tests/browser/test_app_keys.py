@@ -8,8 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.conftest import KeysServer, screenshot
 from tests.browser.ui import COMMAND_MS, api_result, finished, first_enabled, send, settled, shown_result, tokens
 
@@ -21,7 +20,7 @@ PICKS = 24
 
 def app_creates(server: KeysServer, **body: Any) -> dict[str, Any]:
     """A game of Sushi Go! created by the app, with its key."""
-    answer = httpx.post(f"{server.url}/v1/games", json={"game": "sushi-go", **body}, headers=server.app)
+    answer = plain_http.post(f"{server.url}/v1/games", json={"game": "sushi-go", **body}, headers=server.app)
     assert answer.status_code == 201, answer.text
     created: dict[str, Any] = answer.json()
     return created
@@ -84,7 +83,7 @@ def test_two_people_play_a_whole_game_from_the_seat_links_an_app_hands_out(
             alice.wait_for_timeout(100)
     # Every pick the log holds was sent from a page (a click on a pick the game had just moved past is
     # refused, and the page offers the seat's next one).
-    events = httpx.get(f"{keys_kaiten.url}/v1/games/{game}/events?limit=1000", headers=keys_kaiten.app).json()
+    events = plain_http.get(f"{keys_kaiten.url}/v1/games/{game}/events?limit=1000", headers=keys_kaiten.app).json()
     logged = Counter(event["data"]["seat"] for event in events["events"] if event["type"] == "CardPicked")
     assert {seat: logged[seat] for seat in (0, 1)} == {0: PICKS, 1: PICKS}
     assert picks[0] >= PICKS and picks[1] >= PICKS
@@ -93,7 +92,7 @@ def test_two_people_play_a_whole_game_from_the_seat_links_an_app_hands_out(
         page.wait_for_selector('[data-zone="result"]')
         assert shown_result(page) == api_result(keys_kaiten.url, game)
     screenshot(alice, "keys-seat-link-result-desktop")
-    table = httpx.get(f"{keys_kaiten.url}/v1/games/{game}", headers=keys_kaiten.app).json()
+    table = plain_http.get(f"{keys_kaiten.url}/v1/games/{game}", headers=keys_kaiten.app).json()
     assert [seat["player_id"] for seat in table["seats"]] == ["shop-alice", "shop-bob", None]
 
 
@@ -132,7 +131,7 @@ def test_a_private_games_invitation_link_lets_a_browser_watch_and_take_a_seat(
     )
     game, alice = created["id"], seat_tokens(created)[0]
     as_alice = {"authorization": f"Bearer {alice}"}
-    invited = httpx.post(f"{keys_kaiten.url}/v1/games/{game}/invitations", headers=as_alice)
+    invited = plain_http.post(f"{keys_kaiten.url}/v1/games/{game}/invitations", headers=as_alice)
     assert invited.status_code == 201, invited.text
     link = keys_kaiten.url + invited.json()["url"]
     assert f"#/games/{game}/join?invitation=kaiten_inv_" in link
@@ -160,16 +159,18 @@ def test_a_private_games_invitation_link_lets_a_browser_watch_and_take_a_seat(
     carol.click("button[type=submit]")
     carol.wait_for_selector('.table[data-status="active"]')
     assert set(tokens(carol, game)) == {"2"}
-    seated = httpx.get(f"{keys_kaiten.url}/v1/games/{game}", headers=as_alice).json()["seats"][2]
+    seated = plain_http.get(f"{keys_kaiten.url}/v1/games/{game}", headers=as_alice).json()["seats"][2]
     assert seated["name"] == "Carol" and seated["player_id"] is None
 
     # The watcher follows the game (no stream opens for it: it reads the events in turns).
     dave.wait_for_selector('.table[data-status="active"]', timeout=COMMAND_MS)
     send(carol, carol.locator('.table [data-zone="hand"] button[data-command="pick"]').first)
-    command = httpx.get(f"{keys_kaiten.url}/v1/games/{game}/legal-commands", headers=as_alice).json()["commands"][0]
-    moved = httpx.post(f"{keys_kaiten.url}/v1/games/{game}/commands", json=command, headers=as_alice)
+    command = plain_http.get(f"{keys_kaiten.url}/v1/games/{game}/legal-commands", headers=as_alice).json()["commands"][
+        0
+    ]
+    moved = plain_http.post(f"{keys_kaiten.url}/v1/games/{game}/commands", json=command, headers=as_alice)
     assert moved.status_code == 200, moved.text
-    version = httpx.get(f"{keys_kaiten.url}/v1/games/{game}", headers=as_alice).json()["version"]
+    version = plain_http.get(f"{keys_kaiten.url}/v1/games/{game}", headers=as_alice).json()["version"]
     dave.wait_for_function(
         "version => Number(document.querySelector('.table').dataset.version) >= version",
         arg=version,

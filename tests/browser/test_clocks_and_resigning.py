@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.conftest import PHONE
 from tests.browser.ui import create_game, settled, tokens
 
@@ -35,14 +34,14 @@ def test_the_clock_shows_the_time_left_and_resigning_ends_a_game_with_no_person_
     assert page.text_content('[data-zone="turn"]') == "This game was abandoned."
     assert page.query_selector('button[data-action="resign"]') is None
     assert page.query_selector('[data-zone="clocks"] li') is None
-    table = httpx.get(f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {tokens(page, game)['0']}"})
+    table = plain_http.get(f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {tokens(page, game)['0']}"})
     assert table.json()["seats"][0]["resigned"] is True
     # An abandoned game is over too: a rematch is offered, with the clock kept.
     page.click("#rematch")
     page.wait_for_function("game => !location.hash.includes(game)", arg=game)
     settled(page)
     rematch = page.evaluate("location.hash").split("/")[2]
-    again = httpx.get(f"{kaiten}/v1/games/{rematch}").json()
+    again = plain_http.get(f"{kaiten}/v1/games/{rematch}").json()
     assert again["rematch_of"] == game and again["status"] == "active"
     assert again["options"]["clock"]["turn_seconds"] == 60
 
@@ -70,8 +69,8 @@ def test_resigning_takes_a_confirmation_and_sits_far_from_the_hand_on_a_phone(ka
     assert page.evaluate("document.activeElement.dataset.action") == "cancel-resign"
     # A move arriving meanwhile redraws the table: the question and the focus stay where they were.
     before = page.get_attribute(".table", "data-version")
-    legal = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"]
-    moved = httpx.post(f"{kaiten}/v1/games/{game}/commands", json=legal[0], headers=headers)
+    legal = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"]
+    moved = plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=legal[0], headers=headers)
     assert moved.status_code == 200, moved.text
     page.wait_for_function("before => document.querySelector('.table').dataset.version !== before", arg=before)
     assert question.is_visible()
@@ -79,9 +78,11 @@ def test_resigning_takes_a_confirmation_and_sits_far_from_the_hand_on_a_phone(ka
     page.keyboard.press("Enter")
     page.wait_for_selector('button[data-action="resign"]')
     assert page.evaluate("document.activeElement.dataset.action") == "resign"
-    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0].get("resigned", False) is False
+    assert (
+        plain_http.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0].get("resigned", False) is False
+    )
 
     page.click('button[data-action="resign"]')
     page.click('button[data-action="confirm-resign"]')
     page.wait_for_selector('.table[data-status="abandoned"]')
-    assert httpx.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0]["resigned"] is True
+    assert plain_http.get(f"{kaiten}/v1/games/{game}", headers=headers).json()["seats"][0]["resigned"] is True

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import audit, axe_script
 from tests.browser.test_phone_widths import fits
@@ -54,5 +53,5 @@ def test_two_people_looking_for_a_game_sit_down_together(kaiten: str, open_page:
     assert game_id(bob) == game
     seats = {**tokens(alice, game), **tokens(bob, game)}
     assert sorted(seats) == ["0", "1"] and len(tokens(alice, game)) == len(tokens(bob, game)) == 1
-    table = httpx.get(f"{kaiten}/v1/games/{game}").json()
+    table = plain_http.get(f"{kaiten}/v1/games/{game}").json()
     assert [seat["name"] for seat in table["seats"]] == ["Alice", "Bob"]

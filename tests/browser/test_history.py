@@ -6,7 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-import httpx
+from tests import plain_http
 
 #: The history's page size (api/web/js/screens/history.js PAGE).
 PAGE = 20
@@ -15,7 +15,7 @@ PAGE = 20
 def test_older_games_appends_the_next_page_and_hides_on_the_last(kaiten: str, open_page: Any) -> None:
     player = f"history-{uuid.uuid4().hex[:8]}"
     created = [
-        httpx.post(
+        plain_http.post(
             f"{kaiten}/v1/games",
             json={"game": "dim-sum-derby", "players": 3, "seats": [{"name": "Hana", "player_id": player}]},
         ).json()["id"]

@@ -7,8 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.ui import settled
 
 #: How long after the connection is back the table must have caught up.
@@ -19,7 +18,7 @@ def test_a_network_drop_is_shown_and_caught_up_and_a_move_made_offline_is_sent_o
     kaiten: str, open_page: Any
 ) -> None:
     seats = [{"name": "Aiko"}, {"name": "Ben"}]
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
     game, tokens = created["id"], created["tokens"]
     watched = open_page(f"{kaiten}/play#/games/{game}/seat/0?token={tokens['0']}")
     watched.expected += ["ERR_INTERNET_DISCONNECTED", "ERR_NETWORK_CHANGED", "Failed to load resource"]
@@ -41,8 +40,8 @@ def test_a_network_drop_is_shown_and_caught_up_and_a_move_made_offline_is_sent_o
     assert "offline" in page.text_content('[data-zone="connection"]').lower()
     # Ben moves meanwhile: the page cannot read it.
     ben = {"authorization": f"Bearer {tokens['1']}"}
-    command = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=ben).json()["commands"][0]
-    assert httpx.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=ben).status_code == 200
+    command = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=ben).json()["commands"][0]
+    assert plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=ben).status_code == 200
     # Aiko picks a card offline: the move waits, and says so.
     page.locator('[data-zone="hand"] button[data-command="pick"]').first.click()
     page.wait_for_function("() => document.querySelector('.table').getAttribute('aria-busy') === 'true'")
@@ -67,7 +66,7 @@ def test_a_network_drop_is_shown_and_caught_up_and_a_move_made_offline_is_sent_o
         timeout=CATCH_UP_MS,
     )
     assert time.monotonic() - back < CATCH_UP_MS / 1000
-    server = httpx.get(f"{kaiten}/v1/games/{game}", headers=aiko).json()
+    server = plain_http.get(f"{kaiten}/v1/games/{game}", headers=aiko).json()
     assert settled(page) == server["version"]
     assert len(server["state"]["tableaus"][0]) == 1, "Aiko's move was played twice, or not at all"
     assert len(keys) >= 1 and None not in keys and len(set(keys)) == 1, keys

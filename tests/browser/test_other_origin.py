@@ -6,22 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.ui import create_game, send, settled, tokens
 
 
 def join_and_pick(kaiten: str, game: str) -> str:
     """Bob takes the open seat through the API and picks a card: the page must see it live."""
-    token = httpx.post(f"{kaiten}/v1/games/{game}/seats", json={"name": "Bob"}).json()["token"]
+    token = plain_http.post(f"{kaiten}/v1/games/{game}/seats", json={"name": "Bob"}).json()["token"]
     pick(kaiten, game, token)
     return str(token)
 
 
 def pick(kaiten: str, game: str, token: str) -> None:
     headers = {"authorization": f"Bearer {token}"}
-    command = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"][0]
-    assert httpx.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=headers).status_code == 200
+    command = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"][0]
+    assert plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=headers).status_code == 200
 
 
 def moved_past(page: Any, version: int) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.browser.conftest import PHONE
 from tests.browser.test_words import play_to_the_end
 from tests.browser.ui import bots_game_finished, settled
@@ -33,9 +33,9 @@ def fits(page: Any, name: str) -> None:
 
 @pytest.mark.parametrize("game", ["sushi-go", "sushi-go-party", "spin-some-for-dim-sum", "dim-sum-derby"])
 def test_every_screen_of_the_game_fits_a_phone(kaiten: str, open_page: Any, game: str) -> None:
-    most = httpx.get(f"{kaiten}/v1/catalog/{game}").json()["max_players"]
+    most = plain_http.get(f"{kaiten}/v1/catalog/{game}").json()["max_players"]
     finished = bots_game_finished(kaiten, {"game": game, "players": most, "seats": [{"bot": "greedy"}] * most})
-    running = httpx.post(
+    running = plain_http.post(
         f"{kaiten}/v1/games",
         json={"game": game, "players": most, "seats": [{"name": LONG_NAME}] + [{"bot": "greedy"}] * (most - 1)},
     ).json()

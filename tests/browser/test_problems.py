@@ -7,8 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.conftest import PHONE
 from tests.browser.ui import settled
 
@@ -56,7 +55,9 @@ def hold_seat(page: Any, game: str, kind: str, token: str) -> None:
 
 
 def test_a_seat_whose_code_fails_explains_and_offers_to_watch_or_forget(kaiten: str, open_page: Any) -> None:
-    game = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": [{"name": "Ben"}]}).json()
+    game = plain_http.post(
+        f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": [{"name": "Ben"}]}
+    ).json()
     watched = open_page(f"{kaiten}/play#/")
     watched.expected += ["401", "404", "422"]
     page = watched.page

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.conftest import screenshot
 from tests.browser.ui import bots_game_finished, card_ids
 
@@ -39,7 +38,7 @@ def test_the_replay_slider_shows_the_table_at_each_version(kaiten: str, open_pag
     for version in (10, last // 3, last // 2, last - 5, last):
         slider.fill(str(version))
         shown_at(page, version)
-        state = httpx.get(f"{kaiten}/v1/games/{game}/replay", params={"at": version}).json()["state"]
+        state = plain_http.get(f"{kaiten}/v1/games/{game}/replay", params={"at": version}).json()["state"]
         for seat, tableau in enumerate(state["tableaus"]):
             zone = f'.replay-board [data-zone="tableau"][data-seat="{seat}"]'
             assert card_ids(page, zone) == [card["id"] for card in tableau], f"seat {seat} at version {version}"
@@ -53,5 +52,5 @@ def test_the_replay_slider_shows_the_table_at_each_version(kaiten: str, open_pag
     assert card_ids(page, '.replay-board [data-zone="hand"]') == []
     page.select_option("#replay-seat", "1")
     page.wait_for_selector('.replay-board[data-seat="1"][aria-busy="false"]')
-    seen = httpx.get(f"{kaiten}/v1/games/{game}/replay", params={"at": 20, "as_seat": 1}).json()["state"]["hand"]
+    seen = plain_http.get(f"{kaiten}/v1/games/{game}/replay", params={"at": 20, "as_seat": 1}).json()["state"]["hand"]
     assert seen and card_ids(page, '.replay-board [data-zone="hand"]') == [card["id"] for card in seen]

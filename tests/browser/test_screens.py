@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.ui import bots_game_finished
 
@@ -38,7 +38,7 @@ def check(page: Any, name: str) -> None:
 @pytest.mark.parametrize("viewport", [None, PHONE], ids=["desktop", "phone"])
 def test_every_screen_opens_cleanly(kaiten: str, open_page: Any, viewport: dict[str, int] | None) -> None:
     game = a_finished_game(kaiten, "sushi-go", 2)
-    open_game = httpx.post(f"{kaiten}/v1/games", json={"game": "dim-sum-derby", "players": 3}).json()["id"]
+    open_game = plain_http.post(f"{kaiten}/v1/games", json={"game": "dim-sum-derby", "players": 3}).json()["id"]
     page = open_page(f"{kaiten}/play", **({"viewport": viewport} if viewport else {})).page
     screens = [
         "#/",

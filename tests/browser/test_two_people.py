@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.ui import card_ids, create_game, send, settled, tokens
 
 
 def table_for(kaiten: str, game: str, token: str) -> dict[str, Any]:
-    answer: dict[str, Any] = httpx.get(f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {token}"}).json()
+    answer: dict[str, Any] = plain_http.get(
+        f"{kaiten}/v1/games/{game}", headers={"authorization": f"Bearer {token}"}
+    ).json()
     return answer
 
 

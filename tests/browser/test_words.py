@@ -10,8 +10,7 @@ import time
 import uuid
 from typing import Any
 
-import httpx
-
+from tests import plain_http
 from tests.browser.ui import BOTS_SECONDS, settled
 
 #: Each checkbox's middle, and whether it lies within the first line of its label's words.
@@ -36,14 +35,14 @@ def play_to_the_end(kaiten: str, game: str, tokens: dict[str, str]) -> None:
     awaited (they move in the background, as slowly as the machine's load makes them), it waits."""
     rng = random.Random(3)
     deadline = time.monotonic() + BOTS_SECONDS
-    while httpx.get(f"{kaiten}/v1/games/{game}").json()["status"] != "finished":
+    while plain_http.get(f"{kaiten}/v1/games/{game}").json()["status"] != "finished":
         assert time.monotonic() < deadline, f"game {game} was not over in {BOTS_SECONDS}s"
         sent = False
         for token in tokens.values():
             headers = {"authorization": f"Bearer {token}"}
-            commands = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"]
+            commands = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=headers).json()["commands"]
             if commands:
-                httpx.post(f"{kaiten}/v1/games/{game}/commands", json=rng.choice(commands), headers=headers)
+                plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=rng.choice(commands), headers=headers)
                 sent = True
         if not sent:
             time.sleep(0.02)
@@ -51,7 +50,7 @@ def play_to_the_end(kaiten: str, game: str, tokens: dict[str, str]) -> None:
 
 def test_bots_are_named_as_the_catalog_names_them(kaiten: str, open_page: Any) -> None:
     seats = [{"name": "Aiko"}, {"bot": "mcts:strong"}, {"bot": "greedy"}]
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 3, "seats": seats}).json()
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 3, "seats": seats}).json()
     page = open_page(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}").page
     settled(page)
     assert page.text_content('[data-zone="tableau"][data-seat="1"] h2').startswith("MCTS (strong) bot 2")
@@ -68,7 +67,7 @@ def test_bots_are_named_as_the_catalog_names_them(kaiten: str, open_page: Any) -
 def test_a_finished_game_reads_as_one(kaiten: str, open_page: Any) -> None:
     suffix = uuid.uuid4().hex[:8]
     seats = [{"name": "Aiko", "player_id": f"web-{suffix}a"}, {"name": "Ben", "player_id": f"web-{suffix}b"}]
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
     play_to_the_end(kaiten, created["id"], created["tokens"])
     page = open_page(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}").page
     page.wait_for_selector('.table[data-status="finished"]')

@@ -15,9 +15,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.browser.conftest import PHONE, screenshot
 from tests.browser.test_accessibility import audit, axe_script
 from tests.browser.test_phone_widths import fits
@@ -32,22 +32,22 @@ PUSHED_MS = 5_000
 
 def new_game(kaiten: str, player_id: str) -> tuple[str, dict[str, str]]:
     seats = [{"name": "Alice", "player_id": player_id}, {"name": "Ben", "player_id": f"ben-{uuid.uuid4().hex[:8]}"}]
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
     return created["id"], created["tokens"]
 
 
 def finished_game(kaiten: str, player_id: str) -> tuple[str, str]:
     """A game Alice played to its end against the greedy bot, her first legal move each turn."""
     seats = [{"name": "Alice", "player_id": player_id}, {"bot": "greedy"}]
-    created = httpx.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
     game, token = created["id"], created["tokens"]["0"]
     seat = {"authorization": f"Bearer {token}"}
     deadline = time.monotonic() + BOTS_SECONDS
-    while httpx.get(f"{kaiten}/v1/games/{game}").json()["status"] != "finished":
+    while plain_http.get(f"{kaiten}/v1/games/{game}").json()["status"] != "finished":
         assert time.monotonic() < deadline, f"game {game} was not over in {BOTS_SECONDS}s"
-        commands = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=seat).json()["commands"]
+        commands = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=seat).json()["commands"]
         if commands:
-            httpx.post(f"{kaiten}/v1/games/{game}/commands", json=commands[0], headers=seat)
+            plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=commands[0], headers=seat)
         else:
             time.sleep(0.02)
     return game, token
@@ -55,8 +55,8 @@ def finished_game(kaiten: str, player_id: str) -> tuple[str, str]:
 
 def pick(kaiten: str, game: str, token: str) -> None:
     seat = {"authorization": f"Bearer {token}"}
-    command = httpx.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=seat).json()["commands"][0]
-    assert httpx.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=seat).status_code == 200
+    command = plain_http.get(f"{kaiten}/v1/games/{game}/legal-commands", headers=seat).json()["commands"][0]
+    assert plain_http.post(f"{kaiten}/v1/games/{game}/commands", json=command, headers=seat).status_code == 200
 
 
 def row(page: Any, game: str) -> Any:

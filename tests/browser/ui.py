@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
+from tests import plain_http
 
 #: How long one command may take, from the click to the redrawn table (the bots' moves after it
 #: arrive through the event stream).
@@ -121,7 +121,7 @@ def shown_result(page: Any) -> dict[int, int]:
 
 
 def api_result(kaiten: str, game: str) -> dict[int, int]:
-    table = httpx.get(f"{kaiten}/v1/games/{game}").json()
+    table = plain_http.get(f"{kaiten}/v1/games/{game}").json()
     assert table["status"] == "finished"
     return {score["seat"]: score["total"] for score in table["result"]["scores"]}
 
@@ -136,12 +136,12 @@ def card_ids(page: Any, selector: str) -> list[int]:
 
 def bots_game_finished(kaiten: str, body: dict[str, Any]) -> dict[str, Any]:
     """A game of bots only, created and played to its end in the background: its finished table."""
-    response = httpx.post(f"{kaiten}/v1/games", json=body)
+    response = plain_http.post(f"{kaiten}/v1/games", json=body)
     assert response.status_code == 201, response.text
     game_id = response.json()["id"]
     deadline = time.monotonic() + BOTS_SECONDS
     while time.monotonic() < deadline:
-        table: dict[str, Any] = httpx.get(f"{kaiten}/v1/games/{game_id}").json()
+        table: dict[str, Any] = plain_http.get(f"{kaiten}/v1/games/{game_id}").json()
         if table["status"] == "finished":
             return table
         time.sleep(0.05)

@@ -19,6 +19,7 @@ from kaiten.adapters.schema import games
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.cli import main
 from kaiten.services.commands import CreateGame, NewSeat
+from tests import plain_http
 from tests.bots import bots_move
 from tests.bots import play_to_the_end as played_to_the_end
 from tests.e2e.play import finished
@@ -40,7 +41,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         deadline = time.monotonic() + 30
         while True:
             try:
-                ready = httpx.get(f"http://127.0.0.1:{port}/ready", timeout=1)
+                ready = plain_http.get(f"http://127.0.0.1:{port}/ready", timeout=1)
                 break
             except httpx.TransportError:
                 assert server.poll() is None, "kaiten serve exited"
@@ -48,8 +49,8 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
                 time.sleep(0.2)
         assert ready.status_code == 200 and ready.json() == {"status": "ready", "auth": "open"}
         assert "open: no app key needed" in (tmp_path / "serve.log").read_text()
-        assert httpx.get(f"http://127.0.0.1:{port}/health").json() == {"status": "ok"}
-        created = httpx.post(
+        assert plain_http.get(f"http://127.0.0.1:{port}/health").json() == {"status": "ok"}
+        created = plain_http.post(
             f"http://127.0.0.1:{port}/v1/games",
             json={"game": "sushi-go", "players": 2, "seats": [{"bot": "random"}, {"bot": "greedy"}]},
         )
@@ -70,7 +71,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
         )
         assert second.returncode == 1 and f"cannot listen on 127.0.0.1:{port}" in second.stderr
         assert not (other / "kaiten.sqlite3").exists()
-        game = httpx.get(f"http://127.0.0.1:{port}/v1/games/{created.json()['id']}")
+        game = plain_http.get(f"http://127.0.0.1:{port}/v1/games/{created.json()['id']}")
         assert game.status_code == 200, "the first server still serves its games"
     finally:
         server.terminate()

@@ -16,6 +16,7 @@ import httpx
 import pytest
 from hishel.httpx import CacheClient
 
+from tests import plain_http
 from tests.e2e.servers import OPEN, ServerProcess
 
 ORIGIN = "http://front-end.test"
@@ -44,7 +45,7 @@ def cache(url: str, path: Path, shared: bool) -> CacheClient:
 
 def new_game(url: str) -> dict[str, Any]:
     body = {"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bob"}]}
-    created: dict[str, Any] = httpx.post(f"{url}/v1/games", json=body, headers={"Origin": ORIGIN}).json()
+    created: dict[str, Any] = plain_http.post(f"{url}/v1/games", json=body, headers={"Origin": ORIGIN}).json()
     return created
 
 
@@ -58,7 +59,7 @@ async def test_each_token_gets_its_own_view_through_a_cache(
 ) -> None:
     game = new_game(server.url)
     table = f"/v1/games/{game['id']}"
-    direct = {n: httpx.get(f"{server.url}{table}", headers=seat(game["tokens"][str(n)])).json() for n in (0, 1)}
+    direct = {n: plain_http.get(f"{server.url}{table}", headers=seat(game["tokens"][str(n)])).json() for n in (0, 1)}
     assert direct[0]["state"]["hand"] != direct[1]["state"]["hand"]
     with cache(server.url, tmp_path / "cache.sqlite3", shared) as browser:
         # Twice round: the second time, every read finds the first ones stored.
@@ -74,5 +75,5 @@ async def test_each_token_gets_its_own_view_through_a_cache(
         for n in (0, 1):
             for path in ("/legal-commands", "/events"):
                 mine = browser.get(f"{table}{path}", headers=seat(game["tokens"][str(n)]))
-                theirs = httpx.get(f"{server.url}{table}{path}", headers=seat(game["tokens"][str(n)]))
+                theirs = plain_http.get(f"{server.url}{table}{path}", headers=seat(game["tokens"][str(n)]))
                 assert mine.json() == theirs.json()

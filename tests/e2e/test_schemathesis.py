@@ -27,6 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import plain_http
 from tests.e2e.play import finished
 from tests.e2e.servers import OPEN, ServerProcess
 
@@ -76,12 +77,12 @@ async def finished_on(url: str, game_id: str) -> dict[str, Any]:
 
 
 def test_schemathesis_finds_no_failure(server: ServerProcess, tmp_path: Path) -> None:
-    created = httpx.post(
+    created = plain_http.post(
         f"{server.url}/v1/games",
         json={"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"name": "Bo"}], "seed": 3},
     ).json()
     config = tmp_path / "schemathesis.toml"
-    bots = httpx.post(
+    bots = plain_http.post(
         f"{server.url}/v1/games",
         json={"game": "sushi-go", "players": 2, "seats": [{"bot": "greedy"}, {"bot": "random"}], "seed": 3},
     ).json()
