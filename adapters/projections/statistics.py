@@ -40,6 +40,7 @@ from kaiten.adapters.schema import (
     game_stats,
     games,
     player_stats,
+    projection_quarantine,
     rating_history,
     season_stats,
     seasons,
@@ -124,6 +125,11 @@ class StatisticsProjection:
                 events.c.recorded_at >= sa.bindparam("starts_at", type_=UtcDateTime),
                 events.c.recorded_at < sa.bindparam("ends_at", type_=UtcDateTime),
                 compared_to_position(postgres, after=False),
+                # A game this projection set aside counts in no record: nor in a season counted late.
+                ~sa.exists().where(
+                    projection_quarantine.c.name == self.name,
+                    projection_quarantine.c.global_position == events.c.global_position,
+                ),
             )
             .order_by(*log_order(postgres))
         )

@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 import msgspec
 import sqlalchemy as sa
@@ -19,9 +20,9 @@ from kaiten.adapters.projections.log import LogEvent
 from kaiten.adapters.projections.quarantine import QUARANTINED
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import Projection, ProjectionRunner
-from kaiten.adapters.schema import match_history, player_stats
+from kaiten.adapters.schema import match_history, player_stats, season_stats, seasons
 from kaiten.adapters.sql_store import SqlEventStore
-from kaiten.services.ports import NewEvent
+from kaiten.services.ports import BUILTIN_APP, NewEvent
 from tests.integration.projections.games import games_service, people_game
 from tests.projecting import settle
 
@@ -82,6 +83,44 @@ async def test_a_retry_after_a_fix_applies_what_was_set_aside(fresh_engine: Asyn
     assert (applied > 0, kept) == (True, 0)
     async with fresh_engine.connect() as connection:
         assert (await connection.execute(sa.select(match_history.c.game_id))).scalars().all() == [game]
+
+
+async def test_a_game_set_aside_does_not_stop_a_season_from_counting_the_games_after_it(
+    fresh_engine: AsyncEngine,
+) -> None:
+    """A season is counted from the log when the statistics first meet it. A finished game they set
+    aside is left out of it, as it is of the all-time records: before, it failed the season's count,
+    and with it each later batch, so that every game finished after it was set aside too."""
+    store, games = SqlEventStore(fresh_engine), games_service(fresh_engine)
+    rng = random.Random(5)
+    broken = await people_game(games, "sushi-go", ["ann", "bob"], rng)
+    version = (await store.read(broken))[-1].version
+    await store.append(broken, version, [event("GameFinished", {"result": {}})])
+    statistics = ProjectionRunner(fresh_engine, build_projections(fresh_engine.dialect.name, ["statistics"])[0])
+    await settle(statistics)
+    now = datetime.now(UTC)
+    async with fresh_engine.begin() as connection:
+        await connection.execute(
+            sa.insert(seasons),
+            {
+                "app_id": BUILTIN_APP,
+                "season_id": "winter",
+                "name": "Winter",
+                "starts_at": now - timedelta(days=1),
+                "ends_at": now + timedelta(days=1),
+                "created_at": now,
+            },
+        )
+    await people_game(games, "sushi-go", ["cy", "di"], rng)
+    await settle(statistics)
+    async with fresh_engine.connect() as connection:
+        aside = {item.stream_id for item in await quarantine.listed(connection, "statistics")}
+        rows = {
+            table.name: (await connection.execute(sa.select(sa.func.count()).select_from(table))).scalar_one()
+            for table in (player_stats, season_stats)
+        }
+    assert aside == {broken}, "the later game was counted, not set aside"
+    assert rows["player_stats"] > 0 and rows["season_stats"] > 0, rows
 
 
 class Refusing:
