@@ -6,7 +6,7 @@ from typing import Any
 
 from tests import plain_http
 from tests.browser.test_words import play_to_the_end
-from tests.browser.ui import create_game, settled, tokens
+from tests.browser.ui import create_game, settled, tokens, wait_or_explain
 
 
 def test_a_private_games_links_carry_an_invitation_that_seats_the_person_who_opens_one(
@@ -40,7 +40,7 @@ def test_a_finished_game_offers_a_rematch_with_the_same_seats(kaiten: str, open_
     alice.reload()
     settled(alice)
     alice.click("#rematch")
-    alice.wait_for_function("game => !location.hash.includes(game)", arg=game)
+    wait_or_explain(alice, "game => !location.hash.includes(game)", game)
     settled(alice)
     rematch = alice.evaluate("location.hash").split("/")[2]
     table = plain_http.get(
@@ -56,7 +56,7 @@ def test_a_seat_is_given_back_from_the_waiting_room(kaiten: str, open_page: Any)
     token = tokens(alice, game)["0"]
     settled(alice)
     alice.click("[data-action=leave-seat]")
-    alice.wait_for_function("game => !location.hash.includes(game)", arg=game)
+    wait_or_explain(alice, "game => !location.hash.includes(game)", game)
     assert alice.evaluate(f"(JSON.parse(localStorage.getItem('kaiten.games')) || {{}})['{game}']") is None
     table = plain_http.get(f"{kaiten}/v1/games/{game}").json()
     assert table["status"] == "open" and table["seats"] == []

@@ -14,6 +14,18 @@ COMMAND_MS = 10_000
 BOTS_SECONDS = 60
 
 
+def wait_or_explain(page: Any, expression: str, arg: Any = None) -> None:
+    """`page.wait_for_function`, whose timeout says where the page is and what problem it shows (a
+    refused request, say), not only that the time ran out."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # where used, as conftest.py does
+
+    try:
+        page.wait_for_function(expression, arg=arg)
+    except PlaywrightTimeoutError:
+        problems = [text for text in page.locator('[data-zone="problem"]').all_inner_texts() if text.strip()]
+        raise AssertionError(f"{expression} not true at {page.url}; problems shown: {problems}") from None
+
+
 def game_id(page: Any) -> str:
     hash_ = page.evaluate("location.hash")
     return str(hash_.split("/")[2])
