@@ -6,6 +6,11 @@ none ran is due at the next start.
 It claims as many games as it can act on at once (its bots' workers, and as many again for the wakes
 that wait on the database), looks again whenever one of them is done or an append of this process
 leaves a bot owed a move (`nudge`), and otherwise every `interval_seconds`.
+
+A game acts on one wake at a time in a process. A person's pick while the game's bot thinks leaves
+the bot owed, so the append makes the deadline due at once and the scheduler claims the game again:
+that claim is acted on once the wake under way is done, not beside it (a second search of the same
+decision on another worker, of which at most one could be appended).
 """
 
 from __future__ import annotations
@@ -55,6 +60,9 @@ class Scheduler:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: The games this process claimed and has not acted on yet, with the time each claim runs to.
         self._claims: dict[str, datetime] = {}
+        #: The games a wake of this process is acting on, and those of them claimed again meanwhile.
+        self._acting: set[str] = set()
+        self._again: set[str] = set()
 
     def nudge(self, _game_id: str = "") -> None:
         """Look for due games now rather than at the next interval (an append left a bot owed a move).
@@ -87,12 +95,17 @@ class Scheduler:
             woken = await self.games.wake(game_id)
         except (RuleViolation, ServiceError) as error:
             # The game cannot act now (it is contended, say): its claim runs out and it is tried again.
-            self._claims.pop(game_id, None)
+            self._acted_on(game_id)
             log.warning("deadline of game %s not fired: %s", game_id, error)
             return
-        self._claims.pop(game_id, None)
+        self._acted_on(game_id)
         if not woken.fired:
             await self.deadlines.reschedule(game_id, woken.version, woken.wake_at)
+
+    def _acted_on(self, game_id: str) -> None:
+        """The claim is spent, unless the game was claimed again meanwhile (that claim waits its wake)."""
+        if game_id not in self._again:
+            self._claims.pop(game_id, None)
 
     async def _release_claims(self) -> None:
         """A process that stops while bots think gives their games back at once: another process would
@@ -135,6 +148,9 @@ class Scheduler:
                     else:
                         failures.succeeded()
                 for game_id in claimed:
+                    if game_id in self._acting:
+                        self._again.add(game_id)
+                        continue
                     task = asyncio.create_task(self._acting_on(game_id))
                     acting.add(task)
                     task.add_done_callback(acting.discard)
@@ -150,9 +166,15 @@ class Scheduler:
             await self._release_claims()
 
     async def _acting_on(self, game_id: str) -> None:
+        self._acting.add(game_id)
         try:
             await self._wake(game_id)
+            while game_id in self._again:
+                self._again.discard(game_id)
+                await self._wake(game_id)
         except Exception:
             log.exception("the scheduler failed to act on game %s", game_id)
         finally:
+            self._acting.discard(game_id)
+            self._again.discard(game_id)
             self._nudged.set()

@@ -141,3 +141,54 @@ async def test_a_server_that_stops_while_its_bots_think_gives_their_games_back_a
             await thinker.thinking.wait()
         assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [], "claimed while the bots think"
     assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [created.id]
+
+
+class HeldThinker(ThreadThinker):
+    """Thinks only once let go, and counts its searches under way at once (one game is played)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+        self.under_way = 0
+        self.most_at_once = 0
+        self.decisions = 0
+
+    async def choose(self, game_id: str, table: object, seat: int, version: int) -> BotChoice:
+        self.under_way += 1
+        self.most_at_once = max(self.most_at_once, self.under_way)
+        try:
+            await self.go.wait()
+            self.decisions += 1
+            return await super().choose(game_id, table, seat, version)  # type: ignore[arg-type]
+        finally:
+            self.under_way -= 1
+
+
+async def test_a_persons_pick_while_the_bot_thinks_starts_no_second_search_for_the_game() -> None:
+    """A person's append gives the game a deadline due at once (the bot still owes its pick), which the
+    scheduler claims again: it waited for the search under way instead of starting another beside it
+    (two workers on one decision, of which at most one could be appended)."""
+    clock, thinker = FixedClock(), HeldThinker()
+    games = games_with(thinker, clock)
+    assert isinstance(games.store, InMemoryEventStore)
+    scheduler = Scheduler(InMemoryDeadlines(games.store), games, clock)
+    games.on_bots_owed = scheduler.nudge
+    created = await games.create(CreateGame("sushi-go", 2, None, 7, [NewSeat(name="Ann"), NewSeat(bot="greedy")]))
+    async with scheduler.running():
+        async with asyncio.timeout(10):
+            while not thinker.under_way:
+                await asyncio.sleep(0.001)
+        legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
+        await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
+        for _ in range(200):
+            await asyncio.sleep(0.001)
+        assert thinker.most_at_once == 1, "a second search began beside the first"
+
+        thinker.go.set()
+        async with asyncio.timeout(10):
+            while (await games.view(GetTable(created.id))).awaiting != (0,) or thinker.under_way:
+                await asyncio.sleep(0.005)
+    assert thinker.most_at_once == 1
+    # The search under way was decided before the person's pick, so its append failed: one more at the
+    # version after it, then the next turn's.
+    assert thinker.decisions == 3
