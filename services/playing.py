@@ -16,7 +16,7 @@ import msgspec
 from kaiten.domain import lobby
 from kaiten.domain.lobby import Decision, Table
 from kaiten.services.access import seat_of_required
-from kaiten.services.bot_moves import BotLoad, owed_seats
+from kaiten.services.bot_moves import BotChoice, BotLoad, owed_seats
 from kaiten.services.clocks import deadlines, wake_at
 from kaiten.services.commands import Act, Resign
 from kaiten.services.errors import ServiceError
@@ -32,6 +32,14 @@ COMMANDS_SEAT_NOBODY: Mapping[str, Person] = {}
 #: The metadata of a bot's move (with its seat): nobody's doing, so it does not put off abandonment
 #: (services/table_cache.py `is_activity`).
 BOT_MOVE: Mapping[str, Any] = {"bot": True}
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A bot's choice, and the legal commands it chose among."""
+
+    among: Sequence[Any]
+    choice: BotChoice
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,13 +107,14 @@ class Playing:
         makes each fire once, however many processes look at the game."""
         now = self.clock.now()
         abandon_after = self.writer.abandon_after
+        decided: dict[int, Decided] = {}
 
         async def attempt(loaded: CachedTable) -> Planned[Woken]:
             # A timeout is appended at once; the bots it leaves owed move in an append of their own.
             events, table = self._due(loaded, now) or ([], loaded.table)
             paused = None if events else await self.bot_load.exhausted_until(loaded.app_id)
             if not events and paused is None:
-                events, table = await self._bot_moves(loaded, table, loaded.version)
+                events, table = await self._bot_moves(loaded, table, loaded.version, decided)
             if events:
                 return Planned(events, table, lambda stored: Woken(True, stored[-1].version, None))
             wake = paused or wake_at(loaded.game, loaded.table, loaded.clocks, loaded.active_at, abandon_after)
@@ -143,15 +152,28 @@ class Playing:
         return (events, table) if events else None
 
     async def _bot_moves(
-        self, loaded: CachedTable, table: Table[Any], version: int
+        self, loaded: CachedTable, table: Table[Any], version: int, decided: dict[int, Decided]
     ) -> tuple[list[NewEvent], Table[Any]]:
         """The moves of the bot seats the game awaits now, each bot thinking in a worker (all at once
-        in the simultaneous-pick games), and the table after them; `version`: the log's length."""
+        in the simultaneous-pick games), and the table after them; `version`: the log's length.
+
+        `decided` holds the choices of an earlier attempt whose append lost to another (a person's
+        pick made while the bot thought): a choice among the very commands the seat has now still
+        stands, as the bot could as well have picked first in the same step; only the others think
+        again."""
         seats = owed_seats(table)
-        choices = await asyncio.gather(*(self.bots.choose(table.game, table, seat, version) for seat in seats))
-        events: list[NewEvent] = []
-        for seat, choice in zip(seats, choices, strict=True):
+        if not seats:
+            return [], table
+        game, state = lobby.rules_of(loaded.game, table), lobby.state_of(table)
+        legal = {seat: game.legal_commands(state, seat) for seat in seats}
+        thinking = [seat for seat in seats if seat not in decided or decided[seat].among != legal[seat]]
+        choices = await asyncio.gather(*(self.bots.choose(table.game, table, seat, version) for seat in thinking))
+        for seat, choice in zip(thinking, choices, strict=True):
             self.bot_load.spend(loaded.app_id, choice.cpu_seconds)
+            decided[seat] = Decided(legal[seat], choice)
+        events: list[NewEvent] = []
+        for seat in seats:
+            choice = decided[seat].choice
             if seat not in lobby.awaiting(loaded.game, table):
                 continue  # the game moved on without it (it cannot in the games of the catalog)
             chance = lobby.rules_chance(table, version + len(events))

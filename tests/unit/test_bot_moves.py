@@ -16,6 +16,7 @@ from kaiten.adapters.system import SecureIds
 from kaiten.services.bot_moves import BUSY_RETRY_SECONDS, BotChoice, BotLoad, ThreadThinker
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from kaiten.services.games import Games
+from kaiten.services.playing import Decided
 from kaiten.services.ports import BUILTIN_APP
 from kaiten.services.quotas import QuotaExceeded
 from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
@@ -189,6 +190,27 @@ async def test_a_persons_pick_while_the_bot_thinks_starts_no_second_search_for_t
             while (await games.view(GetTable(created.id))).awaiting != (0,) or thinker.under_way:
                 await asyncio.sleep(0.005)
     assert thinker.most_at_once == 1
-    # The search under way was decided before the person's pick, so its append failed: one more at the
-    # version after it, then the next turn's.
-    assert thinker.decisions == 3
+    # The search under way was decided before the person's pick, so its append failed; its choice, among
+    # the cards the bot still holds, was appended without a second search. Then the next turn's.
+    assert thinker.decisions == 2
+    picks = [event for event in await games.store.read(created.id) if event.type == "CardPicked"]
+    assert [msgspec.json.decode(event.data)["seat"] for event in picks] == [0, 1, 1]
+
+
+async def test_a_bots_choice_stands_only_among_the_very_commands_it_was_made_among() -> None:
+    """What a wake whose append lost keeps of its bots' choices (`Playing._bot_moves`'s `decided`)."""
+    thinker = CountingThinker()
+    games = games_with(thinker, FixedClock())
+    created = await games.create(CreateGame("sushi-go", 2, None, 7, [NewSeat(name="Ann"), NewSeat(bot="greedy")]))
+    loaded, _ = await games.writer.tables.known(created.id)
+    stale = BotChoice(command=None, cpu_seconds=0.0)
+
+    decided = {1: Decided(among=[], choice=stale)}
+    await games.playing._bot_moves(loaded, loaded.table, loaded.version, decided)
+    assert thinker.decisions == 1, "made among other commands: the bot thought again"
+    assert decided[1].choice is not stale and decided[1].among
+
+    kept = dict(decided)
+    events, _ = await games.playing._bot_moves(loaded, loaded.table, loaded.version, kept)
+    assert thinker.decisions == 1, "made among the same commands: it stands"
+    assert kept == decided and events
