@@ -34,7 +34,7 @@ COMMANDS_SEAT_NOBODY: Mapping[str, Person] = {}
 BOT_MOVE: Mapping[str, Any] = {"bot": True}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Decided:
     """A bot's choice, and the legal commands it chose among."""
 
