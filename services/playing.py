@@ -36,9 +36,9 @@ BOT_MOVE: Mapping[str, Any] = {"bot": True}
 
 @dataclass(frozen=True, slots=True)
 class Decided:
-    """A bot's choice, and the legal commands it chose among."""
+    """A bot's choice, and the table it was made at."""
 
-    among: Sequence[Any]
+    table: Table[Any]
     choice: BotChoice
 
 
@@ -164,13 +164,19 @@ class Playing:
         seats = owed_seats(table)
         if not seats:
             return [], table
-        game, state = lobby.rules_of(loaded.game, table), lobby.state_of(table)
-        legal = {seat: game.legal_commands(state, seat) for seat in seats}
-        thinking = [seat for seat in seats if seat not in decided or decided[seat].among != legal[seat]]
+        game = lobby.rules_of(loaded.game, table)
+
+        def stands(seat: int) -> bool:
+            earlier = decided.get(seat)
+            return earlier is not None and game.legal_commands(
+                lobby.state_of(earlier.table), seat
+            ) == game.legal_commands(lobby.state_of(table), seat)
+
+        thinking = [seat for seat in seats if not stands(seat)]
         choices = await asyncio.gather(*(self.bots.choose(table.game, table, seat, version) for seat in thinking))
         for seat, choice in zip(thinking, choices, strict=True):
             self.bot_load.spend(loaded.app_id, choice.cpu_seconds)
-            decided[seat] = Decided(legal[seat], choice)
+            decided[seat] = Decided(table, choice)
         events: list[NewEvent] = []
         for seat in seats:
             choice = decided[seat].choice

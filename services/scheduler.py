@@ -60,8 +60,8 @@ class Scheduler:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: The games this process claimed and has not acted on yet, with the time each claim runs to.
         self._claims: dict[str, datetime] = {}
-        #: The games a wake of this process is acting on, and those of them claimed again meanwhile.
-        self._acting: set[str] = set()
+        #: The games a wake of this process is acting on (its task), and those claimed again meanwhile.
+        self._acting: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
 
     def nudge(self, _game_id: str = "") -> None:
@@ -132,7 +132,7 @@ class Scheduler:
             self._loop = None
 
     async def _run(self) -> None:
-        acting: set[asyncio.Task[None]] = set()
+        acting = self._acting
         failures = RepeatedFailures(log, "the scheduler's claim of due deadlines")
         try:
             while True:
@@ -151,22 +151,20 @@ class Scheduler:
                     if game_id in self._acting:
                         self._again.add(game_id)
                         continue
-                    task = asyncio.create_task(self._acting_on(game_id))
-                    acting.add(task)
-                    task.add_done_callback(acting.discard)
+                    acting[game_id] = asyncio.create_task(self._acting_on(game_id))
                 if claimed and len(claimed) == free:
                     continue  # more may be due: look again once one is done (the done callback nudges)
                 with suppress(TimeoutError):
                     async with asyncio.timeout(self.interval_seconds):
                         await self._nudged.wait()
         finally:
-            for task in acting:
+            tasks = list(acting.values())
+            for task in tasks:
                 task.cancel()
-            await asyncio.gather(*acting, return_exceptions=True)
+            await asyncio.gather(*tasks, return_exceptions=True)
             await self._release_claims()
 
     async def _acting_on(self, game_id: str) -> None:
-        self._acting.add(game_id)
         try:
             await self._wake(game_id)
             while game_id in self._again:
@@ -175,6 +173,6 @@ class Scheduler:
         except Exception:
             log.exception("the scheduler failed to act on game %s", game_id)
         finally:
-            self._acting.discard(game_id)
+            self._acting.pop(game_id, None)
             self._again.discard(game_id)
             self._nudged.set()

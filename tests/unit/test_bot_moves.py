@@ -205,12 +205,19 @@ async def test_a_bots_choice_stands_only_among_the_very_commands_it_was_made_amo
     loaded, _ = await games.writer.tables.known(created.id)
     stale = BotChoice(command=None, cpu_seconds=0.0)
 
-    decided = {1: Decided(among=[], choice=stale)}
-    await games.playing._bot_moves(loaded, loaded.table, loaded.version, decided)
-    assert thinker.decisions == 1, "made among other commands: the bot thought again"
-    assert decided[1].choice is not stale and decided[1].among
+    legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
+    after_ann = (await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))).version
+    await games.wake(created.id)  # the bot picks too: a new turn, new hands
+    assert thinker.decisions == 1
+    newer, _ = await games.writer.tables.known(created.id)
+    assert newer.version > after_ann
+
+    decided = {1: Decided(table=loaded.table, choice=stale)}
+    await games.playing._bot_moves(newer, newer.table, newer.version, decided)
+    assert thinker.decisions == 2, "made among other commands: the bot thought again"
+    assert decided[1].choice is not stale and decided[1].table is newer.table
 
     kept = dict(decided)
-    events, _ = await games.playing._bot_moves(loaded, loaded.table, loaded.version, kept)
-    assert thinker.decisions == 1, "made among the same commands: it stands"
+    events, _ = await games.playing._bot_moves(newer, newer.table, newer.version, kept)
+    assert thinker.decisions == 2, "made among the same commands: it stands"
     assert kept == decided and events
