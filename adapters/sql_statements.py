@@ -25,7 +25,7 @@ from kaiten.adapters.schema import (
     webhook_deliveries,
     webhook_events,
 )
-from kaiten.services.ports import DELIVERIES_QUEUED
+from kaiten.services.ports import DELIVERIES_QUEUED, PROJECTED_EVENTS
 
 EVENT_COLUMNS = (
     events.c.global_position,
@@ -106,8 +106,9 @@ def _append_events(dialect_name: str) -> sa.Insert:
     both pass it collide on UNIQUE(stream_id, version).
 
     On PostgreSQL the row of the last version also sends `pg_notify(CHANNEL, :payload)`: one notice
-    per append and no extra round trip. PostgreSQL delivers it when the transaction commits, and
-    never if it rolls back; an append the guard refuses inserts no row, so it notifies nobody.
+    per append and no extra round trip (and PROJECTED_EVENTS beside it when `:projected`). PostgreSQL
+    delivers them when the transaction commits, and never if it rolls back; an append the guard
+    refuses inserts no row, so it notifies nobody.
     """
     rows_json = sa.bindparam("rows", type_=sa.Text)
     stream_id = sa.bindparam("stream_id", type_=sa.Text)
@@ -144,6 +145,10 @@ def _append_events(dialect_name: str) -> sa.Insert:
     if dialect_name == "postgresql":
         notify = sa.func.pg_notify(_constant(CHANNEL), sa.bindparam("notice_payload", type_=sa.Text))
         returning.append(sa.case((events.c.version == sa.bindparam("last_version"), notify)))
+        # Sent from every row when `projected`: PostgreSQL delivers one of a transaction's identical notices.
+        projected = _constant(notice_payload(PROJECTED_EVENTS.stream_id, PROJECTED_EVENTS.version))
+        notify_projected = sa.func.pg_notify(_constant(CHANNEL), projected)
+        returning.append(sa.case((sa.bindparam("projected", type_=sa.Boolean), notify_projected)))
     return sa.insert(events).from_select(columns, new_rows).returning(*returning)
 
 
@@ -213,11 +218,12 @@ def _append_all() -> sa.Select[Any]:
     )
     summarized = _replacing_summary(upsert).cte("summarized")
     # The deadline row follows the summary: replaced when it names a wake time, else removed (the two
-    # conditions exclude each other, so no row is touched twice by the one statement).
+    # conditions exclude each other, so no row is touched twice by the one statement). A wake time
+    # comes only with a summary (SqlEventStore), so naming one says there is a summary.
     wake_at = sa.bindparam(f"{SUMMARY}wake_at", type_=deadlines.c.due_at.type)
-    scheduled = _schedule(
-        "postgresql", sa.select(*_deadline_row()).where(has_summary, wake_at.is_not(None), inserted)
-    ).cte("scheduled")
+    scheduled = _schedule("postgresql", sa.select(*_deadline_row()).where(wake_at.is_not(None), inserted)).cte(
+        "scheduled"
+    )
     unscheduled = (
         sa.delete(deadlines)
         .where(deadlines.c.game_id == sa.bindparam("stream_id", type_=sa.Text))

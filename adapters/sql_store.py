@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
 from typing import Any, NoReturn
 
@@ -19,6 +19,7 @@ from kaiten.adapters.sql_statements import SUMMARY, SUMMARY_JSON, Statements
 from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
 from kaiten.services.ports import (
     DELIVERIES_QUEUED,
+    PROJECTED_EVENTS,
     AppendNotice,
     Clock,
     ConcurrencyConflict,
@@ -40,12 +41,21 @@ _metadata_decoder = msgspec.json.Decoder(dict[str, Any])
 
 class SqlEventStore:
     """Announces each committed append: on PostgreSQL with NOTIFY in its transaction (every process
-    hears it), on SQLite to `notifier` once committed (SQLite is served by one process)."""
+    hears it), on SQLite to `notifier` once committed (SQLite is served by one process). An append
+    that holds an event of the `projected` types (those the catch-up projections apply) is also
+    announced as PROJECTED_EVENTS (every append, when `projected` is None)."""
 
-    def __init__(self, engine: AsyncEngine, clock: Clock | None = None, notifier: LocalNotifier | None = None) -> None:
+    def __init__(
+        self,
+        engine: AsyncEngine,
+        clock: Clock | None = None,
+        notifier: LocalNotifier | None = None,
+        projected: Collection[str] | None = (),
+    ) -> None:
         if notifier is not None and engine.dialect.name == "postgresql":
             raise ValueError("on PostgreSQL appends are announced with NOTIFY: a local notifier would hear them twice")
         self._engine = engine
+        self._projected = None if projected is None else frozenset(projected)
         self._writer = for_writes(engine)
         # A single statement is atomic by itself: on PostgreSQL it needs no BEGIN and COMMIT (or
         # ROLLBACK) around it, two round trips saved. SQLite's writes need BEGIN IMMEDIATE (`_writer`).
@@ -74,6 +84,7 @@ class SqlEventStore:
     ) -> list[StoredEvent]:
         check_append(stream_id, expected_version, events, summary)
         recorded_at = recorded_now(self._clock)
+        projected = self._projected is None or not self._projected.isdisjoint(event.type for event in events)
         parameters = {
             "stream_id": stream_id,
             "expected_version": expected_version,
@@ -89,6 +100,7 @@ class SqlEventStore:
             # Used on PostgreSQL only, where the INSERT also sends the NOTIFY of the append.
             "last_version": expected_version + len(events),
             "notice_payload": notice_payload(stream_id, expected_version + len(events)),
+            "projected": projected,
             "outbox": _encoder.encode(
                 [(message.version, message.event, message.body.decode()) for message in outbox]
             ).decode(),
@@ -113,6 +125,8 @@ class SqlEventStore:
                 self._notifier.publish(AppendNotice(feed_stream_id(person_id), seq))
             if queued:
                 self._notifier.publish(DELIVERIES_QUEUED)
+            if projected:
+                self._notifier.publish(PROJECTED_EVENTS)
         return [
             StoredEvent(
                 global_position=positions[version],

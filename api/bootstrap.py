@@ -19,7 +19,7 @@ from kaiten.adapters.notify import LocalNotifier, PostgresNotifier
 from kaiten.adapters.people import InMemoryPeople, SqlPeople
 from kaiten.adapters.player_tokens import InMemoryPlayerTokens, SqlPlayerTokens
 from kaiten.adapters.projections.read_models import SqlReadModels
-from kaiten.adapters.projections.registry import build_projections
+from kaiten.adapters.projections.registry import build_projections, projected_types
 from kaiten.adapters.projections.runner import ProjectionRunner, running
 from kaiten.adapters.queues import SqlQueueStore
 from kaiten.adapters.replica import Replica, ReplicaEventStore, ReplicaReadModels
@@ -185,14 +185,16 @@ def bootstrap(
     )
     if read_engine is not None and {engine.dialect.name, read_engine.dialect.name} != {"postgresql"}:
         raise ValueError("a read replica needs PostgreSQL, for the primary and the replica")
+    projections = build_projections(engine.dialect.name)
+    projected = projected_types(projections)
     notifier: RunningNotifier
     if engine.dialect.name == "postgresql":
         # A LISTEN needs a session of its own: through a pooler in transaction mode it would hear nothing.
         notifier = PostgresNotifier(direct_url)
-        store = SqlEventStore(engine, clock=clock)
+        store = SqlEventStore(engine, clock=clock, projected=projected)
     else:
         local = LocalNotifier()
-        notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local)
+        notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local, projected=projected)
     webhook_store, sender = SqlWebhookStore(engine), HttpWebhookSender(allow_private=webhooks.allow_private)
     replica: EventStore | None = None
     read_models: ReadModels = SqlReadModels(engine)
@@ -227,10 +229,7 @@ def bootstrap(
         read_engine=read_engine,
         history=HistoryQueries(read_models, services.games.names, season_store),
         seasons=Seasons(season_store, clock or SystemClock(), open_app),
-        projection_runners=[
-            ProjectionRunner(engine, projection, notifier=notifier)
-            for projection in build_projections(engine.dialect.name)
-        ],
+        projection_runners=[ProjectionRunner(engine, projection, notifier=notifier) for projection in projections],
         run_projections=run_projections,
         webhooks=Webhooks(
             services.games.tables, webhook_store, sender, clock or SystemClock(), services.games.people, open_app

@@ -39,7 +39,7 @@ import httpx
 import msgspec
 import psycopg
 
-from bench.servers import ROOT, ServerKind, app_of, serving, tree_cpu_seconds, tree_rss_mib
+from bench.servers import ROOT, ServerKind, app_of, postgres_cpu_seconds, serving, tree_cpu_seconds, tree_rss_mib
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.adapters.migrate import upgrade
 from kaiten.adapters.people import InMemoryPeople
@@ -68,6 +68,31 @@ class Served:
 
     def __str__(self) -> str:
         return self.name
+
+
+@dataclass
+class Spent:
+    """CPU seconds a load cost each part of the machine: the server under load, every PostgreSQL
+    process, and this process (the clients)."""
+
+    server: float = 0.0
+    postgres: float = 0.0
+    clients: float = 0.0
+
+    @classmethod
+    def now(cls, server_pid: int) -> Spent:
+        return cls(tree_cpu_seconds(server_pid), postgres_cpu_seconds(), time.process_time())
+
+    def __add__(self, other: Spent) -> Spent:
+        return Spent(self.server + other.server, self.postgres + other.postgres, self.clients + other.clients)
+
+    def __sub__(self, other: Spent) -> Spent:
+        return Spent(self.server - other.server, self.postgres - other.postgres, self.clients - other.clients)
+
+    def per_request_ms(self, requests: int) -> tuple[float, float, float, float]:
+        """Server, PostgreSQL, clients and all three: milliseconds of CPU a request."""
+        parts = (1000 * self.server / requests, 1000 * self.postgres / requests, 1000 * self.clients / requests)
+        return (*parts, sum(parts))
 
 
 @dataclass(frozen=True)
@@ -262,18 +287,18 @@ async def main() -> None:
         # The loads take turns in short windows, so the machine's drift (other work, a noisy
         # neighbour) falls on all alike instead of on whichever ran last.
         window = args.seconds / args.rounds
-        ping_rate, ping_latencies, ping_cpu = 0.0, list[float](), 0.0
+        ping_rate, ping_latencies, ping_cpu = 0.0, list[float](), Spent()
         rates, command_latencies = dict.fromkeys(kinds, 0.0), {kind: list[float]() for kind in kinds}
-        command_cpu = dict.fromkeys(kinds, 0.0)
+        command_cpu = {kind: Spent() for kind in kinds}
         for _ in range(args.rounds):
-            cpu = tree_cpu_seconds(minimal.pid)
+            before = Spent.now(minimal.pid)
             rate, latencies = await load(args.clients, window, ping_client(8701))
-            ping_cpu += tree_cpu_seconds(minimal.pid) - cpu
+            ping_cpu += Spent.now(minimal.pid) - before
             ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
             for kind, port in ports.items():
-                cpu = tree_cpu_seconds(full[kind].pid)
+                before = Spent.now(full[kind].pid)
                 rate, latencies = await load(args.clients, window, command_client(port, commands))
-                command_cpu[kind] += tree_cpu_seconds(full[kind].pid) - cpu
+                command_cpu[kind] += Spent.now(full[kind].pid) - before
                 rates[kind] += rate / args.rounds
                 command_latencies[kind] += latencies
 
@@ -285,12 +310,21 @@ async def main() -> None:
         for kind in kinds:
             print(f"ratio commands {kind} / minimal INSERT: {rates[kind] / ping_rate:.2f}   (target ≥ 0.90)")
         # The server's own CPU time per request, which the rest of the machine's load moves far less.
-        ping_ms = 1000 * ping_cpu / len(ping_latencies)
-        print(f"server CPU per request: minimal INSERT {ping_ms:.2f} ms", end="")
+        ping_ms = ping_cpu.per_request_ms(len(ping_latencies))
+        print(f"server CPU per request: minimal INSERT {ping_ms[0]:.2f} ms", end="")
         for kind in kinds:
-            ms = 1000 * command_cpu[kind] / len(command_latencies[kind])
-            print(f"   commands {kind} {ms:.2f} ms ({ms / ping_ms:.2f} x)", end="")
+            ms = command_cpu[kind].per_request_ms(len(command_latencies[kind]))
+            print(f"   commands {kind} {ms[0]:.2f} ms ({ms[0] / ping_ms[0]:.2f} x)", end="")
         print()
+        # With every core busy, the rates divide the machine's CPU: their ratio is about the inverse
+        # of the CPU a request costs in all, whichever part spends it.
+        print("CPU per request, ms: server + PostgreSQL + the clients (this process) = in all")
+        for name, spent, requests in (
+            ("minimal INSERT", ping_cpu, len(ping_latencies)),
+            *((f"commands {kind}", command_cpu[kind], len(command_latencies[kind])) for kind in kinds),
+        ):
+            server, postgres, clients, total = spent.per_request_ms(requests)
+            print(f"   {name:<22} {server:.2f} + {postgres:.2f} + {clients:.2f} = {total:.2f}")
         for kind in kinds:
             p50 = {name: p50_ms(latencies) for name, latencies in read_latencies[kind].items()}
             print(f"reads through {kind}, p50 of {args.reads} each, one at a time:")

@@ -109,6 +109,22 @@ def _tree(pid: int) -> dict[int, list[str]]:
     return {member: stats[member] for member in tree if member in stats}
 
 
+def postgres_cpu_seconds() -> float:
+    """The CPU time every PostgreSQL process of the machine has used so far, with that of its ended
+    children (backends of closed connections) as the postmaster counts them."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name, fields = stat.read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        if name.endswith("(postgres"):
+            # utime, stime, cutime and cstime: the 14th to 17th fields, the 12th to 15th after the name.
+            total += sum(int(field) for field in fields.split()[11:15])
+    return total / ticks
+
+
 def tree_rss_mib(pid: int) -> float:
     """The resident memory of a process and all its descendants, in MiB."""
     return sum(_rss_kib(member) for member in _tree(pid)) / 1024

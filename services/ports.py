@@ -286,6 +286,10 @@ RESYNC = AppendNotice(stream_id="*", version=0)
 #: Sent beside an append's own notice when the append queued webhook deliveries: the delivery workers
 #: follow this alone, rather than look for due deliveries after every append (most queue none).
 DELIVERIES_QUEUED = AppendNotice(stream_id="kaiten:webhook-deliveries", version=0)
+#: Sent beside an append's own notice when the append holds an event that a catch-up projection
+#: applies (a game created or ended, a seat taken...): the projections follow this alone, and read
+#: past the rest of the log (a game's picks, most of it) at their next poll, not after every append.
+PROJECTED_EVENTS = AppendNotice(stream_id="kaiten:projected-events", version=0)
 
 
 class Notifier(Protocol):

@@ -6,8 +6,10 @@ after a restart the same events are applied again, once: nothing is lost and not
 An event the projection cannot apply is set aside (adapters/projections/quarantine.py) and the batch
 goes on without it: no event stops the read side.
 
-Between batches the runner waits for a notice that streams grew (when it has a Notifier) or for the
-poll interval to pass, whichever comes first. On PostgreSQL a notice can come before its events are
+Between batches the runner waits for a notice that events of the types projections apply were appended
+(PROJECTED_EVENTS, when it has a Notifier) or for the poll interval to pass, whichever comes first: the
+rest of the log (a game's picks, most of it) moves no projection, so a batch after each of those
+appends would only move the checkpoint, and the poll does that. On PostgreSQL a notice can come before its events are
 readable (the log is read only below the oldest open transaction, so that no event is skipped): when
 a notice brought nothing to read, the runner looks again soon, backing off towards the poll interval.
 """
@@ -33,7 +35,7 @@ from kaiten.adapters.projections import quarantine
 from kaiten.adapters.projections.checkpoints import Checkpoints
 from kaiten.adapters.projections.log import START, GlobalLog, Lag, LogEvent
 from kaiten.services.failures import RepeatedFailures
-from kaiten.services.ports import Notifier
+from kaiten.services.ports import PROJECTED_EVENTS, StreamNotifier
 
 log = logging.getLogger("kaiten.projections")
 
@@ -83,7 +85,7 @@ class ProjectionRunner:
         engine: AsyncEngine,
         projection: Projection,
         *,
-        notifier: Notifier | None = None,
+        notifier: StreamNotifier | None = None,
         batch_size: int = 2000,
         poll_seconds: float = 1.0,
     ) -> None:
@@ -222,7 +224,8 @@ class ProjectionRunner:
 
     @asynccontextmanager
     async def _wakeups(self, wake: asyncio.Event) -> AsyncIterator[None]:
-        """Set `wake` on every append notice while the block runs (never, without a notifier)."""
+        """Set `wake` on every PROJECTED_EVENTS notice (and RESYNC) while the block runs (never, without a
+        notifier)."""
         if self._notifier is None:
             yield
             return
@@ -230,7 +233,7 @@ class ProjectionRunner:
 
         async def listen() -> None:
             try:
-                async with notifier.subscribe() as notices:
+                async with notifier.subscribe_to(PROJECTED_EVENTS.stream_id) as notices:
                     async for _ in notices:
                         wake.set()
             except Exception:

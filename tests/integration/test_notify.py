@@ -29,6 +29,7 @@ from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.adapters.webhook_store import SqlWebhookStore
 from kaiten.services.ports import (
     DELIVERIES_QUEUED,
+    PROJECTED_EVENTS,
     RESYNC,
     AppendNotice,
     ConcurrencyConflict,
@@ -142,6 +143,29 @@ async def test_an_append_that_queues_webhook_deliveries_says_so_after_its_own_no
             DELIVERIES_QUEUED,
             AppendNotice(unhooked, 2),
         ]
+
+
+@pytest.mark.parametrize("notified", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)], indirect=True)
+async def test_an_append_of_events_the_projections_apply_says_so_beside_its_own_notice(notified: Notified) -> None:
+    """The catch-up projections wake on that notice alone, not after every pick of every game."""
+    assert notified.engine is not None
+    store = SqlEventStore(
+        notified.engine,
+        notifier=notified.notifier if isinstance(notified.notifier, LocalNotifier) else None,
+        projected={"GameCreated", "GameFinished"},
+    )
+    stream = new_stream()
+    heard = {stream, PROJECTED_EVENTS.stream_id}
+    async with notified.notifier.subscribe() as notices:
+        await store.append(stream, 0, [event("GameCreated")])
+        assert {await next_notice(notices, heard) for _ in range(2)} == {AppendNotice(stream, 1), PROJECTED_EVENTS}
+        await store.append(stream, 1, [event("PickMade"), event("PickMade")])
+        await store.append(stream, 3, [event("PickMade"), event("GameFinished")])
+        # In commit order: nothing beside the picks' own notice, then both (in either order) for the end.
+        assert await next_notice(notices, heard) == AppendNotice(stream, 3)
+        assert {await next_notice(notices, heard) for _ in range(2)} == {AppendNotice(stream, 5), PROJECTED_EVENTS}
+        await store.append(stream, 5, [event("PickMade")])
+        assert await next_notice(notices, heard) == AppendNotice(stream, 6)
 
 
 async def test_appends_that_fail_announce_nothing(notified: Notified) -> None:

@@ -4,8 +4,10 @@ taking turns with another runner, waking on notices, and reporting its lag."""
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections import Counter
 
+import msgspec
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
@@ -18,7 +20,10 @@ from kaiten.adapters.projections.rebuild import rebuild
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner, running
 from kaiten.adapters.schema import events, match_history, projection_checkpoints
-from kaiten.services.ports import AppendNotice
+from kaiten.adapters.sql_store import SqlEventStore
+from kaiten.api.bootstrap import bootstrap
+from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.ports import BUILTIN_APP, PROJECTED_EVENTS, AppendNotice, NewEvent
 from tests.integration.projections.games import bot_games, games_service
 from tests.integration.projections.interrupted import Interrupted
 from tests.integration.projections.tables import snapshot
@@ -117,7 +122,9 @@ async def test_two_runners_of_one_projection_take_turns_and_apply_each_event_onc
         await other_engine.dispose()
 
 
-async def test_a_notice_wakes_the_runner_long_before_its_next_poll(fresh_engine: AsyncEngine) -> None:
+async def test_a_notice_of_projected_events_wakes_the_runner_long_before_its_next_poll(
+    fresh_engine: AsyncEngine,
+) -> None:
     games = games_service(fresh_engine)
     notifier = LocalNotifier()
     runner = ProjectionRunner(
@@ -128,20 +135,83 @@ async def test_a_notice_wakes_the_runner_long_before_its_next_poll(fresh_engine:
         while await count(fresh_engine, match_history) < games_count:
             await asyncio.sleep(0.01)
 
-    [first_game] = await bot_games(games, 1)
+    await bot_games(games, 1)
     async with notifier.running(), running([runner]):
-        # Its append is noticed too, as every append is: on a shared server another session's open
-        # transaction may hold its events back from the runner's first read, and unnoticed they would
-        # then wait for the hourly poll.
+        # Its append is noticed too, as every such append is: on a shared server another session's
+        # open transaction may hold its events back from the runner's first read, and unnoticed they
+        # would then wait for the hourly poll.
         async with asyncio.timeout(10):
             while not notifier.subscribers:
                 await asyncio.sleep(0.01)
-        notifier.publish(AppendNotice(stream_id=first_game, version=1))
+        notifier.publish(PROJECTED_EVENTS)
         await asyncio.wait_for(history_has(1), 10)
         # The runner now waits for a notice; only one can wake it before the hour is up.
+        await bot_games(games, 1, seed=1)
+        notifier.publish(PROJECTED_EVENTS)
+        await asyncio.wait_for(history_has(2), 10)
+
+
+async def test_a_games_own_notice_leaves_the_runner_to_its_poll(fresh_engine: AsyncEngine) -> None:
+    """A game's picks move no projection: the runner does not read the log after each of them."""
+    games = games_service(fresh_engine)
+    notifier = LocalNotifier()
+    runner = ProjectionRunner(
+        fresh_engine, HistoryProjection(fresh_engine.dialect.name), notifier=notifier, poll_seconds=3600
+    )
+    await bot_games(games, 1)
+    async with notifier.running(), running([runner]):
+        # Its first catch-up reads the first game; from then on the runner waits to be woken.
+        async with asyncio.timeout(10):
+            while await count(fresh_engine, match_history) < 1:
+                await asyncio.sleep(0.01)
+        read = await count(fresh_engine, events)
         [game_id] = await bot_games(games, 1, seed=1)
         notifier.publish(AppendNotice(stream_id=game_id, version=1))
-        await asyncio.wait_for(history_has(2), 10)
+        # Woken, the runner would read the game at once (the test above): a while without it is long.
+        await asyncio.sleep(0.5)
+        assert await count(fresh_engine, match_history) == 1
+        assert (await runner.lag()).events == await count(fresh_engine, events) - read
+
+
+async def test_a_serving_process_tells_its_projections_of_a_games_start_and_end_alone(database_url: str) -> None:
+    """bootstrap gives its store the types its projections apply: a game's creation and its last
+    pick say so beside their own notices, the picks between do not."""
+    services = bootstrap(database_url, open_app=BUILTIN_APP)
+    games = services.games
+    try:
+        await services.start()
+        heard = list[AppendNotice]()
+        async with services.notifier.subscribe() as notices:
+            created = await games.create(CreateGame("sushi-go", 2, seats=(NewSeat(name="a"), NewSeat(name="b"))))
+
+            async def until(notice: AppendNotice) -> None:
+                async with asyncio.timeout(10):
+                    async for one in notices:
+                        if one == notice:
+                            return
+                        if one.stream_id in (created.id, PROJECTED_EVENTS.stream_id):
+                            heard.append(one)
+
+            version = created.version
+            while (await games.view(GetTable(created.id))).status != "finished":
+                for token in created.tokens.values():
+                    legal = await games.legal_commands(ListLegalCommands(created.id, token))
+                    if legal.commands:
+                        body = msgspec.json.encode(legal.commands[0])
+                        version = (await games.act(Act(created.id, token, body))).version
+            # Notices come in commit order: whatever the game's last append sent comes before this one's.
+            sentinel = str(uuid.uuid4())
+            local = services.notifier if isinstance(services.notifier, LocalNotifier) else None
+            assert services.engine is not None
+            await SqlEventStore(services.engine, notifier=local).append(sentinel, 0, [NewEvent("Sentinel", b"{}")])
+            await until(AppendNotice(sentinel, 1))
+        # Each append's notices come together, in either order: the first and the last append's two.
+        assert set(heard[:2]) == {AppendNotice(created.id, created.version), PROJECTED_EVENTS}
+        assert set(heard[-2:]) == {AppendNotice(created.id, version), PROJECTED_EVENTS}
+        assert PROJECTED_EVENTS not in heard[2:-2]
+        assert len(heard[2:-2]) > 10
+    finally:
+        await services.close()
 
 
 async def test_lag_is_the_events_not_applied_yet_and_the_age_of_the_oldest(fresh_engine: AsyncEngine) -> None:
@@ -173,8 +243,8 @@ async def test_events_held_back_by_an_open_transaction_are_read_soon_after_it_en
     async with notifier.running(), running([runner]), fresh_engine.connect() as holder:
         # An open transaction with an id: every event committed after it stays below the horizon.
         await holder.execute(sa.text("SELECT pg_current_xact_id()"))
-        [game_id] = await bot_games(games, 1)
-        notifier.publish(AppendNotice(stream_id=game_id, version=1))
+        await bot_games(games, 1)
+        notifier.publish(PROJECTED_EVENTS)
         # Long enough that a wait doubling without bound would next look seconds after the end.
         await asyncio.sleep(7)
         assert await count(fresh_engine, match_history) == 0
