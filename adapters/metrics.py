@@ -16,7 +16,8 @@ from prometheus_client.registry import Collector
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
-from kaiten.adapters.schema import deadlines, webhook_deliveries
+from kaiten.adapters.deadlines import OWED
+from kaiten.adapters.schema import webhook_deliveries
 
 WEBHOOKS_PENDING = Gauge(
     "kaiten_webhook_deliveries_pending",
@@ -41,12 +42,7 @@ async def measure_backlogs(engine: AsyncEngine, now: datetime) -> None:
     """Set the backlog gauges from the database (two counts, on one pooled connection)."""
     async with engine.connect() as connection:
         pending, oldest = (await connection.execute(_PENDING)).one()
-        due = (
-            await connection.execute(
-                sa.select(sa.func.count()).select_from(deadlines).where(deadlines.c.due_at <= sa.bindparam("now")),
-                {"now": now},
-            )
-        ).scalar_one()
+        due = (await connection.execute(OWED, {"now": now})).scalar_one()
     WEBHOOKS_PENDING.set(pending)
     WEBHOOKS_OLDEST.set(0 if oldest is None else max(0.0, (now - oldest).total_seconds()))
     DEADLINES_DUE.set(due)

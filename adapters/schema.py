@@ -211,6 +211,8 @@ deadlines = sa.Table(
     sa.Column("game_id", sa.Text, primary_key=True),
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("due_at", UtcDateTime, nullable=False),
+    #: Until when a scheduler acts on the game (services/scheduler.py); appends never write it.
+    sa.Column("claimed_until", UtcDateTime, nullable=True),
     sa.Index(None, "due_at"),
 )
 

@@ -210,16 +210,18 @@ class Deadlines(Protocol):
     """The games' deadline rows, which appends write with their summaries (`GameSummary.wake_at`)."""
 
     async def claim(self, now: datetime, lease: timedelta, limit: int) -> list[str]:
-        """Up to `limit` games whose deadline is due at `now`, earliest first, each claimed by pushing
-        its deadline back to `now + lease`, so that no other process takes it meanwhile (the append
-        that acts on it writes the next one; if this process dies first, another claims it then)."""
+        """Up to `limit` games whose deadline is due at `now` and that nobody has claimed, earliest
+        first, each claimed until `now + lease`: no other process takes it meanwhile, whatever appends
+        write its deadline (a person's pick makes it due again while its bot thinks). The claim lasts
+        until `release`; if this process dies first, another claims the game once the lease ran out."""
 
     async def reschedule(self, game_id: str, version: int, wake_at: datetime | None) -> None:
         """Set the game's deadline (None: remove it) unless the game was appended to after `version`."""
 
-    async def release(self, game_id: str, claimed_until: datetime, now: datetime) -> None:
-        """Give back a claim this process will not act on (it is stopping): the game's deadline is due
-        `now` again, unless it moved since the claim pushed it to `claimed_until` (the game was acted on)."""
+    async def release(self, game_id: str, claimed_until: datetime) -> None:
+        """End this process's claim (the one that runs to `claimed_until`): its wake is done, or it will
+        not act on the game (it is stopping). The game is due again when its deadline, as the appends
+        left it, says; a newer claim (once this one ran out) is left alone."""
 
     async def adopt(self, now: datetime) -> int:
         """Give every game that is not over and has no deadline a deadline due `now` (how many): the

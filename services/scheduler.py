@@ -7,10 +7,11 @@ It claims as many games as it can act on at once (its bots' workers, and as many
 that wait on the database), looks again whenever one of them is done or an append of this process
 leaves a bot owed a move (`nudge`), and otherwise every `interval_seconds`.
 
-A game acts on one wake at a time in a process. A person's pick while the game's bot thinks leaves
-the bot owed, so the append makes the deadline due at once and the scheduler claims the game again:
-that claim is acted on once the wake under way is done, not beside it (a second search of the same
-decision on another worker, of which at most one could be appended).
+A claim lasts until the wake is done and the process gives it back (`Deadlines.release`), whatever
+appends write meanwhile: a person's pick while the game's bot thinks leaves the bot owed and makes the
+deadline due at once, and no scheduler, of this process or another, claims the game before the wake
+under way is done (a second search of the same decision, of which at most one could be appended).
+Once given back, the game is due again if its deadline says so, and the next look claims it.
 """
 
 from __future__ import annotations
@@ -58,11 +59,10 @@ class Scheduler:
         self._adopted = games.abandon_after is None
         self._nudged = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
-        #: The games this process claimed and has not acted on yet, with the time each claim runs to.
+        #: The games this process claimed and has not given back yet, with the time each claim runs to.
         self._claims: dict[str, datetime] = {}
-        #: The games a wake of this process is acting on (its task), and those claimed again meanwhile.
+        #: The games a wake of this process is acting on, and its task.
         self._acting: dict[str, asyncio.Task[None]] = {}
-        self._again: set[str] = set()
 
     def nudge(self, _game_id: str = "") -> None:
         """Look for due games now rather than at the next interval (an append left a bot owed a move).
@@ -76,7 +76,8 @@ class Scheduler:
         """Act on the games due now, one after another; how many were claimed."""
         claimed = await self._claim(BATCH)
         for game_id in claimed:
-            await self._wake(game_id)
+            if await self._wake(game_id):
+                await self._release(game_id)
         return len(claimed)
 
     async def _claim(self, limit: int) -> list[str]:
@@ -90,32 +91,35 @@ class Scheduler:
         self._claims.update(dict.fromkeys(claimed, now + self.lease))
         return claimed
 
-    async def _wake(self, game_id: str) -> None:
+    async def _wake(self, game_id: str) -> bool:
+        """Act on a claimed game; whether its claim is spent (else it runs out, and the game is tried again)."""
         try:
             woken = await self.games.wake(game_id)
         except (RuleViolation, ServiceError) as error:
             # The game cannot act now (it is contended, say): its claim runs out and it is tried again.
-            self._acted_on(game_id)
+            self._claims.pop(game_id, None)
             log.warning("deadline of game %s not fired: %s", game_id, error)
-            return
-        self._acted_on(game_id)
+            return False
         if not woken.fired:
             await self.deadlines.reschedule(game_id, woken.version, woken.wake_at)
+        return True
 
-    def _acted_on(self, game_id: str) -> None:
-        """The claim is spent, unless the game was claimed again meanwhile (that claim waits its wake)."""
-        if game_id not in self._again:
-            self._claims.pop(game_id, None)
+    async def _release(self, game_id: str) -> None:
+        """Give back a spent claim: the game is due again when its deadline says so."""
+        claimed_until = self._claims.get(game_id)
+        if claimed_until is not None:
+            await self.deadlines.release(game_id, claimed_until)
+            if self._claims.get(game_id) == claimed_until:
+                del self._claims[game_id]
 
     async def _release_claims(self) -> None:
         """A process that stops while bots think gives their games back at once: another process would
         otherwise wait for the lease to run out before making their moves (a rolling restart)."""
         claims, self._claims = self._claims, {}
-        now = self.clock.now()
         try:
             async with asyncio.timeout(RELEASE_SECONDS):
                 for game_id, claimed_until in claims.items():
-                    await self.deadlines.release(game_id, claimed_until, now)
+                    await self.deadlines.release(game_id, claimed_until)
         except Exception:
             log.exception("the scheduler could not give back %d claims; they run out with their lease", len(claims))
 
@@ -148,10 +152,10 @@ class Scheduler:
                     else:
                         failures.succeeded()
                 for game_id in claimed:
-                    if game_id in self._acting:
-                        self._again.add(game_id)
-                        continue
-                    acting[game_id] = asyncio.create_task(self._acting_on(game_id))
+                    # Claimed again under way only once its lease ran out: the wake under way gives
+                    # back the newer claim.
+                    if game_id not in acting:
+                        acting[game_id] = asyncio.create_task(self._acting_on(game_id))
                 if claimed and len(claimed) == free:
                     continue  # more may be due: look again once one is done (the done callback nudges)
                 with suppress(TimeoutError):
@@ -165,14 +169,18 @@ class Scheduler:
             await self._release_claims()
 
     async def _acting_on(self, game_id: str) -> None:
+        spent = False
         try:
-            await self._wake(game_id)
-            while game_id in self._again:
-                self._again.discard(game_id)
-                await self._wake(game_id)
+            spent = await self._wake(game_id)
         except Exception:
             log.exception("the scheduler failed to act on game %s", game_id)
         finally:
+            # No longer acted on before its claim is given back: a claim of it after that starts a wake.
             self._acting.pop(game_id, None)
-            self._again.discard(game_id)
+        try:
+            if spent:
+                await self._release(game_id)
+        except Exception:
+            log.exception("the scheduler could not give game %s back; its claim runs out with its lease", game_id)
+        finally:
             self._nudged.set()

@@ -3,12 +3,14 @@ through `Games.wake`, until the game owes none."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
 from collections.abc import Mapping
 
 import msgspec
 
+from kaiten.services.bot_moves import BotChoice, ThreadThinker
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands
 from kaiten.services.games import Games
 from kaiten.services.seen import CreatedTable
@@ -49,3 +51,24 @@ async def created_and_played(games: Games, command: CreateGame) -> CreatedTable:
     await bots_move(games, created.id)
     loaded = await games.tables.current(created.id)
     return dataclasses.replace(created, table=loaded.table, version=loaded.version)
+
+
+class HeldThinker(ThreadThinker):
+    """Thinks only once let go, and counts its searches under way at once (one game is played)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+        self.under_way = 0
+        self.most_at_once = 0
+        self.decisions = 0
+
+    async def choose(self, game_id: str, table: object, seat: int, version: int) -> BotChoice:
+        self.under_way += 1
+        self.most_at_once = max(self.most_at_once, self.under_way)
+        try:
+            await self.go.wait()
+            self.decisions += 1
+            return await super().choose(game_id, table, seat, version)  # type: ignore[arg-type]
+        finally:
+            self.under_way -= 1

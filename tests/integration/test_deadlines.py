@@ -93,9 +93,58 @@ async def test_a_claim_given_back_is_due_again_unless_the_game_moved_since(
     # The process acted on `moved` before it stopped: the append wrote the game's next deadline.
     await store.append(moved, 1, [event("SeatTaken")], summary(moved, 2, wake_at=due + timedelta(minutes=5)))
     for game in (given_back, moved):
-        await deadlines.release(game, due + LEASE, due + timedelta(seconds=1))
+        await deadlines.release(game, due + LEASE)
     again = await deadlines.claim(due + timedelta(seconds=1), LEASE, 100)
     assert given_back in again and moved not in again
+
+
+async def test_an_append_to_a_claimed_game_leaves_the_claim_to_the_process_that_holds_it(
+    stores: tuple[EventStore, Deadlines],
+) -> None:
+    """A person's pick while the bot thinks makes the game due at once: no scheduler claims it again
+    (and searches the same decision beside the first) before the claim is given back."""
+    store, deadlines = stores
+    game = str(uuid.uuid4())
+    due = LATER + timedelta(hours=4)
+    await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    assert game in await deadlines.claim(due, LEASE, 100)
+    await store.append(game, 1, [event("CardPicked")], summary(game, 2, wake_at=due))
+    soon = due + timedelta(seconds=1)
+    assert game not in await deadlines.claim(soon, LEASE, 100), "claimed again while the first claim lasts"
+    await deadlines.release(game, due + LEASE)
+    assert game in await deadlines.claim(soon, LEASE, 100), "given back, the game is due as the append left it"
+
+
+async def test_a_claim_that_ran_out_is_not_given_back_by_its_first_holder(stores: tuple[EventStore, Deadlines]) -> None:
+    store, deadlines = stores
+    game = str(uuid.uuid4())
+    due = LATER + timedelta(hours=5)
+    await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=due))
+    assert game in await deadlines.claim(due, LEASE, 100)
+    assert game in await deadlines.claim(due + LEASE, LEASE, 100), "the first claim ran out: another process's"
+    await deadlines.release(game, due + LEASE)
+    assert game not in await deadlines.claim(due + LEASE + timedelta(seconds=1), LEASE, 100)
+    await deadlines.release(game, due + 2 * LEASE)
+    assert game in await deadlines.claim(due + LEASE + timedelta(seconds=1), LEASE, 100)
+
+
+async def test_owed_counts_the_due_games_nobody_acts_on(own_database_url: str) -> None:
+    """Counting looks at every game, so it gets a database of its own."""
+    engine = create_engine(own_database_url)
+    try:
+        store, deadlines = SqlEventStore(engine), SqlDeadlines(engine)
+        games = [str(uuid.uuid4()) for _ in range(3)]
+        for game in games:
+            await store.append(game, 0, [event("GameCreated")], summary(game, 1, wake_at=START))
+        assert await deadlines.owed(START) == 3
+        [claimed] = await deadlines.claim(START, LEASE, 1)
+        await store.append(claimed, 1, [event("CardPicked")], summary(claimed, 2, wake_at=START))
+        assert await deadlines.owed(START) == 2, "a claimed game is acted on, even made due again"
+        assert await deadlines.owed(START + LEASE) == 3, "its claim ran out"
+        await deadlines.release(claimed, START + LEASE)
+        assert await deadlines.owed(START) == 3
+    finally:
+        await engine.dispose()
 
 
 @pytest.mark.postgres

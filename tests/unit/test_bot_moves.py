@@ -20,7 +20,7 @@ from kaiten.services.playing import Decided
 from kaiten.services.ports import BUILTIN_APP
 from kaiten.services.quotas import QuotaExceeded
 from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
-from tests.bots import bots_move
+from tests.bots import HeldThinker, bots_move
 
 
 class FixedClock:
@@ -50,7 +50,9 @@ def games_with(thinker: ThreadThinker, clock: FixedClock, quota: int | None = No
         return quota
 
     load = BotLoad(thinker.workers, clock.now, quota_of=quota_of)
-    return Games(InMemoryEventStore(), clock, SecureIds(), people=InMemoryPeople(), bots=thinker, bot_load=load)
+    # The store records events at the same time the use cases see, so their wake times agree with it.
+    store = InMemoryEventStore(clock=clock)
+    return Games(store, clock, SecureIds(), people=InMemoryPeople(), bots=thinker, bot_load=load)
 
 
 async def test_a_persons_command_appends_only_its_own_events_and_the_bots_move_when_woken() -> None:
@@ -142,27 +144,6 @@ async def test_a_server_that_stops_while_its_bots_think_gives_their_games_back_a
             await thinker.thinking.wait()
         assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [], "claimed while the bots think"
     assert await deadlines.claim(clock.now(), DEFAULT_LEASE, 10) == [created.id]
-
-
-class HeldThinker(ThreadThinker):
-    """Thinks only once let go, and counts its searches under way at once (one game is played)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.go = asyncio.Event()
-        self.under_way = 0
-        self.most_at_once = 0
-        self.decisions = 0
-
-    async def choose(self, game_id: str, table: object, seat: int, version: int) -> BotChoice:
-        self.under_way += 1
-        self.most_at_once = max(self.most_at_once, self.under_way)
-        try:
-            await self.go.wait()
-            self.decisions += 1
-            return await super().choose(game_id, table, seat, version)  # type: ignore[arg-type]
-        finally:
-            self.under_way -= 1
 
 
 async def test_a_persons_pick_while_the_bot_thinks_starts_no_second_search_for_the_game() -> None:
