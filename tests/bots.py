@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import random
 from collections.abc import Mapping
+from datetime import UTC, datetime
 
 import msgspec
 
@@ -53,6 +54,16 @@ async def created_and_played(games: Games, command: CreateGame) -> CreatedTable:
     return dataclasses.replace(created, table=loaded.table, version=loaded.version)
 
 
+class FixedClock:
+    """Time that moves only when a test moves it: a claim's lease never runs out by itself."""
+
+    def __init__(self) -> None:
+        self.at = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+    def now(self) -> datetime:
+        return self.at
+
+
 class HeldThinker(ThreadThinker):
     """Thinks only once let go, and counts its searches under way at once (one game is played)."""
 
@@ -72,3 +83,23 @@ class HeldThinker(ThreadThinker):
             return await super().choose(game_id, table, seat, version)  # type: ignore[arg-type]
         finally:
             self.under_way -= 1
+
+
+async def pick_beside_the_held_search(thinker: HeldThinker, games: Games, created: CreatedTable, watch: float) -> None:
+    """Seat 0, a person, picks while the bot of seat 1 thinks (held by `thinker`, under way): no second
+    search of that decision may begin within `watch` seconds. Then the search goes on and the game is
+    played until seat 0 alone is awaited. The search under way was decided before the pick, so its
+    append failed; its choice, among the cards the bot still holds, was appended as it stood, without
+    a second search; then the next turn's was made."""
+    legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
+    await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
+    await asyncio.sleep(watch)
+    assert thinker.most_at_once == 1, "a second search of the decision began beside the first"
+    thinker.go.set()
+    async with asyncio.timeout(20):
+        while (await games.view(GetTable(created.id))).awaiting != (0,) or thinker.under_way:
+            await asyncio.sleep(0.005)
+    assert thinker.most_at_once == 1
+    assert thinker.decisions == 2
+    picks = [event for event in await games.store.read(created.id) if event.type == "CardPicked"]
+    assert [msgspec.json.decode(event.data)["seat"] for event in picks] == [0, 1, 1]

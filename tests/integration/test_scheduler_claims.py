@@ -6,9 +6,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from datetime import UTC, datetime
-
-import msgspec
 
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.deadlines import SqlDeadlines
@@ -16,23 +13,13 @@ from kaiten.adapters.people import SqlPeople
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.adapters.system import SecureIds
 from kaiten.services.bot_moves import BotLoad
-from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
+from kaiten.services.commands import CreateGame, NewSeat
 from kaiten.services.games import Games
 from kaiten.services.scheduler import Scheduler
-from tests.bots import HeldThinker
+from tests.bots import FixedClock, HeldThinker, pick_beside_the_held_search
 
 #: Long enough for a second search to begin if a claim let it: each process looks again when nudged.
 WATCH_SECONDS = 0.5
-
-
-class FixedClock:
-    """Claims never run out while the test runs: only a given-back claim frees a game."""
-
-    def __init__(self) -> None:
-        self.at = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self.at
 
 
 @asynccontextmanager
@@ -61,17 +48,5 @@ async def test_a_persons_pick_on_another_process_starts_no_second_search(own_dat
             while not thinker.under_way:
                 await asyncio.sleep(0.005)
         other = await processes.enter_async_context(serving_process(own_database_url, thinker, clock))
-        legal = await other.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
-        await other.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
-        await asyncio.sleep(WATCH_SECONDS)
-        assert thinker.most_at_once == 1, "the other process searched the same decision beside the first"
-
-        thinker.go.set()
-        async with asyncio.timeout(20):
-            while (await other.view(GetTable(created.id))).awaiting != (0,) or thinker.under_way:
-                await asyncio.sleep(0.01)
-    assert thinker.most_at_once == 1
-    # The first search's choice stood (its append lost to the pick); then the next turn's, by either process.
-    assert thinker.decisions == 2
-    picks = [event for event in await first.store.read(created.id) if event.type == "CardPicked"]
-    assert [msgspec.json.decode(event.data)["seat"] for event in picks] == [0, 1, 1]
+        # The first search's choice stands; the next turn's is made by either process.
+        await pick_beside_the_held_search(thinker, other, created, watch=WATCH_SECONDS)

@@ -4,7 +4,7 @@ events, the bots' moves are made by `Games.wake`, and their thinking is bounded 
 from __future__ import annotations
 
 import asyncio
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import msgspec
 import pytest
@@ -20,15 +20,7 @@ from kaiten.services.playing import Decided
 from kaiten.services.ports import BUILTIN_APP
 from kaiten.services.quotas import QuotaExceeded
 from kaiten.services.scheduler import DEFAULT_LEASE, Scheduler
-from tests.bots import HeldThinker, bots_move
-
-
-class FixedClock:
-    def __init__(self) -> None:
-        self.at = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
-
-    def now(self) -> datetime:
-        return self.at
+from tests.bots import FixedClock, HeldThinker, bots_move, pick_beside_the_held_search
 
 
 class CountingThinker(ThreadThinker):
@@ -147,8 +139,8 @@ async def test_a_server_that_stops_while_its_bots_think_gives_their_games_back_a
 
 
 async def test_a_persons_pick_while_the_bot_thinks_starts_no_second_search_for_the_game() -> None:
-    """A person's append gives the game a deadline due at once (the bot still owes its pick), which the
-    scheduler claims again: it waited for the search under way instead of starting another beside it
+    """A person's append gives the game a deadline due at once (the bot still owes its pick), and nudges
+    the scheduler: the game stays claimed by the wake under way, and no second search begins beside it
     (two workers on one decision, of which at most one could be appended)."""
     clock, thinker = FixedClock(), HeldThinker()
     games = games_with(thinker, clock)
@@ -160,22 +152,7 @@ async def test_a_persons_pick_while_the_bot_thinks_starts_no_second_search_for_t
         async with asyncio.timeout(10):
             while not thinker.under_way:
                 await asyncio.sleep(0.001)
-        legal = await games.legal_commands(ListLegalCommands(created.id, created.tokens["0"]))
-        await games.act(Act(created.id, created.tokens["0"], msgspec.json.encode(legal.commands[0])))
-        for _ in range(200):
-            await asyncio.sleep(0.001)
-        assert thinker.most_at_once == 1, "a second search began beside the first"
-
-        thinker.go.set()
-        async with asyncio.timeout(10):
-            while (await games.view(GetTable(created.id))).awaiting != (0,) or thinker.under_way:
-                await asyncio.sleep(0.005)
-    assert thinker.most_at_once == 1
-    # The search under way was decided before the person's pick, so its append failed; its choice, among
-    # the cards the bot still holds, was appended without a second search. Then the next turn's.
-    assert thinker.decisions == 2
-    picks = [event for event in await games.store.read(created.id) if event.type == "CardPicked"]
-    assert [msgspec.json.decode(event.data)["seat"] for event in picks] == [0, 1, 1]
+        await pick_beside_the_held_search(thinker, games, created, watch=0.2)
 
 
 async def test_a_bots_choice_stands_only_among_the_very_commands_it_was_made_among() -> None:
