@@ -13,7 +13,9 @@ Each client plays 4-player Sushi Go! games of four people (a person's command al
 appends of their own, off the request path, which would load the server beside the commands) by
 replaying a command sequence worked out in process beforehand for the same seed, each command sent
 with its seat's token, so no read request is mixed into the measured commands. Every fourth command
-of a turn also reveals the picks, and the last of a round scores it and deals the next.
+of a turn also reveals the picks, and the last of a round scores it and deals the next. The games a
+window plays are created before it (a client that runs out creates one more), so that the window
+holds commands alone, as the one-INSERT endpoint's holds INSERTs alone.
 
 The reads are timed one at a time, round robin: `/health`, then the table, the legal commands, an
 events page and a replay of a short and of a long game of Sushi Go Party! at 8 players (eight
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import statistics
 import time
@@ -51,6 +54,7 @@ SEED = 20261130
 #: With the seed, the deal the bench chose: the server deals exactly as the plan worked out in process.
 SALT = "6b616974656e2062656e636820646561"
 SEATS = [{"name": f"bench {seat}"} for seat in range(4)]
+GAME = {"game": "sushi-go", "players": 4, "seed": SEED, "salt": SALT, "seats": SEATS}
 LONG_SEATS = [{"name": f"bench {seat}"} for seat in range(8)]
 SHORT_LOG = 40
 
@@ -162,17 +166,26 @@ async def timed(request: Awaitable[httpx.Response], latencies: list[float]) -> h
     return response
 
 
+async def create_games(port: int, count: int, clients: int) -> list[dict[str, Any]]:
+    """`count` games of four people created before a window, `clients` at a time: the window then times
+    a person's command alone, not the creations its clients would otherwise make between games."""
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        created = await asyncio.gather(
+            *(http.post(f"http://127.0.0.1:{port}/v1/games", json=GAME) for _ in range(count))
+        )
+    return [response.raise_for_status().json() for response in created]
+
+
 def command_client(
-    port: int, commands: list[tuple[str, bytes]]
+    port: int, commands: list[tuple[str, bytes]], ready: list[dict[str, Any]]
 ) -> Callable[[httpx.AsyncClient, float, list[float]], Awaitable[None]]:
+    """Clients that play the games of `ready` (created before the window), then games they create."""
     base = f"http://127.0.0.1:{port}"
 
     async def play(http: httpx.AsyncClient, deadline: float, latencies: list[float]) -> None:
         while time.monotonic() < deadline:
-            created = await http.post(
-                f"{base}/v1/games", json={"game": "sushi-go", "players": 4, "seed": SEED, "salt": SALT, "seats": SEATS}
-            )
-            game = created.json()
+            game = ready.pop() if ready else (await http.post(f"{base}/v1/games", json=GAME)).json()
             headers = {
                 seat: {"Authorization": f"Bearer {token}", "content-type": "application/json"}
                 for seat, token in game["tokens"].items()
@@ -282,8 +295,10 @@ async def main() -> None:
         # be working through its events, in the same processes.
         read_latencies = await reads(ports, long_plan, args.reads)
         await load(args.clients, 1, ping_client(8701))  # warm up
-        for port in ports.values():
-            await load(args.clients, 1, command_client(port, commands))
+        # Each window's games are created before it, as many as the warm-up's rate would play in it.
+        warm_rates = {
+            kind: (await load(args.clients, 1, command_client(port, commands, [])))[0] for kind, port in ports.items()
+        }
         # The loads take turns in short windows, so the machine's drift (other work, a noisy
         # neighbour) falls on all alike instead of on whichever ran last.
         window = args.seconds / args.rounds
@@ -296,8 +311,10 @@ async def main() -> None:
             ping_cpu += Spent.now(minimal.pid) - before
             ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
             for kind, port in ports.items():
+                needed = math.ceil(1.5 * warm_rates[kind] * window / len(commands)) + args.clients
+                ready = await create_games(port, needed, args.clients)
                 before = Spent.now(full[kind].pid)
-                rate, latencies = await load(args.clients, window, command_client(port, commands))
+                rate, latencies = await load(args.clients, window, command_client(port, commands, ready))
                 command_cpu[kind] += Spent.now(full[kind].pid) - before
                 rates[kind] += rate / args.rounds
                 command_latencies[kind] += latencies
