@@ -6,12 +6,13 @@ after a restart the same events are applied again, once: nothing is lost and not
 An event the projection cannot apply is set aside (adapters/projections/quarantine.py) and the batch
 goes on without it: no event stops the read side.
 
-Between batches the runner waits for a notice that events of the types projections apply were appended
-(PROJECTED_EVENTS, when it has a Notifier) or for the poll interval to pass, whichever comes first: the
-rest of the log (a game's picks, most of it) moves no projection, so a batch after each of those
-appends would only move the checkpoint, and the poll does that. On PostgreSQL a notice can come before its events are
-readable (the log is read only below the oldest open transaction, so that no event is skipped): when
-a notice brought nothing to read, the runner looks again soon, backing off towards the poll interval.
+Between batches the runner waits for a notice that events of the types projections apply were
+appended (PROJECTED_EVENTS, when it has a Notifier) or for the poll interval to pass, whichever comes
+first: the rest of the log (a game's picks, most of it) moves no projection, so a batch after each of
+those appends would only move the checkpoint, and the poll does that. On PostgreSQL a notice can come
+before its events are readable (the log is read only below the oldest open transaction, so that no
+event is skipped): when a notice brought nothing to read, the runner looks again soon, backing off
+towards the poll interval.
 """
 
 from __future__ import annotations
