@@ -95,12 +95,7 @@ def serving(
 def _tree(pid: int) -> dict[int, list[str]]:
     """A process and all its descendants (a server's workers): each one's fields of /proc/<pid>/stat
     after the command's name (the state is the first)."""
-    stats: dict[int, list[str]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            stats[int(stat.parent.name)] = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
+    stats = {member: fields for member, (_name, fields) in _processes().items()}
     tree, grew = {pid}, True
     while grew:
         children = {child for child, fields in stats.items() if int(fields[1]) in tree} - tree
@@ -113,16 +108,22 @@ def postgres_cpu_seconds() -> float:
     """The CPU time every PostgreSQL process of the machine has used so far, with that of its ended
     children (backends of closed connections) as the postmaster counts them."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0
+    # utime, stime, cutime and cstime: the 14th to 17th fields, the 12th to 15th after the name.
+    postgres = (fields for name, fields in _processes().values() if name == "postgres")
+    return sum(int(field) for fields in postgres for field in fields[11:15]) / ticks
+
+
+def _processes() -> dict[int, tuple[str, list[str]]]:
+    """Every process of the machine: its command's name, and its fields of /proc/<pid>/stat after the
+    name (the state is the first)."""
+    processes: dict[int, tuple[str, list[str]]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            name, fields = stat.read_text().rsplit(")", 1)
+            head, fields = stat.read_text().rsplit(")", 1)
         except OSError:
             continue
-        if name.endswith("(postgres"):
-            # utime, stime, cutime and cstime: the 14th to 17th fields, the 12th to 15th after the name.
-            total += sum(int(field) for field in fields.split()[11:15])
-    return total / ticks
+        processes[int(stat.parent.name)] = (head.split("(", 1)[1], fields.split())
+    return processes
 
 
 def tree_rss_mib(pid: int) -> float:
