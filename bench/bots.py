@@ -4,7 +4,8 @@
    `mcts:strong` bots only play in the background (the reproduction of the issue: one such game used
    to hold the server for 106 s), and their ratio (target: p99 within 2 x idle);
 2. a person's command: p50 and p99 at a table with an `mcts:strong` bot beside one with a `random` bot,
-   commands alternating between the two, on a fresh server (target: the same).
+   commands alternating between the two, on a fresh server (target: the same), and the p50 ratio's
+   95% bootstrap interval (an interval that holds 1: the two cannot be told apart by this many).
 
     .venv/bin/python -m bench.bots [--reads 300] [--games 8] [--commands 60] [--workers N] [--database-url URL]
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -42,6 +44,19 @@ def load_average() -> str:
 def percentile(latencies: list[float], fraction: float) -> float:
     ordered = sorted(latencies)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] * 1000
+
+
+def median_ratio_interval(
+    numerator: list[float], denominator: list[float], draws: int = 2000, seed: int = 0
+) -> tuple[float, float]:
+    """The 95% bootstrap interval of median(numerator) / median(denominator): a ratio whose interval
+    holds 1 cannot be told from 1 by this many requests."""
+    draw = random.Random(seed).choices
+    ratios = sorted(
+        statistics.median(draw(numerator, k=len(numerator))) / statistics.median(draw(denominator, k=len(denominator)))
+        for _ in range(draws)
+    )
+    return ratios[int(0.025 * draws)], ratios[int(0.975 * draws) - 1]
 
 
 def figures(latencies: list[float]) -> str:
@@ -126,7 +141,8 @@ async def commands_beside_bots(database_url: str, work: Path, commands: int, wor
         for bot, measured in latencies.items():
             print(f"  beside {bot:<12} {figures(measured)}")
         ratio = statistics.median(latencies["mcts:strong"]) / statistics.median(latencies["random"])
-        print(f"  p50 beside mcts:strong / beside random {ratio:5.2f} (target 1)")
+        low, high = median_ratio_interval(latencies["mcts:strong"], latencies["random"])
+        print(f"  p50 beside mcts:strong / beside random {ratio:5.2f} (95% interval {low:.2f} to {high:.2f}; target 1)")
 
 
 async def main() -> None:
