@@ -14,6 +14,7 @@ from litestar.plugins import PluginProtocol
 from litestar.plugins.prometheus import PrometheusConfig
 from litestar.types import Middleware
 
+from kaiten.adapters.bot_workers import RequestsInFlight
 from kaiten.api.bootstrap import Services, bootstrap
 from kaiten.api.contract.docs import assets_router, render_plugins
 from kaiten.api.cors import cors_config
@@ -118,6 +119,9 @@ def create_app(
     traces on (`settings.traces`), spans go to `tracer_provider`, else to one the `OTEL_*` variables
     configure (api/tracing.py)."""
     configured = settings or Settings.from_env()
+    # Counted by the request log, read by the bot workers of the services built here (services handed
+    # in think in threads, in this process).
+    in_flight = RequestsInFlight() if services is None else None
     traces = tracer_provider if tracer_provider is not None or not configured.traces else provider_from_env()
 
     @asynccontextmanager
@@ -141,6 +145,7 @@ def create_app(
                 cached_tables=configured.table_cache,
                 open_app=BUILTIN_APP if configured.open else None,
                 bot_workers=configured.bot_workers,
+                requests_in_flight=in_flight,
             )
             if services is None
             else services
@@ -213,5 +218,5 @@ def create_app(
     )
     # Around the router (and CORS), not a route's middleware: requests that match no route are logged
     # too, and every answer says how caches may keep it.
-    app.asgi_handler = RequestLog(app.asgi_handler)
+    app.asgi_handler = RequestLog(app.asgi_handler, in_flight)
     return app

@@ -11,7 +11,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from kaiten.adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
-from kaiten.adapters.bot_workers import ProcessThinker
+from kaiten.adapters.bot_workers import ProcessThinker, RequestsInFlight
 from kaiten.adapters.database import DEFAULT_CONNECTIONS, POOL_TIMEOUT_SECONDS, create_engine, pool_size_for
 from kaiten.adapters.deadlines import SqlDeadlines
 from kaiten.adapters.migrate import is_migrated
@@ -151,6 +151,7 @@ def bootstrap(
     cached_tables: int = DEFAULT_CACHED_TABLES,
     open_app: str | None = BUILTIN_APP,
     bot_workers: int | None = None,
+    requests_in_flight: RequestsInFlight | None = None,
 ) -> Services:
     """Services over that database; `open_app` is the app callers without a key write as (None: every
     write needs an app key; services/access.py). `run_projections` makes `start` run the catch-up projections and
@@ -163,7 +164,9 @@ def bootstrap(
     `connection_wait` seconds (a replica gets a pool as large). With `direct_database_url` (the
     server itself), `database_url` (and the replica's) are poolers in transaction mode (PgBouncer):
     the LISTEN goes to the server directly and no statement is prepared through them.
-    Bots think in `bot_workers` processes (a serving process), or in a thread when None (tests).
+    Bots think in `bot_workers` processes (a serving process), or in a thread when None (tests); their
+    searches pause while `requests_in_flight` (the serving process's request log counts) says a
+    request waits for its answer.
     The clock and the source of ids are the system's unless others are given (tests)."""
     direct_url = direct_database_url or database_url
     pooler = direct_url != database_url
@@ -221,7 +224,7 @@ def bootstrap(
         scheduler_interval=scheduler_interval,
         scheduler_lease=scheduler_lease,
         cached_tables=cached_tables,
-        bots=None if bot_workers is None else ProcessThinker(bot_workers),
+        bots=None if bot_workers is None else ProcessThinker(bot_workers, requests_in_flight),
     )
     season_store = SqlSeasons(engine)
     return replace(

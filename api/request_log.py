@@ -17,6 +17,7 @@ import uuid
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
+from kaiten.adapters.bot_workers import RequestsInFlight
 from kaiten.api.caching import is_private, private_headers
 from kaiten.services.caller import caller_seat
 
@@ -36,8 +37,13 @@ def request_id_of(scope: Scope) -> str:
 
 
 class RequestLog:
-    def __init__(self, app: ASGIApp) -> None:
+    """With `in_flight`, it also counts the requests waiting for their answer to start (an event
+    stream's answer starts at once), for the bot workers' searches to pause meanwhile
+    (adapters/bot_workers.py)."""
+
+    def __init__(self, app: ASGIApp, in_flight: RequestsInFlight | None = None) -> None:
         self.app = app
+        self.in_flight = in_flight
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != ScopeType.HTTP:
@@ -48,9 +54,17 @@ class RequestLog:
         status = 500
         private = is_private(scope["path"])
 
+        in_flight = self.in_flight
+        waiting = in_flight is not None
+        if in_flight is not None:
+            in_flight.started()
+
         async def send_with_id(message: Message) -> None:
-            nonlocal status
+            nonlocal status, waiting
             if message["type"] == "http.response.start":
+                if in_flight is not None and waiting:
+                    waiting = False
+                    in_flight.answered()
                 status = message["status"]
                 headers = message.get("headers", ())
                 message["headers"] = [
@@ -63,6 +77,8 @@ class RequestLog:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
+            if in_flight is not None and waiting:
+                in_flight.answered()
             path_params = scope.get("path_params") or {}
             log.info(
                 "%s %s %s",

@@ -74,6 +74,22 @@ PRIOR_SPREAD = 0.5
 MOVE_COST = 0.02
 
 
+def _think_on() -> None:
+    """Between iterations, by default: nothing."""
+
+
+#: Called between a search's iterations. A bot worker pauses there while its server answers a request
+#: (adapters/bot_workers.py); what a search chooses never depends on it, as its budget counts
+#: simulated decisions, not time.
+_between_iterations: Callable[[], None] = _think_on
+
+
+def between_iterations(hook: Callable[[], None]) -> None:
+    """Every search of this process calls `hook` between its iterations from now on."""
+    global _between_iterations
+    _between_iterations = hook
+
+
 class _Arm:
     """One seat's statistics for one move at one node."""
 
@@ -166,7 +182,9 @@ class Search:
         root = _Node()
         root_choice = (moves, move_key(policy.choose(view, commands, chance)))
         spent = 0.0
+        pause = _between_iterations
         while spent < self.budget:
+            pause()
             state = self.determinizer.sample(view, chance)
             spent += self._iterate(root, state, observer, root_choice, policy, chance)
         arms = root.arms[observer]

@@ -16,13 +16,15 @@ from typing import Any
 
 import pytest
 
-from kaiten.adapters.bot_workers import WORKER_NICENESS, ProcessThinker, lower_priority
+from kaiten.adapters.bot_workers import WORKER_NICENESS, ProcessThinker, RequestsInFlight, lower_priority
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.adapters.people import InMemoryPeople
 from kaiten.adapters.system import SecureIds, SystemClock
+from kaiten.domain.sushi_go.game import SUSHI_GO
 from kaiten.services.commands import CreateGame, GetTable, NewSeat
 from kaiten.services.errors import ServiceError
 from kaiten.services.games import Games
+from tests.unit.bot_games import new_table
 
 
 @pytest.fixture
@@ -121,3 +123,20 @@ async def test_closing_frees_the_pools_queues_before_it_returns(tmp_path: Path) 
     assert [queue() for queue in queues] == [None, None], "a queue, and its semaphores, outlived close()"
     with pytest.raises(BrokenProcessPool):
         await running
+
+
+async def test_a_workers_search_pauses_while_its_server_answers_a_request() -> None:
+    in_flight = RequestsInFlight()
+    thinker = ProcessThinker(1, in_flight)
+    table, events = new_table(SUSHI_GO, 5, ["mcts", "mcts"])
+    try:
+        await thinker.choose("sushi-go", table, 0, len(events))  # the worker has started
+        in_flight.started()  # a request whose answer never starts
+        started = time.monotonic()
+        held = await thinker.choose("sushi-go", table, 0, len(events))
+        elapsed = time.monotonic() - started
+        in_flight.answered()
+    finally:
+        await thinker.close()
+    # Paused about as long as it thought, never longer: twice its CPU time, give or take an iteration.
+    assert elapsed >= 1.6 * held.cpu_seconds > 0

@@ -289,3 +289,23 @@ def test_mcts_beats_greedy_at_two_player_sushi_go(monkeypatch: pytest.MonkeyPatc
         assert table.result is not None
         wins += seats.index("mcts") in table.result.winners
     assert wins == 4
+
+
+def test_a_search_calls_the_hook_between_its_iterations_and_chooses_as_without_it() -> None:
+    state = next(positions(SUSHI_GO, 3, 2))
+    view, commands = SUSHI_GO.view(state, 0), SUSHI_GO.legal_commands(state, 0)
+    deals = CountingDeals()
+    calls: list[int] = []
+
+    def hook() -> None:
+        calls.append(deals.deals)
+
+    without = Search(SUSHI_GO, sushi_go_sampler, GreedyBot, budget=300).best(view, commands, Chance(4))
+    mcts.between_iterations(hook)
+    try:
+        with_hook = Search(SUSHI_GO, deals, GreedyBot, budget=300).best(view, commands, Chance(4))
+    finally:
+        mcts.between_iterations(mcts._think_on)
+    assert with_hook == without
+    # Called before each iteration's deal: once per iteration, never inside one.
+    assert calls == list(range(deals.deals)) and deals.deals > 1
