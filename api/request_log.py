@@ -36,9 +36,13 @@ def request_id_of(scope: Scope) -> str:
     return uuid.uuid4().hex
 
 
+#: Requests that read: the bots do not pause for them, or a client polling a table would halve them.
+_READS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
 class RequestLog:
-    """With `in_flight`, it also counts the requests waiting for their answer to start (an event
-    stream's answer starts at once), for the bot workers' searches to pause meanwhile
+    """With `in_flight`, it also counts the requests that write (a person's command, a seat taken)
+    while they wait for their answer to start, for the bot workers' searches to pause meanwhile
     (adapters/bot_workers.py)."""
 
     def __init__(self, app: ASGIApp, in_flight: RequestsInFlight | None = None) -> None:
@@ -54,7 +58,7 @@ class RequestLog:
         status = 500
         private = is_private(scope["path"])
 
-        in_flight = self.in_flight
+        in_flight = None if scope["method"] in _READS else self.in_flight
         waiting = in_flight is not None
         if in_flight is not None:
             in_flight.started()

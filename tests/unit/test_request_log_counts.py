@@ -1,5 +1,5 @@
-"""The request log counts the requests waiting for their answer to start, for the bot workers'
-searches to pause meanwhile (api/request_log.py, adapters/bot_workers.py)."""
+"""The request log counts the requests that write while they wait for their answer to start, for
+the bot workers' searches to pause meanwhile (api/request_log.py, adapters/bot_workers.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from kaiten.api.request_log import RequestLog
 SCOPE = {"type": "http", "method": "POST", "path": "/v1/games/g/commands", "headers": []}
 
 
-async def served(app: Any, in_flight: RequestsInFlight | None) -> list[dict[str, Any]]:
+async def served(app: Any, in_flight: RequestsInFlight | None, method: str = "POST") -> list[dict[str, Any]]:
     sent: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
@@ -22,7 +22,7 @@ async def served(app: Any, in_flight: RequestsInFlight | None) -> list[dict[str,
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    await RequestLog(app, in_flight)(dict(SCOPE), receive, send)
+    await RequestLog(app, in_flight)({**SCOPE, "method": method}, receive, send)
     return sent
 
 
@@ -40,7 +40,7 @@ async def test_a_request_counts_until_its_answer_starts() -> None:
     assert seen == [1, 0] and in_flight.shared.value == 0
 
 
-async def test_an_event_streams_answer_stops_counting_when_it_starts() -> None:
+async def test_a_streamed_answer_stops_counting_when_it_starts() -> None:
     in_flight = RequestsInFlight()
     seen: list[int] = []
 
@@ -87,3 +87,18 @@ async def test_without_a_count_the_log_serves_as_before() -> None:
 
     sent = await served(app, None)
     assert sent[0]["status"] == 200 and any(name == b"x-request-id" for name, _ in sent[0]["headers"])
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "OPTIONS"])
+async def test_a_read_holds_no_bot(method: str) -> None:
+    """A client polling a table would otherwise keep the bots at half speed."""
+    in_flight = RequestsInFlight()
+    seen: list[int] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        seen.append(in_flight.shared.value)
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    await served(app, in_flight, method)
+    assert seen == [0] and in_flight.shared.value == 0
