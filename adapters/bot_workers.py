@@ -7,10 +7,11 @@ threads behind them. A table goes to a worker and a command comes back, pickled 
 A worker that dies (killed, out of memory) breaks the pool: it is replaced, and the move is made
 again later (the scheduler's claim on the game runs out).
 
-A search also pauses between its iterations while its server answers a request that writes (a
-person's command: `RequestsInFlight`, `PauseForRequests`): beside a search on the other core, a person's command took 13% longer at the
-median (6 to 23% in seven runs) than beside an idle worker, though a worker yields its core at once:
-the two share the machine's caches (bench/README.md, "A search that pauses for requests").
+A search also pauses between its iterations while its server answers a request that writes, such
+as a person's command (`RequestsInFlight`, `PauseForRequests`). Beside a search on the other core,
+a person's command took 13% longer at the median (6 to 23% in seven runs) than beside an idle
+worker, though a worker yields its core at once: the two share the machine's caches
+(bench/README.md, "A search that pauses for requests").
 """
 
 from __future__ import annotations
