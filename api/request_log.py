@@ -58,17 +58,17 @@ class RequestLog:
         status = 500
         private = is_private(scope["path"])
 
-        in_flight = None if scope["method"] in _READS else self.in_flight
-        waiting = in_flight is not None
-        if in_flight is not None:
-            in_flight.started()
+        # Set while the request is counted: until its answer starts, or it fails before.
+        counted = None if scope["method"] in _READS else self.in_flight
+        if counted is not None:
+            counted.started()
 
         async def send_with_id(message: Message) -> None:
-            nonlocal status, waiting
+            nonlocal status, counted
             if message["type"] == "http.response.start":
-                if in_flight is not None and waiting:
-                    waiting = False
-                    in_flight.answered()
+                if counted is not None:
+                    counted.answered()
+                    counted = None
                 status = message["status"]
                 headers = message.get("headers", ())
                 message["headers"] = [
@@ -81,8 +81,8 @@ class RequestLog:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            if in_flight is not None and waiting:
-                in_flight.answered()
+            if counted is not None:
+                counted.answered()
             path_params = scope.get("path_params") or {}
             log.info(
                 "%s %s %s",

@@ -79,7 +79,7 @@ def _think_on() -> None:
 
 
 #: Called between a search's iterations. A bot worker pauses there while its server answers a request
-#: (adapters/bot_workers.py); what a search chooses never depends on it, as its budget counts
+#: that writes (adapters/bot_workers.py); what a search chooses never depends on it, as its budget counts
 #: simulated decisions, not time.
 _between_iterations: Callable[[], None] = _think_on
 
