@@ -211,6 +211,15 @@ def ping_client(port: int) -> Client:
     return ping
 
 
+def round_ratios(commands: list[float], inserts: list[float]) -> str:
+    """Each round's rate ratio, and their spread: the machine's speed drifts from window to window (on a
+    shared host a plain loop's time moved by half from one second to the next), and a ratio whose rounds
+    spread wider than the gap to its target cannot say on which side of it the command path is."""
+    ratios = sorted(command / insert for command, insert in zip(commands, inserts, strict=True))
+    listed = " ".join(f"{ratio:.2f}" for ratio in ratios)
+    return f"by round, sorted: {listed} (median {statistics.median(ratios):.2f}, spread {ratios[-1] - ratios[0]:.2f})"
+
+
 def p50_ms(latencies: list[float]) -> float:
     return statistics.median(latencies) * 1000
 
@@ -304,12 +313,14 @@ async def main() -> None:
         window = args.seconds / args.rounds
         ping_rate, ping_latencies, ping_cpu = 0.0, list[float](), Spent()
         rates, command_latencies = dict.fromkeys(kinds, 0.0), {kind: list[float]() for kind in kinds}
+        ping_rounds, command_rounds = list[float](), {kind: list[float]() for kind in kinds}
         command_cpu = {kind: Spent() for kind in kinds}
         for _ in range(args.rounds):
             before = Spent.now(minimal.pid)
             rate, latencies = await load(args.clients, window, ping_client(8701))
             ping_cpu += Spent.now(minimal.pid) - before
             ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
+            ping_rounds.append(rate)
             for kind, port in ports.items():
                 needed = math.ceil(1.5 * warm_rates[kind] * window / len(commands)) + args.clients
                 ready = await create_games(port, needed, args.clients)
@@ -317,6 +328,7 @@ async def main() -> None:
                 rate, latencies = await load(args.clients, window, command_client(port, commands, ready))
                 command_cpu[kind] += Spent.now(full[kind].pid) - before
                 rates[kind] += rate / args.rounds
+                command_rounds[kind].append(rate)
                 command_latencies[kind] += latencies
 
         print(f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, PostgreSQL")
@@ -326,6 +338,7 @@ async def main() -> None:
             print(summary(f"commands {kind}", rates[kind], command_latencies[kind]))
         for kind in kinds:
             print(f"ratio commands {kind} / minimal INSERT: {rates[kind] / ping_rate:.2f}   (target ≥ 0.90)")
+            print(f"   {round_ratios(command_rounds[kind], ping_rounds)}")
         # The server's own CPU time per request, which the rest of the machine's load moves far less.
         ping_ms = ping_cpu.per_request_ms(len(ping_latencies))
         print(f"server CPU per request: minimal INSERT {ping_ms[0]:.2f} ms", end="")
