@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from litestar.testing import AsyncTestClient
-
 from kaiten.api.bootstrap import Services
 from kaiten.services.ports import Quotas
+from tests.app_client import AppClient
 
 
 async def new_app_key(services: Services, name: str, quotas: Quotas | None = None) -> str:
@@ -21,7 +20,7 @@ def app_headers(key: str) -> dict[str, str]:
 
 
 async def create_as(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     headers: dict[str, str],
     game: str,
     seats: list[dict[str, Any]],

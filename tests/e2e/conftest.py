@@ -8,10 +8,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
+from tests.app_client import AppClient
 from tests.e2e.servers import ServerProcess, started
 from tests.e2e.serving import serving
 
@@ -31,8 +31,8 @@ async def own_services(own_database_url: str) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
-async def client(services: Services) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    async with AsyncTestClient(app=create_app(services)) as test_client:
+async def client(services: Services) -> AsyncIterator[AppClient]:
+    async with AppClient(app=create_app(services)) as test_client:
         yield test_client
 
 
@@ -44,8 +44,8 @@ async def closed_services(database_url: str) -> AsyncIterator[Services]:
 
 
 @pytest.fixture
-async def closed_client(closed_services: Services) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    async with AsyncTestClient(app=create_app(closed_services)) as test_client:
+async def closed_client(closed_services: Services) -> AsyncIterator[AppClient]:
+    async with AppClient(app=create_app(closed_services)) as test_client:
         yield test_client
 
 

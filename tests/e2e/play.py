@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from litestar.testing import AsyncTestClient
+from tests.app_client import AppClient
 
 #: Far more commands than any game of the catalog needs; a game still running after it is stuck.
 MAX_COMMANDS = 5000
@@ -20,7 +20,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 async def create(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game: str,
     players: int,
     seats: list[dict[str, Any]] | None = None,
@@ -53,7 +53,7 @@ def moved_on(version: int) -> Callable[[dict[str, Any]], bool]:
 
 
 async def until(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game_id: str,
     done: Callable[[dict[str, Any]], bool],
     headers: dict[str, str] | None = None,
@@ -70,7 +70,7 @@ async def until(
 
 
 async def finished(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game_id: str,
     headers: dict[str, str] | None = None,
 ) -> dict[str, Any]:
@@ -79,7 +79,7 @@ async def finished(
 
 
 async def play_randomly(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     created: dict[str, Any],
     rng: random.Random,
 ) -> dict[str, Any]:
@@ -107,7 +107,7 @@ async def play_randomly(
 
 
 async def all_events(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game_id: str,
     headers: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
@@ -123,7 +123,7 @@ async def all_events(
 
 
 async def turn_came(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game_id: str,
     seat: int,
     version: int,

@@ -19,17 +19,17 @@ import httpx
 import jsonschema_rs
 import msgspec
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.api.settings import MIN_ADMIN_KEY, Settings, SettingsError
 from kaiten.services.ports import Quotas
+from tests.app_client import AppClient
 from tests.e2e.play import finished
 from tests.e2e.servers import ServerProcess
 from tests.e2e.serving import serving
 
-Client = AsyncTestClient
+Client = AppClient
 
 DOCUMENT: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parents[2] / "openapi" / "openapi.json").read_text(encoding="utf-8")
@@ -114,7 +114,7 @@ async def services(database_url: str) -> AsyncIterator[Services]:
 
 
 def client_of(services: Services, admin_key: str | None) -> Client[Any]:
-    return AsyncTestClient(app=create_app(services, Settings(open=False, admin_key=admin_key)))
+    return AppClient(app=create_app(services, Settings(open=False, admin_key=admin_key)))
 
 
 async def test_without_an_admin_key_every_admin_route_is_a_path_that_does_not_exist(services: Services) -> None:

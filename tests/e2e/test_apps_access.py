@@ -35,8 +35,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from litestar import Litestar
-from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.migrate import upgrade
 from kaiten.api.app import create_app
@@ -44,13 +42,14 @@ from kaiten.api.bootstrap import Services
 from kaiten.api.settings import Settings, WebhookOptions
 from kaiten.services.ports import PlayerTokenRecord
 from kaiten.services.secrets import hash_secret
+from tests.app_client import AppClient
 from tests.conftest import _new_postgres_database
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, bots_owe_nothing, until
 from tests.e2e.serving import serving
 from tests.projecting import settle_all
 
-Client = AsyncTestClient[Litestar]
+Client = AppClient
 
 # --- the document ---------------------------------------------------------------------------------
 
@@ -557,8 +556,7 @@ async def streamed(client: Client, call: Call, headers: Mapping[str, str], versi
         "server": ("testserver.local", 80),
         "extensions": {},
     }
-    # In the test client's event loop, where the app's lifespan (and its notifier) runs.
-    status, content_type, content = client.blocking_portal.call(_stream_until, client.app, scope, version)
+    status, content_type, content = await _stream_until(client.app, scope, version)
     if content_type.startswith("text/event-stream"):
         return Answer(status, {"events": sse_events(content)})
     return Answer(status, _decoded(content_type, content))
@@ -659,7 +657,7 @@ async def closed_server(url: str) -> AsyncIterator[Server]:
     """A server that needs app keys, with the admin API, whose webhooks may point at this machine."""
     async with (
         serving(url, open_app=None, webhooks=WebhookOptions(allow_private=True)) as services,
-        AsyncTestClient(app=create_app(services, Settings(admin_key=ADMIN_KEY))) as client,
+        AppClient(app=create_app(services, Settings(admin_key=ADMIN_KEY))) as client,
     ):
         yield Server(services, client)
 
@@ -1232,7 +1230,7 @@ async def test_revoking_an_invitation_stops_its_code_from_watching(
 @pytest.fixture
 async def own_client(own_services: Services) -> AsyncIterator[Client]:
     """An open server over a database of its own: its statistics hold this test's games only."""
-    async with AsyncTestClient(app=create_app(own_services)) as test_client:
+    async with AppClient(app=create_app(own_services)) as test_client:
         yield test_client
 
 

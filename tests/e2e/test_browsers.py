@@ -4,10 +4,9 @@ where it must not never ends, and the in-process test client would wait for its 
 
 from __future__ import annotations
 
-from litestar.testing import AsyncTestClient
-
 from kaiten.api.app import create_app
 from kaiten.api.settings import Settings
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
 ORIGIN = "http://app.example"
@@ -26,7 +25,7 @@ async def test_cors_is_off_unless_configured(client):
 
 async def test_configured_origins_get_preflights_and_read_the_headers_they_need(services):
     app = create_app(services, Settings(cors_origins=(ORIGIN,)))
-    async with AsyncTestClient(app=app) as client:
+    async with AppClient(app=app) as client:
         game = await create(client, "sushi-go", 2)
         preflight = await client.options(f"/v1/games/{game['id']}/commands", headers=PREFLIGHT)
         assert preflight.status_code in (200, 204)

@@ -15,7 +15,6 @@ from pathlib import Path
 import httpx
 import psycopg
 import pytest
-from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
 from kaiten.adapters.database import APPLICATION_NAME, DEFAULT_CONNECTIONS, MIN_CONNECTIONS
@@ -23,6 +22,7 @@ from kaiten.adapters.notify import APPLICATION_NAME as LISTENER_NAME
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.settings import Settings, SettingsError
+from tests.app_client import AppClient
 from tests.e2e.connections import Counter, conninfo
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
@@ -100,7 +100,7 @@ async def test_a_request_that_finds_every_connection_in_use_answers_503_database
     assert services.engine is not None
     engine = services.engine
     try:
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             game = await create(client, "sushi-go", 2)
             token = bearer(game["tokens"]["0"])
             command = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=token)).json()["commands"][0]

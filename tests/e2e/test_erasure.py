@@ -11,18 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
 from kaiten.adapters.projections.rebuild import rebuild
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.api.bootstrap import Services
 from kaiten.services.verification import verify_game
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import all_events, bearer, bots_owe_nothing, play_randomly, until
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 
 async def snapshot(services: Services) -> dict[str, list[tuple[Any, ...]]]:

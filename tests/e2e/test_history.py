@@ -15,18 +15,18 @@ from typing import Any
 
 import msgspec
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services, bootstrap, bootstrap_with_store
 from kaiten.domain.catalog import GAMES
 from kaiten.services.codec import codec_for
+from tests.app_client import AppClient
 from tests.e2e.play import all_events
 from tests.integration.projections.games import bot_games, people_game
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 #: The people at the tables of each catalog game (None: a seat without a player_id).
 TABLES = (["ann", "bob", None], ["cy", "ann", "bob"])
@@ -224,7 +224,7 @@ async def test_a_player_or_game_without_finished_games_has_empty_statistics(clie
 
 
 async def test_a_server_without_a_database_answers_that_it_keeps_no_history() -> None:
-    async with AsyncTestClient(app=create_app(bootstrap_with_store(InMemoryEventStore()))) as client:
+    async with AppClient(app=create_app(bootstrap_with_store(InMemoryEventStore()))) as client:
         for url in ("/v1/games", "/v1/players/ann/stats", "/v1/stats/sushi-go", "/v1/leaderboard/sushi-go"):
             response = await client.get(url)
             assert response.status_code == 503 and response.json()["code"] == "history-unavailable", url
@@ -232,7 +232,7 @@ async def test_a_server_without_a_database_answers_that_it_keeps_no_history() ->
 
 async def test_a_serving_app_projects_new_games_in_the_background(services: Services) -> None:
     services.run_projections = True
-    async with AsyncTestClient(app=create_app(services)) as client:
+    async with AppClient(app=create_app(services)) as client:
         created = await client.post("/v1/games", json={"game": "spin-some-for-dim-sum", "players": 2})
         game_id = created.json()["id"]
 

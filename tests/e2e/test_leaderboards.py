@@ -16,15 +16,15 @@ from typing import Any
 
 import msgspec
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import play_randomly
 from tests.integration.projections.games import people_game
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 GAME = "sushi-go"
 #: Pairs of new players, one game each.

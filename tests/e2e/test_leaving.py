@@ -7,14 +7,14 @@ from datetime import datetime
 from typing import Any
 
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
+from tests.app_client import AppClient
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing, create, moved_on, seats_named, until
 from tests.e2e.sse import refused_stream
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 
 @pytest.fixture

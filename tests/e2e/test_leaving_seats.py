@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import random
 
-from litestar.testing import AsyncTestClient
-
 from kaiten.api.bootstrap import Services
+from tests.app_client import AppClient
 from tests.e2e.play import all_events, bearer, create, play_randomly
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 
 async def test_a_seat_given_back_is_free_again_and_its_token_holds_nothing(client: Client, services: Services) -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from litestar.testing import AsyncTestClient
-
 from kaiten.api.bootstrap import Services
+from tests.app_client import AppClient
 from tests.e2e.play import (
     bearer,
     bots_owe_nothing,
@@ -19,7 +18,7 @@ from tests.e2e.play import (
 )
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 
 async def invite(client: Client, game: dict[str, Any], seat: str = "0") -> dict[str, Any]:

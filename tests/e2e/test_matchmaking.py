@@ -12,17 +12,16 @@ from datetime import timedelta
 from typing import Any, cast
 from urllib.parse import quote
 
-from litestar.testing import AsyncTestClient
-
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.services.ports import MatchedSeat, PlayerFeeds, QueueMatchRecord, QueuePlan, Quotas
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer, play_randomly
 from tests.e2e.serving import serving
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 QUEUE = "/v1/queues/sushi-go/entries"
 
 
@@ -315,7 +314,7 @@ async def test_entries_over_are_forgotten_with_their_tokens_and_the_others_kept(
     # A database of its own: forgetting takes every app's entries over, other tests' too.
     async with (
         serving(own_database_url, open_app=None) as closed_services,
-        AsyncTestClient(app=create_app(closed_services)) as closed_client,
+        AppClient(app=create_app(closed_services)) as closed_client,
     ):
         await forgetting(closed_client, closed_services)
 

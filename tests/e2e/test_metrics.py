@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.schema import deadlines, webhook_deliveries
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services, bootstrap
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def _creates(base: str, exposed: dict[str, str]) -> bool:
     return exposed.get(f"{base}_total") == "counter" or exposed.get(base) == "histogram"
 
 
-async def scrape_after_every_kind_of_request(client: AsyncTestClient) -> str:  # type: ignore[type-arg]
+async def scrape_after_every_kind_of_request(client: AppClient) -> str:
     """A scrape once the server answered a creation, a command and, elsewhere, a 5xx (the request
     metrics appear with their first request, the errors' with the first 5xx)."""
     created = await create(client, "sushi-go", 2)
@@ -74,7 +74,7 @@ async def scrape_after_every_kind_of_request(client: AsyncTestClient) -> str:  #
     assert (await client.post(f"/v1/games/{created['id']}/commands", json=first, headers=token)).status_code == 200
     unreachable = bootstrap(UNREACHABLE)
     try:
-        async with AsyncTestClient(app=create_app(unreachable)) as failing:
+        async with AppClient(app=create_app(unreachable)) as failing:
             assert (await failing.get("/ready")).status_code == 503
     finally:
         await unreachable.close()
@@ -101,8 +101,8 @@ async def test_the_readmes_metrics_are_exactly_what_the_server_exposes(client):
 
 
 @pytest.fixture
-async def own_client(own_services: Services) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    async with AsyncTestClient(app=create_app(own_services)) as test_client:
+async def own_client(own_services: Services) -> AsyncIterator[AppClient]:
+    async with AppClient(app=create_app(own_services)) as test_client:
         yield test_client
 
 

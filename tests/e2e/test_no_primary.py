@@ -5,7 +5,6 @@ the pool as for the LISTEN connection (tests/e2e/test_failover.py runs a real fa
 from __future__ import annotations
 
 import pytest
-from litestar.testing import AsyncTestClient
 from sqlalchemy.engine import make_url
 
 from kaiten.adapters.database import async_url
@@ -13,6 +12,7 @@ from kaiten.adapters.notify import libpq_conninfo
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.errors import UNAVAILABLE_RETRY_AFTER_SECONDS
+from tests.app_client import AppClient
 from tests.e2e.servers import free_port
 
 TWO_PEOPLE = {"game": "sushi-go", "players": 2, "seats": [{"name": "ann"}, {"name": "bob"}]}
@@ -46,7 +46,7 @@ async def test_no_node_reachable_is_a_503_with_retry_after() -> None:
     hosts = "&".join(f"host=127.0.0.1:{port}" for port in ports)
     services = bootstrap(f"postgresql+psycopg://postgres@/kaiten?{hosts}&target_session_attrs=read-write")
     try:
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             _problem_503(await client.post("/v1/games", json=TWO_PEOPLE))
             _problem_503(await client.get("/v1/games/00000000-0000-0000-0000-000000000000"))
     finally:
@@ -60,7 +60,7 @@ async def test_a_server_that_takes_no_writes_is_a_503_not_a_500(postgres_url: st
     read_only = make_url(postgres_url).update_query_dict({"options": "-c default_transaction_read_only=on"})
     services = bootstrap(read_only.render_as_string(hide_password=False))
     try:
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             _problem_503(await client.post("/v1/games", json=TWO_PEOPLE))
     finally:
         await services.close()

@@ -20,11 +20,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from litestar.routes import HTTPRoute
-from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap_with_store
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 from tests.e2e.serving import serving
 
@@ -164,8 +164,8 @@ def fuzzed_database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest
 
 
 @pytest.fixture(scope="module")
-async def client(fuzzed_database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    async with serving(fuzzed_database_url) as built, AsyncTestClient(app=create_app(built)) as test_client:
+async def client(fuzzed_database_url: str) -> AsyncIterator[AppClient]:
+    async with serving(fuzzed_database_url) as built, AppClient(app=create_app(built)) as test_client:
         yield test_client
 
 

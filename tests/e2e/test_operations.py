@@ -8,12 +8,12 @@ import subprocess
 import sys
 
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.logging_setup import JsonLines
 from kaiten.api.settings import RateLimit, Settings, SettingsError
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
 
@@ -29,7 +29,7 @@ async def test_health_ready_and_metrics(client):
 async def test_a_database_that_is_not_migrated_is_not_ready(empty_database_url):
     services = bootstrap(empty_database_url)
     try:
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             assert (await client.get("/health")).status_code == 200
             response = await client.get("/ready")
             assert response.status_code == 503
@@ -41,7 +41,7 @@ async def test_a_database_that_is_not_migrated_is_not_ready(empty_database_url):
 async def test_an_unreachable_database_is_a_503_problem_not_a_500():
     services = bootstrap("postgresql+psycopg://postgres@127.0.0.1:1/nowhere")
     try:
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             response = await client.get("/v1/games/00000000-0000-0000-0000-000000000000")
             assert response.status_code == 503
             assert response.headers["content-type"].startswith("application/problem+json")
@@ -66,7 +66,7 @@ def limited_app(services, requests: int):
 
 
 async def test_a_client_over_the_rate_limit_gets_a_429_with_retry_after(services):
-    async with AsyncTestClient(app=limited_app(services, 3)) as client:
+    async with AppClient(app=limited_app(services, 3)) as client:
         created = await create(client, "sushi-go", 2)
         token = bearer(created["tokens"]["0"])
         url = f"/v1/games/{created['id']}"

@@ -17,8 +17,6 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from litestar import Litestar
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.bootstrap import Services
 from kaiten.api.settings import WebhookOptions
@@ -27,6 +25,7 @@ from kaiten.services.commands import Act, CreateGame, CreateRematch, GetTable, L
 from kaiten.services.errors import ServiceError
 from kaiten.services.players import KeepAlive
 from kaiten.services.ports import StoredFeedItem
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer
 from tests.e2e.servers import ServerProcess
@@ -34,7 +33,7 @@ from tests.e2e.serving import serving
 from tests.e2e.sse import EventStream
 from tests.e2e.test_apps_access import Answer, Call, streamed
 
-Client = AsyncTestClient[Litestar]
+Client = AppClient
 #: Every wait of these tests is bounded by this.
 WAIT_SECONDS = 10
 MAX_COMMANDS = 200

@@ -18,20 +18,20 @@ from typing import Any
 
 import httpx
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.api.rate_limit import Limiter
 from kaiten.api.settings import RateLimit, Settings
 from kaiten.services.ports import Quotas
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import bearer, finished
 from tests.e2e.servers import ServerProcess
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 PEOPLE = [{"name": "Ann"}, {"name": "Bo"}]
 BOTS = [{"bot": "random"}, {"bot": "greedy"}]
 
@@ -46,7 +46,7 @@ async def limited(closed_services: Services) -> AsyncIterator[Client]:
     into_the_minute = time.time() % 60
     if into_the_minute > 50:
         await asyncio.sleep(60.1 - into_the_minute)
-    async with AsyncTestClient(app=create_app(closed_services, settings)) as client:
+    async with AppClient(app=create_app(closed_services, settings)) as client:
         yield client
 
 

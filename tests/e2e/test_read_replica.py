@@ -18,7 +18,6 @@ from typing import Any
 import msgspec
 import pytest
 import sqlalchemy as sa
-from litestar.testing import AsyncTestClient
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -27,13 +26,14 @@ from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services, bootstrap
 from kaiten.api.cli import main
 from kaiten.api.settings import Settings, SettingsError
+from tests.app_client import AppClient
 from tests.e2e.play import finished as over
 from tests.e2e.serving import serving
 from tests.loud_skips import skip_loudly
 from tests.projecting import settle_all
 from tests.replication import Pair, free_port, postgres_bin, streaming_pair
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 DATABASE = "kaiten"
 TWO_PEOPLE = {"game": "sushi-go", "players": 2, "seed": 5, "seats": [{"name": "ann"}, {"name": "bob"}]}
 #: How long an idle scheduler waits before it looks for due games again, unless nudged.
@@ -156,7 +156,7 @@ async def test_fresh_reads_stay_fresh_while_the_replica_lags(client: Client, pai
     # A process that has not cached the game may answer that caller from the replica, which is there.
     uncached = bootstrap(pair.primary.url(DATABASE), read_database_url=pair.replica.url(DATABASE), cached_tables=0)
     try:
-        async with AsyncTestClient(app=create_app(uncached)) as other:
+        async with AppClient(app=create_app(uncached)) as other:
             older = await other.get(f"/v1/games/{game_id}", headers={"If-None-Match": created_tag})
             assert older.status_code == 304 and older.headers["ETag"] == created_tag
             page = await ok(other, "GET", f"/v1/games/{game_id}/events?after={created}")
@@ -230,7 +230,7 @@ async def test_finished_games_history_and_statistics_are_read_from_the_replica(
 async def test_a_serving_process_reads_from_the_replica_its_settings_name(pair: Pair) -> None:
     settings = Settings(database_url=pair.primary.url(DATABASE), read_database_url=pair.replica.url(DATABASE))
     app = create_app(settings=settings)
-    async with AsyncTestClient(app=app) as served:
+    async with AppClient(app=app) as served:
         assert (await served.get("/ready")).status_code == 200
         read_engine = app.state.services.read_engine
         async with read_engine.connect() as connection:
@@ -241,7 +241,7 @@ async def test_while_the_replica_is_unreachable_the_primary_answers_its_reads(pa
     nowhere = f"postgresql+psycopg://postgres@127.0.0.1:{free_port()}/{DATABASE}"
     async with (
         serving(pair.primary.url(DATABASE), read_database_url=nowhere) as services,
-        AsyncTestClient(app=create_app(services)) as served,
+        AppClient(app=create_app(services)) as served,
     ):
         assert (await served.get("/ready")).status_code == 200
         finished = await ok(served, "POST", "/v1/games", json=TWO_BOTS)

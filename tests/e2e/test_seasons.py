@@ -14,16 +14,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.adapters.projections.rebuild import rebuild
 from kaiten.api.bootstrap import Services
 from kaiten.services.seasons import MAX_SEASONS
+from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, new_app_key
 from tests.integration.projections.games import people_game
 from tests.projecting import settle_all
 
-Client = AsyncTestClient  # type: ignore[type-arg]
+Client = AppClient
 
 GAME = "sushi-go"
 DAY = timedelta(days=1)

@@ -9,7 +9,6 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
-from litestar.testing import AsyncTestClient
 from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
@@ -18,6 +17,7 @@ from opentelemetry.trace import SpanKind
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.api.settings import Settings, SettingsError
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
 TRACED = Settings(traces=True)
@@ -33,10 +33,8 @@ def exported() -> Iterator[tuple[TracerProvider, InMemorySpanExporter]]:
 
 
 @pytest.fixture
-async def traced(
-    services: Services, exported: tuple[TracerProvider, InMemorySpanExporter]
-) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
-    async with AsyncTestClient(app=create_app(services, TRACED, tracer_provider=exported[0])) as client:
+async def traced(services: Services, exported: tuple[TracerProvider, InMemorySpanExporter]) -> AsyncIterator[AppClient]:
+    async with AppClient(app=create_app(services, TRACED, tracer_provider=exported[0])) as client:
         yield client
 
 
@@ -104,7 +102,7 @@ async def test_a_creation_is_traced_too_and_probes_are_not(traced, exported):
 async def test_without_the_setting_there_are_no_spans(services, exported):
     provider, exporter = exported
     # The provider is handed over, but traces are off: nothing is instrumented.
-    async with AsyncTestClient(app=create_app(services, Settings(), tracer_provider=None)) as client:
+    async with AppClient(app=create_app(services, Settings(), tracer_provider=None)) as client:
         await create(client, "sushi-go", 2)
     assert exporter.get_finished_spans() == ()
     assert provider is not None

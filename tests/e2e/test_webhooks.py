@@ -14,12 +14,12 @@ from typing import Any
 
 import httpx
 import pytest
-from litestar.testing import AsyncTestClient
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.settings import WebhookOptions
 from kaiten.services.webhooks import body_signature, signature
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create, play_randomly, turn_came
 from tests.e2e.servers import free_port
 from tests.e2e.serving import serving
@@ -35,17 +35,17 @@ from tests.e2e.webhook_receiver import (
 
 
 @pytest.fixture
-async def hooked(database_url: str) -> AsyncIterator[AsyncTestClient]:  # type: ignore[type-arg]
+async def hooked(database_url: str) -> AsyncIterator[AppClient]:
     """An app whose worker delivers (to 127.0.0.1, allowed here) and retries within tenths of a second."""
     options = WebhookOptions(allow_private=True, first_retry_seconds=0.1)
     async with serving(database_url, run_deliveries=True, webhooks=options) as services:
         assert services.delivery_worker is not None
         services.delivery_worker.poll_seconds = 0.05
-        async with AsyncTestClient(app=create_app(services)) as client:
+        async with AppClient(app=create_app(services)) as client:
             yield client
 
 
-async def next_turn(client: AsyncTestClient, game: dict[str, Any]) -> int:  # type: ignore[type-arg]
+async def next_turn(client: AppClient, game: dict[str, Any]) -> int:
     """Alice picks; the version at which her next turn came (the bot picks in the background, before
     or after her: the hands pass at her pick or at the bot's)."""
     return await turn_came(client, game["id"], 0, await pick(client, game))
@@ -60,7 +60,7 @@ async def receiver() -> AsyncIterator[Receiver]:
 
 
 async def test_a_whole_game_is_delivered_signed_and_in_order(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
     receiver: Receiver,
 ) -> None:
     game = await person_against_a_bot(hooked)
@@ -95,7 +95,7 @@ async def test_a_whole_game_is_delivered_signed_and_in_order(
 
 
 async def test_a_failed_delivery_is_retried_and_holds_the_later_ones_back(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
     receiver: Receiver,
 ) -> None:
     game = await person_against_a_bot(hooked)
@@ -116,7 +116,7 @@ async def test_a_failed_delivery_is_retried_and_holds_the_later_ones_back(
 
 
 async def test_deliveries_wait_for_a_receiver_that_is_down(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
 ) -> None:
     receiver = Receiver()  # not listening yet
     game = await person_against_a_bot(hooked)
@@ -137,7 +137,7 @@ async def test_deliveries_wait_for_a_receiver_that_is_down(
 
 
 async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
     receiver: Receiver,
 ) -> None:
     game = await create(hooked, "sushi-go", 2, seed=1)
@@ -180,7 +180,7 @@ async def test_only_the_seat_that_registered_a_webhook_sees_or_removes_it(
     ],
 )
 async def test_bad_webhooks_are_refused_with_a_code(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
     body: dict[str, Any],
     status: int,
     code: str,
@@ -193,7 +193,7 @@ async def test_bad_webhooks_are_refused_with_a_code(
 
 
 async def test_the_readmes_receiver_example_takes_every_delivery_and_refuses_what_kaiten_did_not_send(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
 ) -> None:
     """docs/webhook_receiver.py, run as it is, behind a real webhook: it takes each delivery once and
     answers 401 to a forged, replayed or tampered request."""
@@ -252,7 +252,7 @@ async def test_two_workers_share_the_deliveries_without_sending_one_twice(
     second = bootstrap(postgres_url, run_deliveries=True, run_scheduler=True, webhooks=options)
     try:
         await first.is_ready()  # the engine's first connection, before the client's loop uses it
-        async with AsyncTestClient(app=create_app(first)) as client:
+        async with AppClient(app=create_app(first)) as client:
             await second.start()
             games = [await person_against_a_bot(client) for _ in range(3)]
             for game in games:
@@ -269,7 +269,7 @@ async def test_two_workers_share_the_deliveries_without_sending_one_twice(
 
 
 async def test_a_deliveries_page_after_a_version_no_stream_reaches_is_refused(
-    hooked: AsyncTestClient,  # type: ignore[type-arg]
+    hooked: AppClient,
     receiver: Receiver,
 ) -> None:
     """The issue's reproduction: `after=2147483648` overflowed PostgreSQL's integer, a 500."""

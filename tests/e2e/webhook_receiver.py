@@ -14,8 +14,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from litestar.testing import AsyncTestClient
-
+from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import free_port
 
@@ -111,7 +110,7 @@ class Receiver:
 
 
 async def register(
-    client: AsyncTestClient,  # type: ignore[type-arg]
+    client: AppClient,
     game: dict[str, Any],
     url: str,
     events: list[str] | None = None,
@@ -124,11 +123,11 @@ async def register(
     return hook
 
 
-async def person_against_a_bot(client: AsyncTestClient) -> dict[str, Any]:  # type: ignore[type-arg]
+async def person_against_a_bot(client: AppClient) -> dict[str, Any]:
     return await create(client, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=5)
 
 
-async def pick(client: AsyncTestClient, game: dict[str, Any]) -> int:  # type: ignore[type-arg]
+async def pick(client: AppClient, game: dict[str, Any]) -> int:
     """Alice picks her first legal command; the version after it."""
     headers = bearer(game["tokens"]["0"])
     legal = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=headers)).json()
