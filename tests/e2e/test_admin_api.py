@@ -113,7 +113,7 @@ async def services(database_url: str) -> AsyncIterator[Services]:
         yield built
 
 
-def client_of(services: Services, admin_key: str | None) -> Client[Any]:
+def client_of(services: Services, admin_key: str | None) -> Client:
     return AppClient(app=create_app(services, Settings(open=False, admin_key=admin_key)))
 
 
