@@ -117,15 +117,18 @@ async def test_an_append_that_queues_webhook_deliveries_says_so_after_its_own_no
     """The delivery workers wake on that notice alone, not after every append (most queue nothing)."""
     assert notified.engine is not None
     hooked, unhooked = new_stream(), new_stream()
-    await notified.store.append(hooked, 0, [event("GameCreated")])
-    hook = WebhookRecord(str(uuid.uuid4()), hooked, 0, "http://127.0.0.1/hook", ["turn"], datetime.now(UTC))
-    await SqlWebhookStore(notified.engine).add(hook, "secret-of-sixteen-chars")
 
     def turn(version: int, moment: str = "turn") -> list[OutboxMessage]:
         return [OutboxMessage(event=moment, version=version, body=b"{}")]
 
     heard = {hooked, unhooked, DELIVERIES_QUEUED.stream_id}
     async with notified.notifier.subscribe() as notices:
+        # Subscribed first and heard before going on: on PostgreSQL the notice of an append committed
+        # just before subscribing may still be on its way to the listener, and be relayed after.
+        await notified.store.append(hooked, 0, [event("GameCreated")])
+        assert await next_notice(notices, heard) == AppendNotice(hooked, 1)
+        hook = WebhookRecord(str(uuid.uuid4()), hooked, 0, "http://127.0.0.1/hook", ["turn"], datetime.now(UTC))
+        await SqlWebhookStore(notified.engine).add(hook, "secret-of-sixteen-chars")
         await notified.store.append(unhooked, 0, [event("GameCreated")], outbox=turn(1))  # nobody hooked it
         await notified.store.append(hooked, 1, [event("SeatTaken")], outbox=turn(2, "finished"))  # not hooked
         await notified.store.append(hooked, 2, [event("SeatTaken")])
