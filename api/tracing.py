@@ -15,13 +15,15 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from litestar.types import ASGIApp, Receive, Scope, Send
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
 
 if TYPE_CHECKING:
+    # Types alone: the settings import this module, and `kaiten serve`'s own process (which reads
+    # them, then starts the workers that serve) needs nothing of Litestar's.
     from litestar.plugins.opentelemetry import OpenTelemetryPlugin
+    from litestar.types import ASGIApp, Receive, Scope, Send
     from opentelemetry.sdk.trace import TracerProvider
+    from sqlalchemy.ext.asyncio import AsyncEngine
 
 #: The setting that turns traces on.
 SETTING = "KAITEN_OTEL"

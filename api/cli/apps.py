@@ -29,7 +29,7 @@ T = TypeVar("T")
 QUOTAS = tuple(msgspec.structs.fields(Quotas))
 
 
-def add_command(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
     apps = commands.add_parser("apps", help="create, list, rotate and revoke the apps that use this server")
     actions = apps.add_subparsers(dest="action", required=True)
 

@@ -25,7 +25,7 @@ from kaiten.api.settings import Settings
 PROGRESS_WIDTH = 30
 
 
-def add_command(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
     projections = commands.add_parser("projections", help="run, rebuild or inspect the catch-up projections")
     actions = projections.add_subparsers(dest="action", required=True)
     names = sorted(PROJECTIONS)

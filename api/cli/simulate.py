@@ -11,7 +11,7 @@ from kaiten.domain.catalog import GAMES
 from kaiten.services.simulation import SimulationReport, simulate
 
 
-def add_command(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate",
         help="play bot-only games in-process and report wins, mean scores and games per second",

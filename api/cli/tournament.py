@@ -15,7 +15,7 @@ from kaiten.services.tournament import TournamentReport, run_tournament
 PEERS_MISSING = "OpenSpiel's bots (openspiel:ismcts...) need the [rl] extra: pip install 'kaiten[rl]'"
 
 
-def add_command(commands: Any) -> None:
+def add_commands(commands: Any) -> None:
     parser = commands.add_parser(
         "tournament",
         help="rank bots over many games with rotating seats: win rates with 95%% intervals, think time",

@@ -9,9 +9,9 @@ import pytest
 
 
 def run_cli(module: ModuleType, capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    """(exit code, stdout, stderr) of the subcommand that `module.add_command` adds, run with `argv`."""
+    """(exit code, stdout, stderr) of the subcommand that `module.add_commands` adds, run with `argv`."""
     parser = argparse.ArgumentParser(prog="kaiten")
-    module.add_command(parser.add_subparsers(dest="command", required=True))
+    module.add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(argv)
     code: int = args.run(args)
     out, err = capsys.readouterr()

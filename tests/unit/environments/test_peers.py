@@ -77,7 +77,7 @@ def test_names(name: str, known: bool) -> None:
 
 def test_the_cli_wires_the_peer_in(capsys: pytest.CaptureFixture[str]) -> None:
     parser = argparse.ArgumentParser(prog="kaiten")
-    tournament_cli.add_command(parser.add_subparsers(dest="command", required=True))
+    tournament_cli.add_commands(parser.add_subparsers(dest="command", required=True))
     argv = ["tournament", "--game", "spin-some-for-dim-sum", "--bots", f"{PEER},random", "--games", "1"]
     args = parser.parse_args(argv)
     assert args.run(args) == 0
