@@ -9,9 +9,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
-from tests.app_client import AppClient
+from tests.app_client import AppClient, app_client
 from tests.e2e.servers import ServerProcess, started
 from tests.e2e.serving import serving
 
@@ -32,7 +31,7 @@ async def own_services(own_database_url: str) -> AsyncIterator[Services]:
 
 @pytest.fixture
 async def client(services: Services) -> AsyncIterator[AppClient]:
-    async with AppClient(app=create_app(services)) as test_client:
+    async with app_client(services) as test_client:
         yield test_client
 
 
@@ -45,7 +44,7 @@ async def closed_services(database_url: str) -> AsyncIterator[Services]:
 
 @pytest.fixture
 async def closed_client(closed_services: Services) -> AsyncIterator[AppClient]:
-    async with AppClient(app=create_app(closed_services)) as test_client:
+    async with app_client(closed_services) as test_client:
         yield test_client
 
 
