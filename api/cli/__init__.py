@@ -4,7 +4,8 @@ Only the chosen subcommand's module is imported, and importing this package impo
 `kaiten` script imports `main` from here, and so does every process `kaiten serve` starts through
 multiprocessing's spawn (granian's worker, the bot workers), which imports the script that started
 it: with every subcommand's module imported at the top, a server's start cost 3.5 s of CPU where
-`python -m kaiten.api.cli serve`, which spawned processes do not import, cost 2.0 s.
+`python -m kaiten.api.cli serve`, which spawned processes do not import, cost 2.0 s (1.7 s either
+way now).
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # Anything but a subcommand's name first (none, --help, a typo) is the whole parser's to answer.
     chosen = arguments[0] if arguments and arguments[0] in MODULE_OF else None
     args = build_parser(chosen).parse_args(arguments)
-    # Imported with the subcommand's module, which reads the settings.
+    # Not at the top: the settings import SQLAlchemy, which a spawned process must not pay for. Every
+    # subcommand's module has imported them by now.
     from kaiten.api.settings import SettingsError
 
     try:
