@@ -74,7 +74,7 @@ class Counting:
 class CountingGame:
     """A game that counts the decisions it is asked to decide (the search's simulated decisions)."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game[Any, Any, Any, Any]) -> None:
         self.game = game
         self.decisions = 0
 
@@ -93,7 +93,9 @@ class CountingGame:
         return played
 
 
-def positions(game: Game, players: int, games: int, every: int = 1) -> Iterator[tuple[lobby.Table, int]]:
+def positions(
+    game: Game[Any, Any, Any, Any], players: int, games: int, every: int = 1
+) -> Iterator[tuple[lobby.Table[Any], int]]:
     """Every `every`-th decision of `games` greedy games, with the seat to decide."""
     for game_seed in game_seeds(7, games):
         log = lobby.create_game(game, players, None, game_seed, salt=b"")
@@ -112,7 +114,7 @@ def positions(game: Game, players: int, games: int, every: int = 1) -> Iterator[
             table = lobby.act(game, table, seat, command, Chance(game_seed, decisions)).table
 
 
-def choices(game: Game, players: int, games: int) -> list[tuple[Any, Any, Sequence[Any]]]:
+def choices(game: Game[Any, Any, Any, Any], players: int, games: int) -> list[tuple[Any, Any, Sequence[Any]]]:
     """(state, view, legal commands) of every decision of the greedy games where the seat has a choice."""
     search = game.bots["mcts"]()
     assert isinstance(search, MctsBot)
@@ -145,7 +147,9 @@ class Row:
         return 1000 * statistics.quantiles(self.seconds, n=100, method="inclusive")[q - 1]
 
 
-def measure(game: Game, bot_name: str, decisions: Sequence[tuple[Any, Any, Sequence[Any]]], passes: int) -> Row:
+def measure(
+    game: Game[Any, Any, Any, Any], bot_name: str, decisions: Sequence[tuple[Any, Any, Sequence[Any]]], passes: int
+) -> Row:
     """Each decision made once in each of `passes` passes over the positions (the same search each
     time), the fastest counting: a burst of other work lasts seconds, so it slows one pass of a
     position, not all. A bot that does not search is built and asked `CHEAP_CALLS` times in one
@@ -163,7 +167,7 @@ def measure(game: Game, bot_name: str, decisions: Sequence[tuple[Any, Any, Seque
                 counting = Counting(bot.search.determinizer)
                 simulated = CountingGame(game)
                 bot.search.determinizer = counting
-                bot.search.game = simulated  # type: ignore[assignment]
+                bot.search.game = simulated
                 calls = 1
             chance = Chance(number, "bench")
             started = time.process_time()

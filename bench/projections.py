@@ -25,8 +25,8 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bench.api import command_client, fresh_database, load, planned_commands, server, summary
-from bench.servers import KAITEN_APP
+from bench.api import SEATS, command_client, fresh_database, load, planned, summary
+from bench.servers import KAITEN_APP, serving
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.people import SqlPeople
 from kaiten.adapters.projections.log import Lag
@@ -50,8 +50,8 @@ async def play_people_game(games: Games, game_id: str, rng: random.Random) -> No
     """Two or three people with a player_id and bots, playing random legal commands to the end."""
     game = GAMES[game_id]
     people = rng.sample(PEOPLE, rng.randint(2, min(3, game.max_players)))
-    seats = [NewSeat(name=person, player_id=person) for person in people]
-    seats += [NewSeat(bot="random")] * (game.max_players - len(seats))
+    seats = tuple(NewSeat(name=person, player_id=person) for person in people)
+    seats += (NewSeat(bot="random"),) * (game.max_players - len(seats))
     created = await games.create(CreateGame(game_id, game.max_players, None, rng.randrange(2**32), seats))
     while (table := await games.view(GetTable(created.id))).status != "finished":
         token = created.tokens[str(rng.choice(table.awaiting))]
@@ -71,7 +71,7 @@ async def fill(engine: AsyncEngine, count: int) -> None:
             if number % 10 == 9:
                 await play_people_game(games, game.id, rng)
             else:
-                bots = [NewSeat(bot=rng.choice(sorted(game.bots))) for _ in range(game.max_players)]
+                bots = tuple(NewSeat(bot=rng.choice(sorted(game.bots))) for _ in range(game.max_players))
                 await games.create(CreateGame(game.id, game.max_players, None, number, bots))
 
     await asyncio.gather(*(writer(seed) for seed in range(WRITERS)))
@@ -117,17 +117,17 @@ async def sample_lag(runners: list[ProjectionRunner], samples: dict[str, list[La
 
 
 async def bench_lag(admin_url: str, clients: int, seconds: float) -> None:
-    bodies = await planned_commands()
+    commands = (await planned("sushi-go", SEATS)).commands
     url = await fresh_database(admin_url, "kaiten_bench_lag")
     engine = create_engine(url)
     runners = [ProjectionRunner(engine, projection) for projection in build_projections(engine.dialect.name)]
     samples: dict[str, list[Lag]] = {runner.name: [] for runner in runners}
     try:
-        with server(KAITEN_APP, 8703, url):
-            await load(clients, 1, command_client(8703, bodies))  # warm up
+        with serving(KAITEN_APP, 8703, url):
+            await load(clients, 1, command_client(8703, commands, []))  # warm up
             stop = asyncio.Event()
             sampler = asyncio.create_task(sample_lag(runners, samples, stop))
-            rate, latencies = await load(clients, seconds, command_client(8703, bodies))
+            rate, latencies = await load(clients, seconds, command_client(8703, commands, []))
             stop.set()
             await sampler
         print(f"{clients} clients, {seconds:.0f} s, PostgreSQL, one uvicorn process running the projections")
