@@ -1,13 +1,16 @@
-"""Commands per second and latency of the full command path against a one-INSERT Litestar endpoint,
-the cost of reads by the length of the log, and uvicorn against granian (and N workers).
+"""Commands per second and latency of the full command path against two yardsticks, the cost of reads
+by the length of the log, and uvicorn against granian (and N workers).
 
-The one-INSERT endpoint (under uvicorn) and the full app under each server compared run side by side
-in this one run, on the same PostgreSQL, loaded by the same 16 concurrent clients in alternating
-windows; the figures that matter are the ratios.
+The yardsticks (bench/minimal_app.py, under uvicorn unless `--yardsticks-server` says otherwise) and
+the full app under each server compared run side by side in this one run, on the same PostgreSQL,
+loaded by the same 16 concurrent clients in alternating windows; the figures that matter are the
+ratios. The one-INSERT endpoint is issue 26's yardstick. The same-writes endpoint makes each of the
+commands' appends through kaiten's own store, and nothing else a command does: against it, the ratio
+is what the command path costs beyond its own writes.
 
     .venv/bin/python -m bench.api [--database-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
                                   [--clients 16] [--seconds 10] [--servers uvicorn,granian,uvicorn:2]
-                                  [--reads 100] [--before PATH]
+                                  [--reads 100] [--before PATH] [--yardsticks-server granian]
 
 Each client plays 4-player Sushi Go! games of four people (a person's command alone: bots move in
 appends of their own, off the request path, which would load the server beside the commands) by
@@ -15,7 +18,8 @@ replaying a command sequence worked out in process beforehand for the same seed,
 with its seat's token, so no read request is mixed into the measured commands. Every fourth command
 of a turn also reveals the picks, and the last of a round scores it and deals the next. The games a
 window plays are created before it (a client that runs out creates one more), so that the window
-holds commands alone, as the one-INSERT endpoint's holds INSERTs alone.
+holds commands alone, as the one-INSERT endpoint's holds INSERTs alone (and the same-writes
+endpoint's streams are created before its window too).
 
 The reads are timed one at a time, round robin: `/health`, then the table, the legal commands, an
 events page and a replay of a short and of a long game of Sushi Go Party! at 8 players (eight
@@ -32,9 +36,10 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+import uuid
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +54,7 @@ from kaiten.adapters.people import InMemoryPeople
 from kaiten.adapters.system import SecureIds, SystemClock
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from kaiten.services.games import Games
+from kaiten.services.ports import FeedItem, GameSummary, NewEvent, OutboxMessage, StoredEvent
 
 SEED = 20261130
 #: With the seed, the deal the bench chose: the server deals exactly as the plan worked out in process.
@@ -100,21 +106,58 @@ class Spent:
 
 
 @dataclass(frozen=True)
+class Append:
+    """One append's arguments as the services made it: what the store writes for it."""
+
+    expected_version: int
+    events: tuple[NewEvent, ...]
+    summary: GameSummary | None
+    outbox: tuple[OutboxMessage, ...]
+    feed: tuple[FeedItem, ...]
+
+
+class RecordingStore(InMemoryEventStore):
+    """An in-memory store that keeps every append's arguments, in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.appends: list[Append] = []
+
+    async def append(
+        self,
+        stream_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        summary: GameSummary | None = None,
+        idempotency_key: str | None = None,
+        outbox: Sequence[OutboxMessage] = (),
+        feed: Sequence[FeedItem] = (),
+    ) -> list[StoredEvent]:
+        self.appends.append(Append(expected_version, tuple(events), summary, tuple(outbox), tuple(feed)))
+        return await super().append(stream_id, expected_version, events, summary, idempotency_key, outbox, feed)
+
+
+@dataclass(frozen=True)
 class Plan:
-    """The people's commands of one seeded game (each with its seat), and the version after each."""
+    """The people's commands of one seeded game (each with its seat), the version after each, and the
+    game's appends: `appends[:created]` its creation's, then one a command."""
 
     game: str
     seats: list[dict[str, Any]]
     commands: list[tuple[str, bytes]]
     versions: list[int]
+    appends: list[Append]
+    created: int
 
 
 async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
     """The people's commands of one seeded game, found by playing it in process (bots, if seated, move
     when woken, as a serving process's scheduler would make them move)."""
-    games = Games(InMemoryEventStore(), SystemClock(), SecureIds(), people=InMemoryPeople())
+    store = RecordingStore()
+    games = Games(store, SystemClock(), SecureIds(), people=InMemoryPeople())
     new_seats = tuple(msgspec.convert(seat, NewSeat) for seat in seats)
     created = await games.create(CreateGame(game, len(seats), None, SEED, new_seats, salt=bytes.fromhex(SALT)))
+    creation = len(store.appends)
     commands, versions = [], []
     while (await games.view(GetTable(created.id))).status != "finished":
         await games.wake(created.id)
@@ -124,7 +167,7 @@ async def planned(game: str, seats: list[dict[str, Any]]) -> Plan:
                 body = msgspec.json.encode(legal.commands[-1])
                 versions.append((await games.act(Act(created.id, token, body))).version)
                 commands.append((seat, body))
-    return Plan(game, seats, commands, versions)
+    return Plan(game, seats, commands, versions, store.appends, creation)
 
 
 async def fresh_database(admin_url: str, name: str) -> str:
@@ -139,6 +182,31 @@ async def fresh_database(admin_url: str, name: str) -> str:
         connection.execute("CREATE TABLE bench_pings (id bigserial PRIMARY KEY, stream_id text, data jsonb)")
     await upgrade(url)
     return url
+
+
+@dataclass
+class Measured:
+    """One load's figures over every window it ran in."""
+
+    name: str
+    rounds: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    cpu: Spent = field(default_factory=Spent)
+
+    @property
+    def rate(self) -> float:
+        """Requests per second, the mean of the windows'."""
+        return statistics.fmean(self.rounds)
+
+    def per_request_ms(self) -> tuple[float, float, float, float]:
+        return self.cpu.per_request_ms(len(self.latencies))
+
+    async def window(self, server_pid: int, clients: int, seconds: float, client: Client) -> None:
+        before = Spent.now(server_pid)
+        rate, latencies = await load(clients, seconds, client)
+        self.cpu += Spent.now(server_pid) - before
+        self.rounds.append(rate)
+        self.latencies += latencies
 
 
 def load_average() -> str:
@@ -199,6 +267,38 @@ def command_client(
                 )
 
     return play
+
+
+async def appended_stream(http: httpx.AsyncClient, url: str, plan: Plan) -> str:
+    """A new stream holding the plan's creation, written through the same-writes yardstick at `url`."""
+    stream_id = str(uuid.uuid4())
+    for step in range(plan.created):
+        (await http.post(url, json={"stream_id": stream_id, "step": step})).raise_for_status()
+    return stream_id
+
+
+async def create_streams(port: int, plan: Plan, count: int, clients: int) -> list[str]:
+    """`count` streams created before a window, `clients` at a time, as the command windows' games are."""
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as http:
+        url = f"http://127.0.0.1:{port}/append"
+        return list(await asyncio.gather(*(appended_stream(http, url, plan) for _ in range(count))))
+
+
+def append_client(port: int, plan: Plan, ready: list[str]) -> Client:
+    """Clients that make the writes of the plan's commands, one append a request, on the streams of
+    `ready`, then on streams they create."""
+    url = f"http://127.0.0.1:{port}/append"
+
+    async def append(http: httpx.AsyncClient, deadline: float, latencies: list[float]) -> None:
+        while time.monotonic() < deadline:
+            stream_id = ready.pop() if ready else await appended_stream(http, url, plan)
+            for step in range(plan.created, len(plan.appends)):
+                if time.monotonic() >= deadline:
+                    return
+                await timed(http.post(url, json={"stream_id": stream_id, "step": step}), latencies)
+
+    return append
 
 
 def ping_client(port: int) -> Client:
@@ -285,17 +385,24 @@ async def main() -> None:
     parser.add_argument("--servers", default="uvicorn,granian", help="e.g. uvicorn,granian,uvicorn:2,granian:2")
     parser.add_argument("--reads", type=int, default=100, help="requests of each read, per server")
     parser.add_argument("--before", type=Path, help="another checkout, served beside this one")
+    parser.add_argument(
+        "--yardsticks-server",
+        default="uvicorn",
+        help="the server of the yardsticks (issue 26 measured them under uvicorn)",
+    )
     args = parser.parse_args()
     roots = {"": ROOT} if args.before is None else {"": ROOT, "before ": args.before}
     server_kinds = [ServerKind.parse(text) for text in args.servers.split(",")]
     kinds = [Served(f"{label}{kind}", kind, root) for label, root in roots.items() for kind in server_kinds]
 
-    commands = (await planned("sushi-go", SEATS)).commands
+    plan = await planned("sushi-go", SEATS)
+    commands = plan.commands
     long_plan = await planned("sushi-go-party", LONG_SEATS)
     url = await fresh_database(args.database_url, "kaiten_bench")
     ports = {kind: 8702 + number for number, kind in enumerate(kinds)}
     with ExitStack() as servers:
-        minimal = servers.enter_context(serving("bench.minimal_app:app", 8701, url))
+        yardsticks_server = ServerKind.parse(args.yardsticks_server)
+        minimal = servers.enter_context(serving("bench.minimal_app:app", 8701, url, yardsticks_server))
         full = {
             kind: servers.enter_context(serving(app_of(kind.root), port, url, kind.server, kind.root))
             for kind, port in ports.items()
@@ -305,56 +412,57 @@ async def main() -> None:
         read_latencies = await reads(ports, long_plan, args.reads)
         await load(args.clients, 1, ping_client(8701))  # warm up
         # Each window's games are created before it, as many as the warm-up's rate would play in it.
+        warm_writes = (await load(args.clients, 1, append_client(8701, plan, [])))[0]
         warm_rates = {
             kind: (await load(args.clients, 1, command_client(port, commands, [])))[0] for kind, port in ports.items()
         }
+
         # The loads take turns in short windows, so the machine's drift (other work, a noisy
         # neighbour) falls on all alike instead of on whichever ran last.
-        window = args.seconds / args.rounds
-        ping_rate, ping_latencies, ping_cpu = 0.0, list[float](), Spent()
-        rates, command_latencies = dict.fromkeys(kinds, 0.0), {kind: list[float]() for kind in kinds}
-        ping_rounds, command_rounds = list[float](), {kind: list[float]() for kind in kinds}
-        command_cpu = {kind: Spent() for kind in kinds}
+        window: float = args.seconds / args.rounds
+
+        def needed(rate: float) -> int:
+            return math.ceil(1.5 * rate * window / len(commands)) + int(args.clients)
+
+        one_insert, same_writes = Measured("minimal INSERT"), Measured("same writes")
+        measured = {kind: Measured(f"commands {kind}") for kind in kinds}
         for _ in range(args.rounds):
-            before = Spent.now(minimal.pid)
-            rate, latencies = await load(args.clients, window, ping_client(8701))
-            ping_cpu += Spent.now(minimal.pid) - before
-            ping_rate, ping_latencies = ping_rate + rate / args.rounds, ping_latencies + latencies
-            ping_rounds.append(rate)
+            await one_insert.window(minimal.pid, args.clients, window, ping_client(8701))
+            streams = await create_streams(8701, plan, needed(warm_writes), args.clients)
+            await same_writes.window(minimal.pid, args.clients, window, append_client(8701, plan, streams))
             for kind, port in ports.items():
-                needed = math.ceil(1.5 * warm_rates[kind] * window / len(commands)) + args.clients
-                ready = await create_games(port, needed, args.clients)
-                before = Spent.now(full[kind].pid)
-                rate, latencies = await load(args.clients, window, command_client(port, commands, ready))
-                command_cpu[kind] += Spent.now(full[kind].pid) - before
-                rates[kind] += rate / args.rounds
-                command_rounds[kind].append(rate)
-                command_latencies[kind] += latencies
+                ready = await create_games(port, needed(warm_rates[kind]), args.clients)
+                await measured[kind].window(full[kind].pid, args.clients, window, command_client(port, commands, ready))
 
         print(f"{args.clients} clients, {args.seconds:.0f} s each in {args.rounds} alternating windows, PostgreSQL")
         print(f"{load_average()} (the commands' figures mean little unless the machine was idle before)")
-        print(summary("minimal INSERT uvicorn", ping_rate, ping_latencies))
+        print(summary(f"minimal INSERT {yardsticks_server}", one_insert.rate, one_insert.latencies))
+        print(summary(f"same writes {yardsticks_server}", same_writes.rate, same_writes.latencies))
         for kind in kinds:
-            print(summary(f"commands {kind}", rates[kind], command_latencies[kind]))
+            print(summary(f"commands {kind}", measured[kind].rate, measured[kind].latencies))
         for kind in kinds:
-            print(f"ratio commands {kind} / minimal INSERT: {rates[kind] / ping_rate:.2f}   (target ≥ 0.90)")
-            print(f"   {round_ratios(command_rounds[kind], ping_rounds)}")
+            print(
+                f"ratio commands {kind} / minimal INSERT: {measured[kind].rate / one_insert.rate:.2f}   (target ≥ 0.90)"
+            )
+            print(f"   {round_ratios(measured[kind].rounds, one_insert.rounds)}")
+            print(
+                f"ratio commands {kind} / same writes: {measured[kind].rate / same_writes.rate:.2f}   "
+                "(what the path costs beyond its own writes)"
+            )
+            print(f"   {round_ratios(measured[kind].rounds, same_writes.rounds)}")
         # The server's own CPU time per request, which the rest of the machine's load moves far less.
-        ping_ms = ping_cpu.per_request_ms(len(ping_latencies))
-        print(f"server CPU per request: minimal INSERT {ping_ms[0]:.2f} ms", end="")
-        for kind in kinds:
-            ms = command_cpu[kind].per_request_ms(len(command_latencies[kind]))
-            print(f"   commands {kind} {ms[0]:.2f} ms ({ms[0] / ping_ms[0]:.2f} x)", end="")
+        insert_ms = one_insert.per_request_ms()[0]
+        print(f"server CPU per request: minimal INSERT {insert_ms:.2f} ms", end="")
+        for load_measured in (same_writes, *measured.values()):
+            ms = load_measured.per_request_ms()[0]
+            print(f"   {load_measured.name} {ms:.2f} ms ({ms / insert_ms:.2f} x)", end="")
         print()
         # With every core busy, the rates divide the machine's CPU: their ratio is about the inverse
         # of the CPU a request costs in all, whichever part spends it.
         print("CPU per request, ms: server + PostgreSQL + the clients (this process) = in all")
-        for name, spent, requests in (
-            ("minimal INSERT", ping_cpu, len(ping_latencies)),
-            *((f"commands {kind}", command_cpu[kind], len(command_latencies[kind])) for kind in kinds),
-        ):
-            server, postgres, clients, total = spent.per_request_ms(requests)
-            print(f"   {name:<22} {server:.2f} + {postgres:.2f} + {clients:.2f} = {total:.2f}")
+        for load_measured in (one_insert, same_writes, *measured.values()):
+            server, postgres, clients, total = load_measured.per_request_ms()
+            print(f"   {load_measured.name:<22} {server:.2f} + {postgres:.2f} + {clients:.2f} = {total:.2f}")
         for kind in kinds:
             p50 = {name: p50_ms(latencies) for name, latencies in read_latencies[kind].items()}
             print(f"reads through {kind}, p50 of {args.reads} each, one at a time:")
