@@ -356,7 +356,11 @@ async def _run_in_autocommit(
         await driver.set_autocommit(True)
         try:
             async with driver.cursor() as cursor:
-                await cursor.execute(statement, parameters)
+                # Prepared at once, not at psycopg's fifth run: psycopg forgets what it prepared on a
+                # connection that rolls back (a read's transaction ended as it went back to the pool),
+                # and until then each run would parse and plan this large statement again. psycopg
+                # still prepares nothing when the engine told it not to (through a pooler).
+                await cursor.execute(statement, parameters, prepare=True)
                 rows: list[tuple[int, int, str | None]] = await cursor.fetchall()
                 return rows
         finally:
