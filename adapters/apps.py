@@ -11,14 +11,14 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes
+from kaiten.adapters.database import for_reads, for_writes
 from kaiten.adapters.schema import app_keys, apps, games
 from kaiten.services.ports import AppRecord, KeyRecord, Quotas
 
 
 class SqlAppStore:
     def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._writer = for_writes(engine)
         self._apps = sa.select(apps).order_by(apps.c.created_at, apps.c.name)
         self._keys = sa.select(app_keys).order_by(app_keys.c.created_at, app_keys.c.key_id)
@@ -39,7 +39,7 @@ class SqlAppStore:
         return await self._one_app(apps.c.app_id == app_id)
 
     async def apps(self) -> list[AppRecord]:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             return [_app(row) for row in (await connection.execute(self._apps)).mappings()]
 
     async def set_quotas(self, app_id: str, quotas: Quotas) -> None:
@@ -59,12 +59,12 @@ class SqlAppStore:
             await connection.execute(sa.insert(app_keys), msgspec.structs.asdict(key))
 
     async def key(self, key_id: str) -> KeyRecord | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             row = (await connection.execute(sa.select(app_keys).where(app_keys.c.key_id == key_id))).mappings().first()
         return None if row is None else KeyRecord(**row)
 
     async def keys(self, app_id: str) -> list[KeyRecord]:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             rows = (await connection.execute(self._keys.where(app_keys.c.app_id == app_id))).mappings()
             return [KeyRecord(**row) for row in rows]
 
@@ -78,7 +78,7 @@ class SqlAppStore:
         return int(result.rowcount)
 
     async def _one_app(self, where: sa.ColumnElement[bool]) -> AppRecord | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             row = (await connection.execute(sa.select(apps).where(where))).mappings().first()
         return None if row is None else _app(row)
 
@@ -96,7 +96,7 @@ class SqlGameCounts:
     """Counted in the `games` table, which every serving process writes with its appends."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._created = sa.select(sa.func.count(), sa.func.min(games.c.created_at)).where(
             games.c.app_id == sa.bindparam("app_id"),
             games.c.imported == sa.bindparam("imported"),
@@ -108,12 +108,12 @@ class SqlGameCounts:
 
     async def created_since(self, app_id: str, since: datetime, imported: bool) -> tuple[int, datetime | None]:
         parameters = {"app_id": app_id, "imported": imported, "since": since}
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             count, oldest = (await connection.execute(self._created, parameters)).one()
         return int(count), oldest
 
     async def not_over(self, app_id: str) -> int:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             return int((await connection.execute(self._not_over, {"app_id": app_id})).scalar_one())
 
 

@@ -119,6 +119,19 @@ def for_writes(engine: AsyncEngine) -> AsyncEngine:
     return engine.execution_options(**{_WRITES: True})
 
 
+def for_reads(engine: AsyncEngine) -> AsyncEngine:
+    """The same engine and pool, for reads that need no snapshot shared by several statements.
+
+    On PostgreSQL they run in autocommit mode: one round trip a statement, where a transaction adds a
+    BEGIN and, as the connection goes back to the pool, a ROLLBACK; and psycopg forgets every
+    statement it prepared on a connection at a ROLLBACK, the appends' included, which it would then
+    parse and plan again. SQLite's reads need neither: its engine is returned as it is.
+    """
+    if engine.dialect.name != "postgresql":
+        return engine
+    return engine.execution_options(isolation_level="AUTOCOMMIT")
+
+
 class _RollingBackOnClose(sqlite3.Connection):
     """A SQLite connection that ends its transaction as it closes.
 

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.database import for_reads, for_writes, insert_for
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.adapters.schema import deadlines, games
 
@@ -58,7 +58,7 @@ OWED = sa.select(sa.func.count()).where(deadlines.c.due_at <= sa.bindparam("now"
 class SqlDeadlines:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = for_writes(engine)
-        self._reader = engine
+        self._reader = for_reads(engine)
         self._claim = claiming(deadlines.c.game_id, deadlines.c.due_at, deadlines.c.claimed_until)
         same_version = sa.and_(
             deadlines.c.game_id == sa.bindparam("game"), deadlines.c.version == sa.bindparam("at_version")

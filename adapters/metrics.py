@@ -16,6 +16,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
+from kaiten.adapters.database import for_reads
 from kaiten.adapters.deadlines import OWED
 from kaiten.adapters.schema import webhook_deliveries
 
@@ -40,7 +41,7 @@ _PENDING = sa.select(sa.func.count(), sa.func.min(webhook_deliveries.c.created_a
 
 async def measure_backlogs(engine: AsyncEngine, now: datetime) -> None:
     """Set the backlog gauges from the database (two counts, on one pooled connection)."""
-    async with engine.connect() as connection:
+    async with for_reads(engine).connect() as connection:
         pending, oldest = (await connection.execute(_PENDING)).one()
         due = (await connection.execute(OWED, {"now": now})).scalar_one()
     WEBHOOKS_PENDING.set(pending)

@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.database import for_reads, for_writes, insert_for
 from kaiten.adapters.projections.upserts import chunks
 from kaiten.adapters.schema import people
 from kaiten.services.ports import Person
@@ -24,7 +24,7 @@ IDS_PER_READ = 500
 
 class SqlPeople:
     def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._writer = for_writes(engine)
         insert = insert_for(engine.dialect.name, people)
         # One statement each: two requests enrolling the same player at once get the same person.
@@ -60,14 +60,14 @@ class SqlPeople:
 
     async def persons(self, person_ids: Collection[str]) -> dict[str, Person]:
         found: dict[str, Person] = {}
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             for chunk in chunks(sorted(person_ids), IDS_PER_READ):
                 for row in (await connection.execute(self._persons, {"ids": chunk})).mappings():
                     found[row["person_id"]] = _person(row)
         return found
 
     async def of_player(self, app_id: str, player_id: str) -> Person | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             row = (await connection.execute(self._of_player, {"app_id": app_id, "player_id": player_id})).mappings()
             first = row.first()
         return None if first is None else _person(first)

@@ -9,7 +9,7 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes
+from kaiten.adapters.database import for_reads, for_writes
 from kaiten.adapters.schema import player_tokens
 from kaiten.services.ports import PlayerTokenRecord
 
@@ -19,7 +19,7 @@ KEPT_AFTER_EXPIRY = timedelta(days=1)
 
 class SqlPlayerTokens:
     def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._writer = for_writes(engine)
         self._forget = sa.delete(player_tokens).where(player_tokens.c.expires_at < sa.bindparam("before"))
         self._get = sa.select(player_tokens).where(player_tokens.c.token_id == sa.bindparam("token_id"))
@@ -30,7 +30,7 @@ class SqlPlayerTokens:
             await connection.execute(sa.insert(player_tokens), msgspec.structs.asdict(record))
 
     async def get(self, token_id: str) -> PlayerTokenRecord | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             row = (await connection.execute(self._get, {"token_id": token_id})).mappings().first()
         return None if row is None else PlayerTokenRecord(**row)
 

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.database import for_reads, for_writes, insert_for
 from kaiten.adapters.deadlines import claiming
 from kaiten.adapters.schema import queue_entries, queue_matches, queues
 from kaiten.services.ports import AlreadyQueued, QueueEntryRecord, QueueMatchRecord, QueuePlan
@@ -51,7 +51,7 @@ class _NoLongerWaiting(Exception):
 class SqlQueueStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = for_writes(engine)
-        self._reader = engine
+        self._reader = for_reads(engine)
         self._dialect = engine.dialect.name
         self._claim = claiming(queue_matches.c.game_id, queue_matches.c.due_at)
 

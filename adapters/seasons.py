@@ -6,14 +6,14 @@ import msgspec
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from kaiten.adapters.database import for_writes, insert_for
+from kaiten.adapters.database import for_reads, for_writes, insert_for
 from kaiten.adapters.schema import seasons
 from kaiten.services.ports import SeasonRecord
 
 
 class SqlSeasons:
     def __init__(self, engine: AsyncEngine) -> None:
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._writer = for_writes(engine)
         # Two definitions of one season at once: one is kept, and the other reads it back.
         self._add = (
@@ -40,11 +40,11 @@ class SqlSeasons:
         return SeasonRecord(**row), added
 
     async def get(self, app_id: str, season_id: str) -> SeasonRecord | None:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             row = (await connection.execute(self._get, {"app_id": app_id, "season_id": season_id})).mappings().first()
         return None if row is None else SeasonRecord(**row)
 
     async def of_app(self, app_id: str) -> list[SeasonRecord]:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             rows = (await connection.execute(self._of_app, {"app_id": app_id})).mappings().all()
         return [SeasonRecord(**row) for row in rows]

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.util import greenlet_spawn
 
-from kaiten.adapters.database import for_writes
+from kaiten.adapters.database import for_reads, for_writes
 from kaiten.adapters.notify import CHANNEL, LocalNotifier, notice_payload
 from kaiten.adapters.sql_statements import SUMMARY, SUMMARY_JSON, Statements
 from kaiten.adapters.store_rules import check_append, check_limit, recorded_now
@@ -60,7 +60,7 @@ class SqlEventStore:
         # A single statement is atomic by itself: on PostgreSQL it needs no BEGIN and COMMIT (or
         # ROLLBACK) around it, two round trips saved. SQLite's writes need BEGIN IMMEDIATE (`_writer`).
         self._autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
-        self._reader = self._autocommit if engine.dialect.name == "postgresql" else engine
+        self._reader = for_reads(engine)
         self._clock = clock
         self._notifier = notifier
         self._sql = Statements(engine.dialect.name)

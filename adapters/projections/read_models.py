@@ -7,6 +7,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from kaiten.adapters.database import for_reads
 from kaiten.adapters.schema import (
     GAME_SUMS,
     UtcDateTime,
@@ -50,6 +51,7 @@ def _of(namespace: Namespace) -> dict[str, str]:
 class SqlReadModels:
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
+        self._reader = for_reads(engine)
         self._player_games = (
             sa.select(*_PLAYER_COLUMNS)
             .where(_in(player_stats), player_stats.c.person_id == sa.bindparam("person_id"))
@@ -91,17 +93,18 @@ class SqlReadModels:
     async def matches(
         self, namespace: Namespace, where: MatchFilter, after: MatchKey | None, limit: int
     ) -> list[MatchRecord]:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(_matches(namespace, where, after), {"limit": limit})
             return [MatchRecord(**row) for row in result.mappings()]
 
     async def player_games(self, namespace: Namespace, person_id: str) -> list[PlayerGameRecord]:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(self._player_games, {**_of(namespace), "person_id": person_id})
             return [PlayerGameRecord(**row) for row in result.mappings()]
 
     async def game_stats(self, namespace: Namespace, game: str) -> GameStatsRecord:
         parameters = {**_of(namespace), "game": game}
+        # Five statements that must agree with one another: one transaction, one snapshot.
         async with self._engine.connect() as connection:
             sums = (await connection.execute(self._game_stats, parameters)).mappings().first()
             seats = (await connection.execute(self._seats, parameters)).mappings().all()
@@ -128,7 +131,7 @@ class SqlReadModels:
         if after is not None:
             statement = following
             parameters.update(after_rating=after.rating, after_person_id=after.person_id)
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(statement, parameters)
             return [PlayerGameRecord(**row) for row in result.mappings()]
 
@@ -140,7 +143,7 @@ class SqlReadModels:
         if before is not None:
             statement = self._rating_history_before
             parameters["before"] = before
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             result = await connection.execute(statement, parameters)
             return [RatingHistoryRecord(**row) for row in result.mappings()]
 

@@ -31,7 +31,7 @@ import sqlalchemy as sa
 from prometheus_client import Gauge
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from kaiten.adapters.database import for_writes
+from kaiten.adapters.database import for_reads, for_writes
 from kaiten.adapters.projections import quarantine
 from kaiten.adapters.projections.checkpoints import Checkpoints
 from kaiten.adapters.projections.log import START, GlobalLog, Lag, LogEvent
@@ -93,7 +93,7 @@ class ProjectionRunner:
         self.projection = projection
         self.batch_size = batch_size
         self.poll_seconds = poll_seconds
-        self._engine = engine
+        self._reader = for_reads(engine)
         self._writer = for_writes(engine)
         self._notifier = notifier
         self._log = GlobalLog(engine.dialect.name, projection.handles)
@@ -158,7 +158,7 @@ class ProjectionRunner:
             return applied, len(kept) - applied
 
     async def quarantined(self) -> int:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             return await quarantine.count(connection, self.name)
 
     async def catch_up(self) -> int:
@@ -173,7 +173,7 @@ class ProjectionRunner:
                 return read
 
     async def lag(self) -> Lag:
-        async with self._engine.connect() as connection:
+        async with self._reader.connect() as connection:
             checkpoint = await self._checkpoints.read(connection, self.name)
             after = START if checkpoint is None else checkpoint.position
             return await self._log.lag(connection, after, datetime.now(UTC))
