@@ -140,7 +140,8 @@ class RecordingStore(InMemoryEventStore):
 @dataclass(frozen=True)
 class Plan:
     """The people's commands of one seeded game (each with its seat), the version after each, and the
-    game's appends: `appends[:created]` its creation's, then one a command."""
+    game's appends: `appends[:created]` its creation's, then the play's (one a command at a table of
+    people)."""
 
     game: str
     seats: list[dict[str, Any]]
