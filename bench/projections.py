@@ -42,21 +42,33 @@ from kaiten.services.games import Games
 
 #: Concurrent writers filling the log.
 WRITERS = 8
+#: Bots that decide in microseconds: the log is what is measured, and searches would take hours to fill it.
+QUICK_BOTS = ("random", "greedy")
 PEOPLE = [f"player-{number}" for number in range(50)]
 LAG_SAMPLE_SECONDS = 0.05
 
 
-async def play_people_game(games: Games, game_id: str, rng: random.Random) -> None:
-    """Two or three people with a player_id and bots, playing random legal commands to the end."""
+async def play_people_game(games: Games, game_id: str, rng: random.Random) -> str:
+    """Two or three people with a player_id and bots, playing random legal commands to the end; its id."""
     game = GAMES[game_id]
     people = rng.sample(PEOPLE, rng.randint(2, min(3, game.max_players)))
     seats = tuple(NewSeat(name=person, player_id=person) for person in people)
     seats += (NewSeat(bot="random"),) * (game.max_players - len(seats))
     created = await games.create(CreateGame(game_id, game.max_players, None, rng.randrange(2**32), seats))
-    while (table := await games.view(GetTable(created.id))).status != "finished":
-        token = created.tokens[str(rng.choice(table.awaiting))]
+    while await bots_moved(games, created.id) != "finished":
+        table = await games.view(GetTable(created.id))
+        token = created.tokens[str(rng.choice([seat for seat in table.awaiting if str(seat) in created.tokens]))]
         legal = await games.legal_commands(ListLegalCommands(created.id, token))
         await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
+    return created.id
+
+
+async def bots_moved(games: Games, game_id: str) -> str:
+    """Make the moves the game's bots owe, as a serving process's scheduler does (they are not made in
+    a person's command); the game's status then."""
+    while (await games.wake(game_id)).fired:
+        pass
+    return (await games.view(GetTable(game_id))).status
 
 
 async def fill(engine: AsyncEngine, count: int) -> None:
@@ -71,8 +83,9 @@ async def fill(engine: AsyncEngine, count: int) -> None:
             if number % 10 == 9:
                 await play_people_game(games, game.id, rng)
             else:
-                bots = tuple(NewSeat(bot=rng.choice(sorted(game.bots))) for _ in range(game.max_players))
-                await games.create(CreateGame(game.id, game.max_players, None, number, bots))
+                bots = tuple(NewSeat(bot=rng.choice(QUICK_BOTS)) for _ in range(game.max_players))
+                created = await games.create(CreateGame(game.id, game.max_players, None, number, bots))
+                await bots_moved(games, created.id)
 
     await asyncio.gather(*(writer(seed) for seed in range(WRITERS)))
 
