@@ -6,10 +6,10 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 from kaiten.api.bootstrap import Services
+from tests import plain_http
 from tests.app_client import AppClient, app_client
 from tests.e2e.servers import ServerProcess, started
 from tests.e2e.serving import serving
@@ -52,6 +52,6 @@ async def closed_client(closed_services: Services) -> AsyncIterator[AppClient]:
 async def servers(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[ServerProcess]]:
     """Two `kaiten serve` processes on the session's PostgreSQL database, both ready."""
     with started(postgres_url, tmp_path, 2) as running:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await asyncio.gather(*(server.wait_ready(client) for server in running))
         yield running

@@ -24,6 +24,7 @@ from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.api.settings import MIN_ADMIN_KEY, Settings, SettingsError
 from kaiten.services.ports import Quotas
+from tests import plain_http
 from tests.app_client import AppClient
 from tests.e2e.play import finished
 from tests.e2e.servers import ServerProcess
@@ -308,7 +309,7 @@ async def two_servers(own_postgres_url: str, tmp_path: Path) -> AsyncIterator[li
     environment = {"KAITEN_AUTH": "keys", "KAITEN_ADMIN_KEY": ADMIN_KEY}
     servers = [ServerProcess(own_postgres_url, tmp_path / f"server-{n}.log", environment=environment) for n in (0, 1)]
     try:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await asyncio.gather(*(server.wait_ready(client) for server in servers))
         yield servers
     finally:
@@ -343,7 +344,7 @@ async def test_a_key_revoked_on_one_process_stops_working_on_the_other_within_a_
 ) -> None:
     first, second = two_servers
     name = unique_name()
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with plain_http.async_client(timeout=30) as client:
         created = await client.post(f"{first.url}{ADMIN}", json={"name": name}, headers=ADMIN_HEADERS)
         key = documented(created, "POST", ADMIN)["key"]
         # The admin key is not an app key, on a real server either.
@@ -374,7 +375,7 @@ async def test_a_rotated_key_works_on_both_processes_until_its_grace_ends_then_o
 ) -> None:
     first, second = two_servers
     name = unique_name()
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with plain_http.async_client(timeout=30) as client:
         created = await client.post(f"{second.url}{ADMIN}", json={"name": name}, headers=ADMIN_HEADERS)
         key = documented(created, "POST", ADMIN)["key"]
         assert await works_on(client, first, key) and await works_on(client, second, key)

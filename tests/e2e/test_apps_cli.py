@@ -26,6 +26,7 @@ from kaiten.adapters.schema import app_keys, apps
 from kaiten.api.cli import main
 from kaiten.services.ports import Quotas
 from kaiten.services.secrets import hash_secret
+from tests import plain_http
 from tests.e2e.servers import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -170,7 +171,7 @@ async def test_apps_are_created_listed_limited_rotated_and_revoked_from_the_comm
     assert secret not in shown and key not in shown, "a listing never shows a key"
     assert "built-in" in shown, "the app that owns what was made without a key"
 
-    async with httpx.AsyncClient(timeout=30) as client:
+    async with plain_http.async_client(timeout=30) as client:
         await server.wait_ready(client)
         assert (await client.post(f"{server.url}/v1/games", json=PEOPLE_GAME)).status_code == 401, "keys needed"
         made = await create_game(client, server, key)

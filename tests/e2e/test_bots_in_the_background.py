@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests import plain_http
 from tests.e2e.play import all_events, finished, moved_on, until
 from tests.e2e.servers import OPEN, ServerProcess, started
 
@@ -35,7 +36,7 @@ async def test_a_game_of_strong_bots_answers_at_once_and_the_server_keeps_answer
     """The issue's reproduction, on the embedded default (SQLite, one process)."""
     server = ServerProcess(f"sqlite:///{tmp_path / 'kaiten.sqlite3'}", tmp_path / "server.log", environment=OPEN)
     try:
-        async with httpx.AsyncClient(base_url=server.url, timeout=ANSWER_SECONDS) as client:
+        async with plain_http.async_client(base_url=server.url, timeout=ANSWER_SECONDS) as client:
             await server.wait_ready(client)
             created = await create_game(client, STRONG_BOTS, seed=1)
             assert created["status"] == "active"
@@ -88,7 +89,7 @@ async def test_bot_moves_owed_by_a_killed_server_are_made_by_another_once(
     first = ServerProcess(own_postgres_url, tmp_path / "first.log", environment=environment)
     second = None
     try:
-        async with httpx.AsyncClient(base_url=first.url, timeout=ANSWER_SECONDS) as through_first:
+        async with plain_http.async_client(base_url=first.url, timeout=ANSWER_SECONDS) as through_first:
             await first.wait_ready(through_first)
             # A person against a strong bot, whose first pick takes the killed server a while; and games
             # of quick bots, under way when it dies.
@@ -108,7 +109,7 @@ async def test_bot_moves_owed_by_a_killed_server_are_made_by_another_once(
                 await asyncio.sleep(0.1)
 
         second = ServerProcess(own_postgres_url, tmp_path / "second.log", environment=environment)
-        async with httpx.AsyncClient(base_url=second.url, timeout=ANSWER_SECONDS) as through_second:
+        async with plain_http.async_client(base_url=second.url, timeout=ANSWER_SECONDS) as through_second:
             await second.wait_ready(through_second)
             for game in quick:
                 table = await finished(through_second, game["id"])
@@ -130,9 +131,9 @@ async def test_bot_moves_owed_by_a_killed_server_are_made_by_another_once(
 @pytest.mark.postgres
 async def test_two_servers_on_one_database_play_bots_games_to_their_end(own_postgres_url: str, tmp_path: Path) -> None:
     with started(own_postgres_url, tmp_path, 2) as servers:
-        async with httpx.AsyncClient(timeout=ANSWER_SECONDS) as client:
+        async with plain_http.async_client(timeout=ANSWER_SECONDS) as client:
             await asyncio.gather(*(server.wait_ready(client) for server in servers))
-        clients = [httpx.AsyncClient(base_url=server.url, timeout=ANSWER_SECONDS) for server in servers]
+        clients = [plain_http.async_client(base_url=server.url, timeout=ANSWER_SECONDS) for server in servers]
         try:
             games = [
                 await create_game(clients[seed % 2], [{"bot": "random"}, {"bot": "greedy"}, {"bot": "random"}], seed)

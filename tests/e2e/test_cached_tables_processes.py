@@ -17,6 +17,7 @@ import pytest
 
 from kaiten.api.bootstrap import bootstrap
 from kaiten.services.commands import GetTable
+from tests import plain_http
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 
@@ -34,7 +35,7 @@ async def test_two_servers_interleave_commands_and_reads_on_the_same_game(
     servers: list[ServerProcess], postgres_url: str
 ) -> None:
     rng = random.Random(11)
-    clients = [httpx.AsyncClient(base_url=server.url, timeout=30) for server in servers]
+    clients = [plain_http.async_client(base_url=server.url, timeout=30) for server in servers]
     try:
         game: dict[str, Any] = await create(clients[0], "sushi-go", 2, seats=[{"name": "a"}, {"name": "b"}], seed=4)
         tokens = game["tokens"]

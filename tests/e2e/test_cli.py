@@ -80,7 +80,7 @@ def test_serve_creates_and_migrates_a_sqlite_file_in_the_working_directory(tmp_p
 
 
 async def finished_on(url: str, game_id: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=url) as client:
+    async with plain_http.async_client(base_url=url) as client:
         return await finished(client, game_id)
 
 

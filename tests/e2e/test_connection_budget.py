@@ -12,7 +12,6 @@ import contextlib
 import time
 from pathlib import Path
 
-import httpx
 import psycopg
 import pytest
 from sqlalchemy.engine import make_url
@@ -22,6 +21,7 @@ from kaiten.adapters.notify import APPLICATION_NAME as LISTENER_NAME
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.settings import Settings, SettingsError
+from tests import plain_http
 from tests.app_client import AppClient
 from tests.e2e.connections import Counter, conninfo
 from tests.e2e.play import bearer, create
@@ -44,7 +44,7 @@ async def test_a_server_holds_at_most_its_budget_idle_and_under_50_concurrent_co
             asyncio.timeout(TEST_SECONDS),
             # The counting connection is to the server's other database: it counts none of its own.
             await psycopg.AsyncConnection.connect(conninfo(_postgres_server), autocommit=True) as connection,
-            httpx.AsyncClient(base_url=server.url, timeout=60) as client,
+            plain_http.async_client(base_url=server.url, timeout=60) as client,
         ):
             await server.wait_ready(client)
             idle = Counter(connection, database)

@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from kaiten.adapters.schema import events
 from kaiten.api.cli import main
+from tests import plain_http
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 
@@ -82,7 +83,7 @@ async def rows_by_key(database_url: str, game_id: str) -> dict[str, list[int]]:
 async def test_a_killed_server_loses_and_doubles_no_acknowledged_command(postgres_url, tmp_path: Path, monkeypatch):
     first = ServerProcess(postgres_url, tmp_path / "first.log")
     try:
-        async with httpx.AsyncClient(base_url=first.url, timeout=TIMEOUT) as client:
+        async with plain_http.async_client(base_url=first.url, timeout=TIMEOUT) as client:
             await first.wait_ready(client)
             seats = [{"name": "Ann"}, {"name": "Bo"}]
             games = [await create(client, "sushi-go-party", 2, seats=seats, seed=n) for n in range(GAMES)]
@@ -99,7 +100,7 @@ async def test_a_killed_server_loses_and_doubles_no_acknowledged_command(postgre
 
     second = ServerProcess(postgres_url, tmp_path / "second.log", port=first.port)
     try:
-        async with httpx.AsyncClient(base_url=second.url, timeout=TIMEOUT) as client:
+        async with plain_http.async_client(base_url=second.url, timeout=TIMEOUT) as client:
             await second.wait_ready(client)
             for (game_id, key), (command, token, answer) in acknowledged.answers.items():
                 retry = await client.post(

@@ -43,6 +43,7 @@ from kaiten.adapters.projections.rebuild import rebuild
 from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner
 from kaiten.adapters.schema import events, idempotency_keys
+from tests import plain_http
 from tests.auto_failover import Formation, formation, missing
 from tests.e2e.servers import OPEN, ServerProcess
 from tests.e2e.webhook_receiver import Receiver, register
@@ -204,7 +205,7 @@ async def server(cluster: Formation, tmp_path: Path) -> AsyncIterator[ServerProc
         },
     )
     try:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await process.wait_ready(client)
         yield process
     finally:
@@ -218,7 +219,7 @@ async def test_losing_the_primary_loses_no_acknowledged_command(
     stop = asyncio.Event()
     games: list[list[str]] = [[] for _ in range(CLIENTS)]
     started_at = time.monotonic()
-    async with httpx.AsyncClient(base_url=server.url, timeout=HTTP_TIMEOUT) as client:
+    async with plain_http.async_client(base_url=server.url, timeout=HTTP_TIMEOUT) as client:
         # Two people who never move: the clock times them out every second (the greedy bot's move is made
         # for each in the timeout's own append).
         clocked = await create(

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import hishel
-import httpx
 import pytest
 from hishel.httpx import CacheClient
 
@@ -29,7 +28,7 @@ async def server(tmp_path: Path) -> Any:
         f"sqlite+aiosqlite:///{tmp_path / 'kaiten.sqlite3'}", tmp_path / "server.log", environment=environment
     )
     try:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await process.wait_ready(client)
         yield process
     finally:

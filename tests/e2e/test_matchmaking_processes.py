@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.schema import games, queue_entries, queue_matches, queues
 from kaiten.domain.matchmaking import Waiting, form_games
+from tests import plain_http
 from tests.e2e.servers import ServerProcess
 
 pytestmark = pytest.mark.postgres
@@ -101,7 +102,7 @@ async def test_a_hundred_players_on_two_servers_land_in_one_game_each(own_postgr
     cluster = Cluster(own_postgres_url, tmp_path)
     engine = create_engine(own_postgres_url)
     try:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await cluster.ready(client)
             players = [asyncio.create_task(a_player(cluster, client, number, rng)) for number in range(PLAYERS)]
             await asyncio.sleep(1.5)

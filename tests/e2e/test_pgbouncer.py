@@ -30,6 +30,7 @@ from sqlalchemy.engine import make_url
 from kaiten.adapters.database import async_url
 from kaiten.api.bootstrap import bootstrap
 from kaiten.services.verification import verify_game
+from tests import plain_http
 from tests.e2e.connections import Counter, conninfo
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing
 from tests.e2e.servers import OPEN, ServerProcess, free_port
@@ -191,7 +192,7 @@ async def test_two_servers_play_games_through_pgbouncer_in_transaction_mode(
         ]
         try:
             async with asyncio.timeout(TEST_SECONDS):
-                clients = [httpx.AsyncClient(base_url=server.url, timeout=60) for server in servers]
+                clients = [plain_http.async_client(base_url=server.url, timeout=60) for server in servers]
                 try:
                     for server, client in zip(servers, clients, strict=True):
                         await server.wait_ready(client)

@@ -25,6 +25,7 @@ from kaiten.services.commands import Act, CreateGame, CreateRematch, GetTable, L
 from kaiten.services.errors import ServiceError
 from kaiten.services.players import KeepAlive
 from kaiten.services.ports import StoredFeedItem
+from tests import plain_http
 from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, new_app_key
 from tests.e2e.play import bearer
@@ -423,8 +424,8 @@ async def test_two_servers_stream_what_the_other_appended_and_resume_across_them
 ) -> None:
     alice, bob = unique("alice"), unique("bob")
     async with (
-        httpx.AsyncClient(base_url=servers[0].url, timeout=30) as one,
-        httpx.AsyncClient(base_url=servers[1].url, timeout=30) as other,
+        plain_http.async_client(base_url=servers[0].url, timeout=30) as one,
+        plain_http.async_client(base_url=servers[1].url, timeout=30) as other,
     ):
         # An open server: the built-in app mints tokens and names players without a key.
         tokens = {}

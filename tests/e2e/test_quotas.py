@@ -24,6 +24,7 @@ from kaiten.api.bootstrap import Services
 from kaiten.api.rate_limit import Limiter
 from kaiten.api.settings import RateLimit, Settings
 from kaiten.services.ports import Quotas
+from tests import plain_http
 from tests.app_client import AppClient
 from tests.e2e.apps import app_headers, create_as, new_app_key
 from tests.e2e.play import bearer, finished
@@ -142,7 +143,7 @@ async def test_two_processes_count_game_quotas_together_and_requests_each(postgr
     first = ServerProcess(postgres_url, tmp_path / "first.log", environment=keys)
     second = ServerProcess(postgres_url, tmp_path / "second.log", environment=keys)
     try:
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with plain_http.async_client(timeout=30) as http:
             await asyncio.gather(first.wait_ready(http), second.wait_ready(http))
             name = f"shared-{uuid.uuid4().hex[:8]}"
             key = await cli_app_key(postgres_url, name, "--games-per-hour", "3", "--requests-per-minute", "8")

@@ -24,7 +24,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from tests import plain_http
@@ -64,7 +63,7 @@ async def server(postgres_url: str, tmp_path: Path):  # type: ignore[no-untyped-
     environment = {**OPEN, "KAITEN_ADMIN_KEY": "schemathesis-admin-key-of-32-characters"}
     served = ServerProcess(postgres_url, tmp_path / "server.log", environment=environment)
     try:
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             await served.wait_ready(client)
         yield served
     finally:
@@ -72,7 +71,7 @@ async def server(postgres_url: str, tmp_path: Path):  # type: ignore[no-untyped-
 
 
 async def finished_on(url: str, game_id: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=url) as client:
+    async with plain_http.async_client(base_url=url) as client:
         return await finished(client, game_id)
 
 

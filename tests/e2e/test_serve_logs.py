@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from kaiten.api.cli.service import SERVERS
+from tests import plain_http
 from tests.e2e.servers import ServerProcess
 
 
@@ -21,7 +21,7 @@ async def test_every_line_kaiten_serve_writes_is_json_with_the_requests_fields(t
         f"sqlite+aiosqlite:///{tmp_path / 'kaiten.sqlite3'}", tmp_path / "server.log", options=["--server", server]
     )
     try:
-        async with httpx.AsyncClient(base_url=process.url) as client:
+        async with plain_http.async_client(base_url=process.url) as client:
             await process.wait_ready(client)
             body = {"game": "sushi-go", "players": 2, "seats": [{"name": "Ann"}, {"bot": "greedy"}]}
             game = (await client.post("/v1/games", json=body, headers={"X-Request-ID": "tour-1"})).json()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import signal
 
-import httpx
 import pytest
 
+from tests import plain_http
 from tests.e2e.play import bearer, create
 from tests.e2e.servers import ServerProcess
 from tests.e2e.sse import WAIT_SECONDS, open_stream, refused_stream
@@ -19,8 +19,8 @@ pytestmark = pytest.mark.postgres
 async def test_a_command_through_one_server_reaches_a_stream_of_the_other(servers: list[ServerProcess]) -> None:
     one, two = servers
     async with (
-        httpx.AsyncClient(base_url=one.url, timeout=WAIT_SECONDS) as through_one,
-        httpx.AsyncClient(base_url=two.url, timeout=WAIT_SECONDS) as through_two,
+        plain_http.async_client(base_url=one.url, timeout=WAIT_SECONDS) as through_one,
+        plain_http.async_client(base_url=two.url, timeout=WAIT_SECONDS) as through_two,
     ):
         game = await create(through_one, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=1)
         alice = bearer(game["tokens"]["0"])
@@ -45,8 +45,8 @@ async def test_a_command_through_one_server_reaches_a_stream_of_the_other(server
 async def test_a_ticket_from_one_server_opens_a_stream_on_the_other_once(servers: list[ServerProcess]) -> None:
     one, two = servers
     async with (
-        httpx.AsyncClient(base_url=one.url, timeout=WAIT_SECONDS) as through_one,
-        httpx.AsyncClient(base_url=two.url, timeout=WAIT_SECONDS) as through_two,
+        plain_http.async_client(base_url=one.url, timeout=WAIT_SECONDS) as through_one,
+        plain_http.async_client(base_url=two.url, timeout=WAIT_SECONDS) as through_two,
     ):
         game = await create(through_one, "sushi-go", 2, seats=[{"name": "Alice"}, {"bot": "greedy"}], seed=1)
         issued = await through_one.post(f"/v1/games/{game['id']}/stream-tickets", headers=bearer(game["tokens"]["0"]))

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from kaiten.adapters.schema import webhook_deliveries
+from tests import plain_http
 from tests.e2e.play import turn_came
 from tests.e2e.servers import ServerProcess
 from tests.e2e.webhook_receiver import Receiver, person_against_a_bot, pick, register
@@ -59,7 +60,7 @@ async def test_deliveries_survive_a_sigkill_of_the_sender(
     receiver = Receiver()  # down while the first server runs: everything stays in its outbox
     first = ServerProcess(database_url, tmp_path / "first.log")
     try:
-        async with httpx.AsyncClient(base_url=first.url, timeout=10) as client:
+        async with plain_http.async_client(base_url=first.url, timeout=10) as client:
             await first.wait_ready(client)
             game = await person_against_a_bot(client)
             await register(client, game, receiver.url)
@@ -71,7 +72,7 @@ async def test_deliveries_survive_a_sigkill_of_the_sender(
     await receiver.start()
     second = ServerProcess(database_url, tmp_path / "second.log")
     try:
-        async with httpx.AsyncClient(base_url=second.url, timeout=10) as client:
+        async with plain_http.async_client(base_url=second.url, timeout=10) as client:
             await second.wait_ready(client)
             payloads = await receiver.wait_for(PICKS, game_id=game["id"])
     finally:

@@ -12,13 +12,13 @@ import time
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
 
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
 from kaiten.api.settings import WebhookOptions
 from kaiten.services.webhooks import body_signature, signature
+from tests import plain_http
 from tests.app_client import AppClient
 from tests.e2e.play import bearer, create, play_randomly, turn_came
 from tests.e2e.servers import free_port
@@ -230,7 +230,7 @@ async def test_the_readmes_receiver_example_takes_every_delivery_and_refuses_wha
             ("900005", signature("another-secret-entirely", now, "900005", body), body, 401),
             ("900006", body_signature(SECRET, body), body, 401),  # API 1.0's header: signs no time
         ]
-        async with httpx.AsyncClient() as client:
+        async with plain_http.async_client() as client:
             for delivery, header, content, status in sent:
                 headers = {"Kaiten-Signature": header, "X-Kaiten-Delivery": delivery}
                 assert (await client.post(url, content=content, headers=headers)).status_code == status, delivery
