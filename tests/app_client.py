@@ -70,11 +70,11 @@ _IDLE_APPS: dict[Settings, list[Litestar]] = {}
 
 
 @asynccontextmanager
-async def app_client(services: Services) -> AsyncIterator[AppClient]:
-    """A client of an app over `services`, with the settings of the environment, as `create_app`
-    reads them. The app is one an earlier test made with the same settings, if one is idle, with
-    these services handed in: making an app (Litestar's registration of every route) was 0.13 s of
-    CPU, most of what an in-process test costs. An app whose run failed is not reused."""
+async def reused_app(services: Services) -> AsyncIterator[Litestar]:
+    """An app over `services`, with the settings of the environment, as `create_app` reads them. The
+    app is one an earlier test made with the same settings, if one is idle, with these services handed
+    in: making an app (Litestar's registration of every route) was 0.13 s of CPU, most of what an
+    in-process test costs. An app whose run failed is not reused."""
     settings = Settings.from_env()
     idle = _IDLE_APPS.setdefault(settings, [])
     if idle:
@@ -82,6 +82,12 @@ async def app_client(services: Services) -> AsyncIterator[AppClient]:
         app.state.services = services
     else:
         app = create_app(services, settings)
-    async with AppClient(app=app) as client:
-        yield client
+    yield app
     idle.append(app)
+
+
+@asynccontextmanager
+async def app_client(services: Services) -> AsyncIterator[AppClient]:
+    """A client of a reused app over `services`, served in the test's own event loop."""
+    async with reused_app(services) as app, AppClient(app=app) as client:
+        yield client

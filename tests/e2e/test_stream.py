@@ -19,9 +19,10 @@ import uvicorn
 from sqlalchemy import update
 
 from kaiten.adapters.schema import stream_tickets
-from kaiten.api.app import create_app
 from kaiten.api.bootstrap import Services
 from kaiten.services.stream_tickets import ticket_hash
+from tests import plain_http
+from tests.app_client import reused_app
 from tests.e2e.play import all_events, bearer, create, play_randomly
 from tests.e2e.sse import WAIT_SECONDS, open_stream, refused_stream
 
@@ -35,20 +36,21 @@ class InProcessServer(uvicorn.Server):
 
 @pytest.fixture
 async def client(services: Services) -> AsyncIterator[httpx.AsyncClient]:
-    """An HTTP client of a uvicorn server on a free port, serving the app over `services`."""
-    config = uvicorn.Config(create_app(services), host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    server = InProcessServer(config)
-    serving = asyncio.create_task(server.serve())
-    async with asyncio.timeout(WAIT_SECONDS):
-        while not server.started:
-            await asyncio.sleep(0.01)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    try:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=WAIT_SECONDS) as http:
-            yield http
-    finally:
-        server.should_exit = True
-        await serving
+    """An HTTP client of a uvicorn server on a free port, serving an app over `services`."""
+    async with reused_app(services) as app:
+        config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
+        server = InProcessServer(config)
+        serving = asyncio.create_task(server.serve())
+        async with asyncio.timeout(WAIT_SECONDS):
+            while not server.started:
+                await asyncio.sleep(0.01)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        try:
+            async with plain_http.async_client(base_url=f"http://127.0.0.1:{port}", timeout=WAIT_SECONDS) as http:
+                yield http
+        finally:
+            server.should_exit = True
+            await serving
 
 
 async def two_person_game(client: httpx.AsyncClient) -> dict[str, Any]:
