@@ -7,6 +7,7 @@ events, so its compiled form is cached, and it is one round trip however many ev
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import sqlalchemy as sa
@@ -37,6 +38,13 @@ EVENT_COLUMNS = (
     sa.cast(events.c.metadata, sa.Text).label("metadata"),
     events.c.recorded_at,
 )
+
+
+@cache
+def statements_for(dialect_name: str) -> Statements:
+    """The dialect's statements, built once a process: every store on that dialect runs the same ones
+    (building them was a third of a set of services' start, which the tests pay for each test)."""
+    return Statements(dialect_name)
 
 
 class Statements:
