@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import subprocess
 import sys
 
 import msgspec
@@ -11,9 +13,11 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from kaiten import migrations
 from kaiten.adapters.database import create_engine
 from kaiten.adapters.migrate import alembic_config, is_migrated, upgrade
 from kaiten.adapters.schema import include_object, metadata
@@ -21,6 +25,9 @@ from kaiten.api.bootstrap import bootstrap
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat, Resign
 from tests.bots import bots_move
 from tests.projecting import settle_all
+
+#: Prints the Alembic modules the code imported, one name a line.
+ALEMBIC_IMPORTED = "import sys; print('\\n'.join(name for name in sys.modules if name.partition('.')[0] == 'alembic'))"
 
 
 def differences_from_schema(connection: Connection) -> list[object]:
@@ -36,6 +43,28 @@ async def test_migrated_database_is_at_head_and_matches_the_schema(engine: Async
     assert await is_migrated(engine)
     async with engine.connect() as connection:
         assert await connection.run_sync(differences_from_schema) == []
+
+
+def test_head_is_the_head_of_alembics_scripts() -> None:
+    assert ScriptDirectory.from_config(alembic_config()).get_heads() == [migrations.HEAD]
+
+
+def test_a_database_at_head_is_left_as_it_is_without_importing_alembic(database_url: str) -> None:
+    """A server's start (`kaiten serve` migrates first) and its serving processes' readiness: Alembic
+    is a fifth of a start's CPU, for a database that is almost always at head already."""
+    upgrading = f"from kaiten.adapters.migrate import upgrade_sync; upgrade_sync({database_url!r}); {ALEMBIC_IMPORTED}"
+    serving = f"import kaiten.api.asgi; {ALEMBIC_IMPORTED}"
+    for code in (upgrading, serving):
+        done = subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "DATABASE_URL": database_url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [], f"{code} imported Alembic"
 
 
 async def migrate_in_a_process(url: str) -> None:
