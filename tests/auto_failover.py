@@ -142,14 +142,20 @@ class Formation:
         """The node's machine is gone: its keeper and its PostgreSQL (postmaster and every backend)
         die of SIGKILL at once, nothing flushed or said to anyone."""
         postmaster = _postmaster_pid(node.data)
+        # Backends outlive their postmaster until they notice: they belong to the lost machine too.
+        running = _postgres_pids(node.data)
         assert node.keeper is not None
         os.killpg(node.keeper.pid, signal.SIGKILL)
         if postmaster is not None:
             _kill_quietly(postmaster)
         node.keeper.wait()
-        # Backends outlive their postmaster until they notice: they belong to the lost machine too.
-        for pid in _postgres_pids(node.data):
+        for pid in running:
             _kill_quietly(pid)
+
+    def processes(self) -> list[int]:
+        """Every process of the formation now: the keepers and each node's PostgreSQL, all of it."""
+        keepers = [node.keeper.pid for node in (self.monitor, *self.nodes) if node.keeper is not None]
+        return keepers + [pid for node in (self.monitor, *self.nodes) for pid in _postgres_pids(node.data)]
 
     def logs(self) -> str:
         return "\n".join(
@@ -167,17 +173,37 @@ def _postmaster_pid(data: Path) -> int | None:
 
 
 def _postgres_pids(data: Path) -> list[int]:
-    """The processes running PostgreSQL on this data folder (the postmaster's -D names it)."""
-    pids = []
+    """The processes running PostgreSQL on this data folder: the postmaster (its -D names the folder)
+    and every process under it, whose titles do not name the folder. Found before a kill: once their
+    postmaster is gone they belong to init, and some (the monitor's logger and health-check worker)
+    never notice and stay."""
+    parents: dict[int, int] = {}
+    postmasters = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 command = (entry / "cmdline").read_bytes().split(b"\0")
-            except OSError:
+                parents[int(entry.name)] = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+            except (OSError, ValueError, IndexError):
                 continue
             if str(data).encode() in command and command[0].endswith(b"postgres"):
-                pids.append(int(entry.name))
+                postmasters.append(int(entry.name))
+    pids: list[int] = []
+    generation = postmasters
+    while generation:
+        pids.extend(generation)
+        generation = [child for child, parent in parents.items() if parent in generation]
     return pids
+
+
+def still_running(pids: list[int]) -> list[int]:
+    """Those of `pids` that still run (a zombie has ended: it waits for its parent to reap it)."""
+    running = []
+    for pid in pids:
+        with suppress(OSError):
+            if Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+                running.append(pid)
+    return running
 
 
 def _kill_quietly(pid: int) -> None:
@@ -309,9 +335,10 @@ def _wait_until_answers(runner: _Runner, node: Node, database: str, process: sub
 def _stop_all(made: Formation) -> None:
     """Kill every keeper and every PostgreSQL of the formation: nothing is kept."""
     for node in (*made.nodes, made.monitor):
+        running = _postgres_pids(node.data)
         if node.keeper is not None and node.keeper.poll() is None:
             with suppress(ProcessLookupError):
                 os.killpg(node.keeper.pid, signal.SIGKILL)
             node.keeper.wait()
-        for pid in _postgres_pids(node.data):
+        for pid in running:
             _kill_quietly(pid)

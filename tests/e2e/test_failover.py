@@ -44,7 +44,7 @@ from kaiten.adapters.projections.registry import build_projections
 from kaiten.adapters.projections.runner import ProjectionRunner
 from kaiten.adapters.schema import events, idempotency_keys
 from tests import plain_http
-from tests.auto_failover import Formation, formation, missing
+from tests.auto_failover import Formation, formation, missing, still_running
 from tests.e2e.servers import OPEN, ServerProcess
 from tests.e2e.webhook_receiver import Receiver, register
 from tests.integration.projections.tables import snapshot
@@ -74,6 +74,10 @@ def cluster() -> Iterator[Formation]:
         skip_loudly("Failover", reason, "KAITEN_REQUIRE_POSTGRES")
     with formation() as made:
         yield made
+        running = made.processes()
+    # A formation left behind would run on through the rest of the suite (the monitor's logger and
+    # health-check worker did, once their postmaster was killed).
+    assert still_running(running) == [], "processes of the formation outlived it"
 
 
 @dataclass
