@@ -25,7 +25,7 @@ SCRIPT_LOCATION = str(Path(migrations.__file__).parent)
 def alembic_config(connection: Connection | None = None) -> Config:
     """Alembic's configuration without alembic.ini; env.py migrates `connection` when given."""
     # Imported here: a database already at HEAD is checked without Alembic (a server's start, every
-    # serving process's readiness), and importing it was a fifth of a `kaiten serve` start's CPU.
+    # serving process's readiness); Alembic cost a `kaiten serve` start about 0.1 of its 1.8 s of CPU.
     from alembic.config import Config
 
     config = Config()

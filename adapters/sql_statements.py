@@ -42,8 +42,9 @@ EVENT_COLUMNS = (
 
 @cache
 def statements_for(dialect_name: str) -> Statements:
-    """The dialect's statements, built once a process: every store on that dialect runs the same ones
-    (building them was a third of a set of services' start, which the tests pay for each test)."""
+    """The dialect's statements, built once a process: every store on that dialect runs the same ones.
+    Building them, and compiling the append (`sql_store`), took 38 of the 86 ms of CPU that a set of
+    services cost to start and close, which the tests pay for each test."""
     return Statements(dialect_name)
 
 
