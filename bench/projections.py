@@ -39,6 +39,7 @@ from kaiten.adapters.system import SecureIds, SystemClock
 from kaiten.domain.catalog import GAMES
 from kaiten.services.commands import Act, CreateGame, GetTable, ListLegalCommands, NewSeat
 from kaiten.services.games import Games
+from tests.bots import bots_move
 
 #: Concurrent writers filling the log.
 WRITERS = 8
@@ -55,20 +56,14 @@ async def play_people_game(games: Games, game_id: str, rng: random.Random) -> st
     seats = tuple(NewSeat(name=person, player_id=person) for person in people)
     seats += (NewSeat(bot="random"),) * (game.max_players - len(seats))
     created = await games.create(CreateGame(game_id, game.max_players, None, rng.randrange(2**32), seats))
-    while await bots_moved(games, created.id) != "finished":
+    while True:
+        await bots_move(games, created.id)
         table = await games.view(GetTable(created.id))
+        if table.status == "finished":
+            return created.id
         token = created.tokens[str(rng.choice([seat for seat in table.awaiting if str(seat) in created.tokens]))]
         legal = await games.legal_commands(ListLegalCommands(created.id, token))
         await games.act(Act(created.id, token, msgspec.json.encode(rng.choice(legal.commands))))
-    return created.id
-
-
-async def bots_moved(games: Games, game_id: str) -> str:
-    """Make the moves the game's bots owe, as a serving process's scheduler does (they are not made in
-    a person's command); the game's status then."""
-    while (await games.wake(game_id)).fired:
-        pass
-    return (await games.view(GetTable(game_id))).status
 
 
 async def fill(engine: AsyncEngine, count: int) -> None:
@@ -85,7 +80,7 @@ async def fill(engine: AsyncEngine, count: int) -> None:
             else:
                 bots = tuple(NewSeat(bot=rng.choice(QUICK_BOTS)) for _ in range(game.max_players))
                 created = await games.create(CreateGame(game.id, game.max_players, None, number, bots))
-                await bots_moved(games, created.id)
+                await bots_move(games, created.id)
 
     await asyncio.gather(*(writer(seed) for seed in range(WRITERS)))
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
-from bench.projections import QUICK_BOTS, bots_moved, play_people_game
+from bench.projections import QUICK_BOTS, play_people_game
 from kaiten.adapters.memory_store import InMemoryEventStore
 from kaiten.adapters.people import InMemoryPeople
 from kaiten.adapters.system import SecureIds, SystemClock
 from kaiten.services.commands import CreateGame, GetTable, NewSeat
 from kaiten.services.games import Games
+from tests.bots import bots_move
 
 
 def in_memory_games() -> Games:
@@ -22,7 +23,8 @@ async def test_a_game_of_bots_alone_is_played_to_its_end() -> None:
     created = await games.create(
         CreateGame("sushi-go", 3, None, 7, tuple(NewSeat(bot=bot) for bot in (*QUICK_BOTS, "random")))
     )
-    assert await bots_moved(games, created.id) == "finished"
+    await bots_move(games, created.id)
+    assert (await games.view(GetTable(created.id))).status == "finished"
 
 
 async def test_people_beside_bots_play_their_game_to_its_end() -> None:
