@@ -102,6 +102,7 @@ class ProcessThinker:
     def __init__(self, workers: int, in_flight: RequestsInFlight | None = None) -> None:
         self.workers = workers
         self._in_flight = in_flight
+        self._closed = False
         self._pool = self._new_pool()
 
     def _new_pool(self) -> ProcessPoolExecutor:
@@ -118,11 +119,15 @@ class ProcessThinker:
         return pool
 
     async def choose(self, game_id: str, table: Table[Any], seat: int, version: int) -> BotChoice:
+        if self._closed:
+            raise ServiceError("unavailable", "bot-workers-closed", "the server is stopping; its bots think no more")
         pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, think, game_id, table, seat, version)
         except BrokenProcessPool:
-            if self._pool is pool:
+            # A pool closed under a move stays closed: workers spawned as the server exits would find
+            # its semaphores gone (tracebacks on the server's log) and outlive it by their start.
+            if self._pool is pool and not self._closed:
                 pool.shutdown(wait=False, cancel_futures=True)
                 self._pool = self._new_pool()
             raise ServiceError(
@@ -130,6 +135,7 @@ class ProcessThinker:
             ) from None
 
     async def close(self) -> None:
+        self._closed = True
         await asyncio.to_thread(_stop, self._pool)
 
 

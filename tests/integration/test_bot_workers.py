@@ -125,6 +125,27 @@ async def test_closing_frees_the_pools_queues_before_it_returns(tmp_path: Path) 
         await running
 
 
+async def test_a_move_cut_short_by_closing_starts_no_workers_again() -> None:
+    """A bot's move under way when its server stops is lost with its worker, and no new pool is made
+    for it: workers spawned while the server exits found the pool's semaphores gone and wrote
+    tracebacks on the server's log (FileNotFoundError in `SemLock._rebuild`)."""
+    thinker = ProcessThinker(1)
+    table, events = new_table(SUSHI_GO, 5, ["mcts:strong", "mcts:strong"])
+    await thinker.choose("sushi-go", table, 0, len(events))  # the worker has started
+    choosing = asyncio.ensure_future(thinker.choose("sushi-go", table, 0, len(events)))
+    await asyncio.sleep(0.2)  # the search is under way: mcts:strong thinks for longer
+    assert not choosing.done()
+    await asyncio.wait_for(thinker.close(), timeout=20)
+    with pytest.raises(ServiceError) as lost:
+        await choosing
+    assert lost.value.code == "bot-worker-lost"
+    assert multiprocessing.active_children() == [], "closing started workers again"
+    with pytest.raises(ServiceError) as closed:
+        await thinker.choose("sushi-go", table, 0, len(events))
+    assert (closed.value.kind, closed.value.code) == ("unavailable", "bot-workers-closed")
+    assert multiprocessing.active_children() == []
+
+
 async def test_a_workers_search_pauses_while_its_server_answers_a_request() -> None:
     in_flight = RequestsInFlight()
     thinker = ProcessThinker(1, in_flight)
