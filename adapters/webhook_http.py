@@ -18,12 +18,15 @@ import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import cache
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import httpcore
-import httpx
 
 from kaiten.services.ports import SendResult
+
+if TYPE_CHECKING:
+    import httpx
 
 TIMEOUT_SECONDS = 5.0
 #: The most of a receiver's answer that is read; the start of it is kept with the attempt.
@@ -119,28 +122,34 @@ class _CheckedConnections(httpcore.AsyncNetworkBackend):
 def _verifying_context() -> ssl.SSLContext:
     """One context for the process, checking servers against certifi's authorities as httpx does: reading
     that bundle costs 40 ms of CPU, which every set of services (each test's too) paid twice."""
+    import httpx
+
     return httpx.create_ssl_context(trust_env=False)
 
 
-class _CheckedTransport(httpx.AsyncHTTPTransport):
-    """httpx's transport over a pool whose connections are checked (httpx takes no network backend of
-    its own, so the pool it built is replaced by one that has ours)."""
+def _checked_client(destinations: Destinations, timeout: float) -> httpx.AsyncClient:
+    """httpx's client over a pool whose connections are checked (httpx takes no network backend of its
+    own, so the pool its transport built is replaced by one that has ours)."""
+    import httpx
 
-    def __init__(self, destinations: Destinations) -> None:
-        super().__init__(verify=_verifying_context(), trust_env=False)
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=_verifying_context(), network_backend=_CheckedConnections(destinations)
-        )
+    transport = httpx.AsyncHTTPTransport(verify=_verifying_context(), trust_env=False)
+    transport._pool = httpcore.AsyncConnectionPool(
+        ssl_context=_verifying_context(), network_backend=_CheckedConnections(destinations)
+    )
+    return httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False, transport=transport)
 
 
 class HttpWebhookSender:
+    """Made with every set of services, and sends once a webhook is due: httpx (its import pulls in its
+    command line's click, rich and pygments) and its TLS context, about 0.12 s of CPU, wait for the first
+    delivery rather than weigh on every start of a server or a command."""
+
     def __init__(
         self, *, allow_private: bool = False, timeout: float = TIMEOUT_SECONDS, resolver: Resolver = resolve
     ) -> None:
         self._destinations = Destinations(resolver, allow_private)
-        self._client = httpx.AsyncClient(
-            timeout=timeout, follow_redirects=False, trust_env=False, transport=_CheckedTransport(self._destinations)
-        )
+        self._timeout = timeout
+        self._client: httpx.AsyncClient | None = None
 
     async def refusal(self, url: str) -> str | None:
         try:
@@ -154,6 +163,10 @@ class HttpWebhookSender:
         return addresses if isinstance(addresses, str) else None
 
     async def send(self, url: str, body: bytes, headers: dict[str, str]) -> SendResult:
+        import httpx
+
+        if self._client is None:
+            self._client = _checked_client(self._destinations, self._timeout)
         started = time.perf_counter()
         try:
             async with self._client.stream("POST", url, content=body, headers=headers) as response:
@@ -168,7 +181,8 @@ class HttpWebhookSender:
         return SendResult(status_code=response.status_code, latency_ms=_since(started), error=None, answer=text)
 
     async def close(self) -> None:
-        await self._client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
 
 
 def _since(started: float) -> int:
@@ -176,6 +190,8 @@ def _since(started: float) -> int:
 
 
 def _describe(error: httpx.HTTPError) -> str:
+    import httpx
+
     if str(error).startswith(NOT_SENT):
         return str(error)
     kind = "timed out" if isinstance(error, httpx.TimeoutException) else "no answer"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import subprocess
+import sys
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -182,6 +185,39 @@ async def test_private_urls_are_taken_when_allowed() -> None:
 async def test_a_refused_url_is_not_sent_to() -> None:
     result = await HttpWebhookSender().send("http://127.0.0.1:9/hook", b"{}", {})
     assert result.status_code is None and result.error is not None and result.error.startswith("not sent")
+
+
+#: Builds a serving process's services, then sends one webhook to a port nobody listens on, and prints
+#: which of httpx and its command line's packages were imported before and after the sending.
+IMPORTS_AROUND_A_SENDING = """
+import asyncio, sys
+import kaiten.api.asgi
+from kaiten.api.bootstrap import bootstrap
+LOADED = ("httpx", "click", "rich", "pygments")
+def loaded():
+    return sorted({name.partition(".")[0] for name in sys.modules} & set(LOADED))
+services = bootstrap(sys.argv[1])
+print(loaded())
+print(asyncio.run(services.delivery_worker.sender.send("http://127.0.0.1:9/hook", b"{}", {})).error is not None)
+print(loaded())
+"""
+
+
+def test_a_set_of_services_loads_httpx_at_its_first_sending_not_before(tmp_path: Path) -> None:
+    """A server's start and every command's: httpx, whose import brings its command line's packages, and
+    its TLS context cost about 0.12 s of CPU, for webhooks most servers send seldom."""
+    database_url = f"sqlite+aiosqlite:///{tmp_path / 'kaiten.sqlite3'}"
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTS_AROUND_A_SENDING, database_url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    before, sent, after = done.stdout.splitlines()
+    assert (before, sent) == ("[]", "True")
+    assert "httpx" in after
 
 
 class Rebinding:
