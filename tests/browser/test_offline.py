@@ -7,6 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from tests import plain_http
 from tests.browser.ui import settled
 
@@ -70,3 +72,28 @@ def test_a_network_drop_is_shown_and_caught_up_and_a_move_made_offline_is_sent_o
     assert settled(page) == server["version"]
     assert len(server["state"]["tableaus"][0]) == 1, "Aiko's move was played twice, or not at all"
     assert len(keys) >= 1 and None not in keys and len(set(keys)) == 1, keys
+
+
+def test_a_table_is_settled_only_once_it_follows_the_game_live(kaiten: str, open_page: Any) -> None:
+    """Once its stream opens, the page reads the table again and redraws it all, and a click on a control
+    as it is replaced is lost: a test's pick went nowhere, and its wait for the table ran out. So the
+    tests' `settled` waits for the stream, which no stream ticket can open here until it is let through."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError  # where used, as conftest.py does
+
+    seats = [{"name": "Aiko"}, {"name": "Ben"}]
+    created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
+    watched = open_page(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}")
+    watched.expected += ["Failed to load resource"]
+    page = watched.page
+    page.route("**/stream-tickets", lambda route: route.abort())
+    page.wait_for_selector('.table[data-version][aria-busy="false"]')
+    page.set_default_timeout(1_000)
+    with pytest.raises(PlaywrightTimeoutError):
+        settled(page)
+    assert page.get_attribute('[data-zone="connection"]', "data-state") == "connecting"
+
+    page.unroute("**/stream-tickets")
+    page.set_default_timeout(15_000)
+    table = plain_http.get(f"{kaiten}/v1/games/{created['id']}").json()
+    assert settled(page) == table["version"]
+    assert page.get_attribute('[data-zone="connection"]', "data-state") == "live"

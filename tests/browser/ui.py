@@ -68,7 +68,10 @@ def create_game(
 
 
 def settled(page: Any) -> int:
-    """Waits until the table is drawn and no command is in flight; answers its version."""
+    """Waits until the table is drawn, follows the game live (or shows it over) and has no command in
+    flight; answers its version. Once its stream opens, the page reads the table again and redraws it
+    all: a click on a control as it is replaced is lost (a pick sent nowhere, which failed a test)."""
+    page.wait_for_selector('[data-zone="connection"]:is([data-state="live"], [data-state="over"])')
     page.wait_for_selector('.table[data-version][aria-busy="false"]')
     return int(page.get_attribute(".table", "data-version"))
 
