@@ -141,10 +141,17 @@ class _RollingBackOnClose(sqlite3.Connection):
     the database's single write lock, stays open until that cursor is collected: every writer waits
     out its busy timeout meanwhile and fails ("database is locked")."""
 
+    closed = False
+
     def close(self) -> None:
+        # aiosqlite closes a connection again as it stops, after SQLAlchemy did: a closed connection's
+        # `in_transaction` raises ("Cannot operate on a closed database").
+        if self.closed:
+            return
         if self.in_transaction:
             self.rollback()
         super().close()
+        self.closed = True
 
 
 def _configure_sqlite(engine: AsyncEngine) -> None:

@@ -110,3 +110,18 @@ async def test_a_writer_cancelled_mid_statement_leaves_the_database_writable(
             probe.close()
 
     assert await asyncio.to_thread(next_writer_gets_the_lock), "the cancelled write was rolled back"
+
+
+async def test_a_sqlite_connection_closed_twice_closes_quietly(sqlite_engine: AsyncEngine) -> None:
+    """SQLAlchemy closes a cancelled request's connection and aiosqlite closes it again as it stops: the
+    second close raised "Cannot operate on a closed database" in aiosqlite's thread, which a serving
+    process logged as an error (a future's exception never retrieved)."""
+    async with sqlite_engine.connect() as connection:
+        raw = await connection.get_raw_connection()
+        kind = type(raw.driver_connection._connection)  # the sqlite3 connection class kaiten connects with
+    assert issubclass(kind, sqlite3.Connection) and kind is not sqlite3.Connection
+    closing = sqlite3.connect(":memory:", factory=kind)
+    closing.execute("BEGIN")
+    closing.execute("CREATE TABLE scratch (x INTEGER)")
+    closing.close()
+    closing.close()
