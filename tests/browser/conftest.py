@@ -47,6 +47,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 DESKTOP = {"width": 1280, "height": 900}
+#: How long a page's actions and waits may take unless a test says otherwise.
+TIMEOUT_MS = 15_000
 PHONE = {"width": 390, "height": 844}
 
 
@@ -174,7 +176,7 @@ def open_page(browser: Any) -> Iterator[Any]:
 
     def open_(url: str, viewport: dict[str, int] = DESKTOP) -> Watched:
         context = browser.new_context(viewport=viewport)
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         page = context.new_page()
         watched = Watched(page)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests import plain_http
+from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.ui import settled
 
 #: How long after the connection is back the table must have caught up.
@@ -82,10 +83,12 @@ def test_a_table_is_settled_only_once_it_follows_the_game_live(kaiten: str, open
 
     seats = [{"name": "Aiko"}, {"name": "Ben"}]
     created = plain_http.post(f"{kaiten}/v1/games", json={"game": "sushi-go", "players": 2, "seats": seats}).json()
-    watched = open_page(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}")
+    watched = open_page(f"{kaiten}/play")
     watched.expected += ["Failed to load resource"]
     page = watched.page
+    # Refused before the table's screen opens (a change of the address's hash), so its stream cannot open.
     page.route("**/stream-tickets", lambda route: route.abort())
+    page.goto(f"{kaiten}/play#/games/{created['id']}/seat/0?token={created['tokens']['0']}")
     page.wait_for_selector('.table[data-version][aria-busy="false"]')
     page.set_default_timeout(1_000)
     with pytest.raises(PlaywrightTimeoutError):
@@ -93,7 +96,7 @@ def test_a_table_is_settled_only_once_it_follows_the_game_live(kaiten: str, open
     assert page.get_attribute('[data-zone="connection"]', "data-state") == "connecting"
 
     page.unroute("**/stream-tickets")
-    page.set_default_timeout(15_000)
+    page.set_default_timeout(TIMEOUT_MS)
     table = plain_http.get(f"{kaiten}/v1/games/{created['id']}").json()
     assert settled(page) == table["version"]
     assert page.get_attribute('[data-zone="connection"]', "data-state") == "live"
