@@ -37,6 +37,8 @@ settings.register_profile("thorough", max_examples=1000, deadline=None, suppress
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 POSTGRES_IMAGE = "postgres:17-alpine"
+#: Set to 1 (CI) to fail rather than skip when there is no PostgreSQL.
+REQUIRE_POSTGRES = "KAITEN_REQUIRE_POSTGRES"
 
 
 @sa.event.listens_for(sa.pool.Pool, "connect")
@@ -60,7 +62,8 @@ def pytest_configure(config: pytest.Config) -> None:
     starts. Where Python is told not to write bytecode (PYTHONDONTWRITEBYTECODE, set on some machines
     and CI runners), each process the suite starts (servers, command lines, bot workers: some three
     hundred) would otherwise compile every module it imports from source, 0.3 s of CPU each; a
-    module already compiled is read, whatever that setting. Files compiled before are skipped."""
+    module already compiled is read, whatever that setting. Files compiled before are skipped. (The
+    test modules pytest rewrites are written as it rewrites them: tests/writing_bytecode.py.)"""
     if hasattr(config, "workerinput"):
         return  # a worker: its controller has compiled them
     package = ROOT / "kaiten"
@@ -70,10 +73,32 @@ def pytest_configure(config: pytest.Config) -> None:
         compileall.compile_dir(folder, quiet=2)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+#: The fixtures that run a test once on each store.
+STORE_FIXTURES = ("database_url", "own_database_url", "empty_database_url")
+
+
+def _store_of_one_store_tests() -> str:
+    """Where `one_store` tests run: PostgreSQL, the production store, wherever the suite has one (CI
+    requires it); else SQLite. No Docker probe here: collection must stay cheap."""
+    return "postgres" if os.environ.get("KAITEN_TEST_DATABASE_URL") or os.environ.get(REQUIRE_POSTGRES) else "sqlite"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Marks the tests that need PostgreSQL, and keeps one store's run of each `one_store` test."""
+    kept_store = _store_of_one_store_tests()
+    kept, deselected = [], []
     for item in items:
         if {"postgres_url", "own_postgres_url"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.postgres)
+        callspec = getattr(item, "callspec", None)
+        stores = {callspec.params.get(name) for name in STORE_FIXTURES} - {None} if callspec else set()
+        if item.get_closest_marker("one_store") and stores and kept_store not in stores:
+            deselected.append(item)
+        else:
+            kept.append(item)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = kept
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -111,7 +136,7 @@ def _postgres_server() -> Iterator[str]:
         "PostgreSQL",
         "KAITEN_TEST_DATABASE_URL is not set and no Docker engine answers `docker info`. "
         "Set KAITEN_TEST_DATABASE_URL=postgresql+psycopg://user@host:5432/postgres or start Docker.",
-        "KAITEN_REQUIRE_POSTGRES",
+        REQUIRE_POSTGRES,
     )
 
 
@@ -202,7 +227,8 @@ def sqlite_url(sqlite_copy: Callable[[Path], str], tmp_path: Path) -> str:
     ]
 )
 def database_url(request: pytest.FixtureRequest) -> str:
-    """Each test that uses it runs twice: on a fresh SQLite file and on the session's PostgreSQL."""
+    """Each test that uses it runs twice: on a fresh SQLite file and on the session's PostgreSQL (once,
+    for a test marked `one_store`)."""
     url: str = request.getfixturevalue(f"{request.param}_url")
     return url
 

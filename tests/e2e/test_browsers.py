@@ -4,10 +4,14 @@ where it must not never ends, and the in-process test client would wait for its 
 
 from __future__ import annotations
 
+import pytest
+
 from kaiten.api.app import create_app
 from kaiten.api.settings import Settings
 from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
+
+pytestmark = pytest.mark.one_store
 
 ORIGIN = "http://app.example"
 PREFLIGHT = {

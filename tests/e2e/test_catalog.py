@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kaiten.domain.catalog import GAMES
+
+pytestmark = pytest.mark.one_store
 
 
 async def test_the_catalog_lists_every_game_with_its_player_range_and_default_options(client):

@@ -12,6 +12,8 @@ from kaiten.domain.catalog import GAMES
 from tests.e2e.play import bearer, create
 from tests.projecting import settle_all
 
+pytestmark = pytest.mark.one_store
+
 
 @pytest.mark.parametrize("path", ["", "/legal-commands", "/events"])
 async def test_game_reads_carry_an_entity_tag_and_answer_304_when_unchanged(client, path):

@@ -6,7 +6,11 @@ from __future__ import annotations
 import hashlib
 import random
 
+import pytest
+
 from tests.e2e.play import all_events, bearer, create, play_randomly
+
+pytestmark = pytest.mark.one_store
 
 BOTS = [{"bot": "greedy"}, {"bot": "random"}, {"bot": "greedy"}]
 

@@ -33,6 +33,8 @@ from tests.e2e.play import BOTS_SECONDS
 from tests.e2e.serving import serving
 from tests.projecting import settle_all
 
+pytestmark = pytest.mark.one_store
+
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
 MAX_COMMANDS = 2000
 

@@ -1,5 +1,6 @@
-"""Clocks, resigning and abandoned games through HTTP, on SQLite and PostgreSQL: the routes, the
-scheduler firing a real (1-second) deadline, and what history and statistics make of it all."""
+"""Clocks, resigning and abandoned games through HTTP: the routes, the scheduler firing a real
+(1-second) deadline, and what history and statistics make of it all. On one store (`one_store`): the
+deadlines' store runs on both in tests/integration/test_deadlines.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from tests.app_client import AppClient
 from tests.e2e.play import MAX_COMMANDS, bearer, bots_owe_nothing, create, moved_on, seats_named, until
 from tests.e2e.sse import refused_stream
 from tests.projecting import settle_all
+
+pytestmark = pytest.mark.one_store
 
 Client = AppClient
 

@@ -1,5 +1,5 @@
-"""A seat given back before the game starts (`POST /v1/games/{id}/leave`), through the API on SQLite
-and PostgreSQL: the seat is free again, the token that held it holds nothing, the log shows SeatLeft
+"""A seat given back before the game starts (`POST /v1/games/{id}/leave`), through the API (on one
+store, `one_store`): the seat is free again, the token that held it holds nothing, the log shows SeatLeft
 and nothing secret, the game's log exports and imports (decided again), and the history forgets the
 player who left."""
 
@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from kaiten.api.bootstrap import Services
 from tests.app_client import AppClient
 from tests.e2e.play import all_events, bearer, create, play_randomly
 from tests.projecting import settle_all
+
+pytestmark = pytest.mark.one_store
 
 Client = AppClient
 

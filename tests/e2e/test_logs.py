@@ -23,6 +23,8 @@ from kaiten.services.ports import NewEvent
 from tests.bots import created_and_played
 from tests.e2e.play import all_events, finished, play_randomly
 
+pytestmark = pytest.mark.one_store
+
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "0.1.0"
 #: One golden log of each game, recorded by kaiten 0.1.0.
 GOLDEN_FILES = [

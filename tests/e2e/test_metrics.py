@@ -18,6 +18,8 @@ from kaiten.api.bootstrap import Services, bootstrap
 from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
+pytestmark = pytest.mark.one_store
+
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 DASHBOARD = ROOT / "docs" / "grafana" / "kaiten.json"

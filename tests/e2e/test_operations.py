@@ -16,6 +16,8 @@ from kaiten.api.settings import RateLimit, Settings, SettingsError
 from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
+pytestmark = pytest.mark.one_store
+
 
 async def test_health_ready_and_metrics(client):
     assert (await client.get("/health")).json() == {"status": "ok"}

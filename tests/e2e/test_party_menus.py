@@ -1,4 +1,6 @@
-"""Sushi Go Party! through the API with every suggested menu and every way of choosing one."""
+"""Sushi Go Party! through the API with every way of choosing a menu, played to the end. (Every
+suggested menu is played to its end through the services: tests/unit/sushi_go_party/test_menus_played.py;
+the route that takes a menu is the same for all.)"""
 
 from __future__ import annotations
 
@@ -6,24 +8,14 @@ import random
 
 import pytest
 
-from kaiten.domain.sushi_go_party.options import MODES, SUGGESTED
+from kaiten.domain.sushi_go_party.options import MODES
 from tests.e2e.play import create, play_randomly
 
 
 @pytest.fixture
 def database_url(sqlite_url: str) -> str:
-    # The menu sweep is about the game, not the store: the generic play tests cover PostgreSQL.
+    # The menus are about the game, not the store: the generic play tests cover PostgreSQL.
     return sqlite_url
-
-
-@pytest.mark.parametrize("menu", [menu.id for menu in SUGGESTED])
-async def test_every_suggested_menu_plays_to_the_end(client, menu):
-    suggested = next(m for m in SUGGESTED if m.id == menu)
-    players = suggested.max_players
-    created = await create(client, "sushi-go-party", players, seed=len(menu), options={"menu": menu})
-    final = await play_randomly(client, created, random.Random(menu))
-    assert final["status"] == "finished"
-    assert final["options"]["menu"] == menu
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -1,4 +1,5 @@
-"""Whole games through HTTP on SQLite and PostgreSQL: random legal play, bots, logs and replays."""
+"""Whole games through HTTP: random legal play, bots, logs and replays. On one store (`one_store`): the
+stores' own behaviour is held by the store contract and the tests that run on both."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from tests.e2e.play import (
     seats_named,
     until,
 )
+
+pytestmark = pytest.mark.one_store
 
 #: The player counts each game's issue asks to see played through the API (every game: both ends).
 REQUESTED_COUNTS = {"sushi-go-party": (3, 5), "spin-some-for-dim-sum": (4,)}

@@ -9,6 +9,8 @@ import pytest
 from tests.e2e.play import bearer, create
 from tests.e2e.sse import refused_stream
 
+pytestmark = pytest.mark.one_store
+
 
 def assert_problem(response, status: int, code: str) -> None:
     assert response.status_code == status, response.text

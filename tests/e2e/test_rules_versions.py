@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.e2e.play import all_events, finished
+
+pytestmark = pytest.mark.one_store
 
 MISO_MENU = {
     "roll": "maki",

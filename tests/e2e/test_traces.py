@@ -20,6 +20,8 @@ from kaiten.api.settings import Settings, SettingsError
 from tests.app_client import AppClient
 from tests.e2e.play import bearer, create
 
+pytestmark = pytest.mark.one_store
+
 TRACED = Settings(traces=True)
 
 

@@ -10,7 +10,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from kaiten.api.play import IMMUTABLE, WEB_FILES, WebClient
+
+pytestmark = pytest.mark.one_store
 
 #: The client must stay small: no framework, no bundled fonts or images.
 MAX_BYTES = 300_000
