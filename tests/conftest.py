@@ -80,7 +80,8 @@ STORE_FIXTURES = ("database_url", "own_database_url", "empty_database_url")
 def _store_of_one_store_tests() -> str:
     """Where `one_store` tests run: PostgreSQL, the production store, wherever the suite has one (CI
     requires it); else SQLite. No Docker probe here: collection must stay cheap."""
-    return "postgres" if os.environ.get("KAITEN_TEST_DATABASE_URL") or os.environ.get(REQUIRE_POSTGRES) else "sqlite"
+    has_postgres = os.environ.get("KAITEN_TEST_DATABASE_URL") or os.environ.get(REQUIRE_POSTGRES) == "1"
+    return "postgres" if has_postgres else "sqlite"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

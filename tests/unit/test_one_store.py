@@ -76,9 +76,14 @@ def test_with_postgresql_a_one_store_test_runs_on_postgresql_alone(
     ]
 
 
-def test_without_postgresql_a_one_store_test_runs_on_sqlite_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("required", [None, "0"])
+def test_without_postgresql_a_one_store_test_runs_on_sqlite_alone(
+    monkeypatch: pytest.MonkeyPatch, required: str | None
+) -> None:
     monkeypatch.delenv("KAITEN_TEST_DATABASE_URL", raising=False)
     monkeypatch.delenv("KAITEN_REQUIRE_POSTGRES", raising=False)
+    if required is not None:
+        monkeypatch.setenv("KAITEN_REQUIRE_POSTGRES", required)
     kept, deselected = collected(suite())
     assert deselected == ["api[postgres]", "own[postgres]"]
     assert "api[sqlite]" in kept and "store[postgres]" in kept
