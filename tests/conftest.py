@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, settings
 
 from kaiten.adapters.database import async_url
 from kaiten.adapters.migrate import upgrade_sync
-from tests.loud_skips import skip_loudly, summarize_loud_skips
+from tests.loud_skips import required, skip_loudly, summarize_loud_skips
 
 settings.register_profile(
     "ci", max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -80,7 +80,7 @@ STORE_FIXTURES = ("database_url", "own_database_url", "empty_database_url")
 def _store_of_one_store_tests() -> str:
     """Where `one_store` tests run: PostgreSQL, the production store, wherever the suite has one (CI
     requires it); else SQLite. No Docker probe here: collection must stay cheap."""
-    has_postgres = os.environ.get("KAITEN_TEST_DATABASE_URL") or os.environ.get(REQUIRE_POSTGRES) == "1"
+    has_postgres = os.environ.get("KAITEN_TEST_DATABASE_URL") or required(REQUIRE_POSTGRES)
     return "postgres" if has_postgres else "sqlite"
 
 

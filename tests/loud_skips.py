@@ -26,10 +26,15 @@ RL_REASON = (
 _LOUD = re.compile(r"(?:Skipped: )?(?P<part>[\w ]+) tests skipped: ")
 
 
+def required(variable: str) -> bool:
+    """Whether the environment variable (KAITEN_REQUIRE_POSTGRES and the like) requires a part: it is 1."""
+    return os.environ.get(variable) == "1"
+
+
 def skip_loudly(part: str, reason: str, required_by: str) -> NoReturn:
     """Skip for want of `part` (`reason` says what is missing and how to get it), or fail when the
     environment variable `required_by` is 1."""
-    if os.environ.get(required_by) == "1":
+    if required(required_by):
         pytest.fail(f"{required_by}=1 but {reason}", pytrace=False)
     pytest.skip(f"{part} tests skipped: {reason}")
 
