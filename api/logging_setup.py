@@ -5,18 +5,20 @@ own plain-text format in place of this one."""
 
 from __future__ import annotations
 
-import json
 import logging
 import logging.config
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
+
 #: The HTTP servers' own loggers: they go through kaiten's handler, and say only what goes wrong.
 SERVER_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "_granian", "granian.access")
 
 
-#: `json.dumps(line, default=str)`'s encoder, made once instead of for every line.
-_json = json.JSONEncoder(default=str)
+#: Every request writes a line: msgspec's encoder writes one in half the standard library's time.
+#: What it cannot encode is written as its `str()`, as `json.dumps(line, default=str)` did.
+_json = msgspec.json.Encoder(enc_hook=str)
 
 
 class JsonLines(logging.Formatter):
@@ -31,7 +33,7 @@ class JsonLines(logging.Formatter):
         }
         if record.exc_info:
             line["exception"] = self.formatException(record.exc_info)
-        return _json.encode(line)
+        return _json.encode(line).decode()
 
 
 def logging_config(level: str) -> dict[str, Any]:

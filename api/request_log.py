@@ -12,12 +12,12 @@ from __future__ import annotations
 import logging
 import re
 import time
-import uuid
 
 from litestar.enums import ScopeType
 from litestar.types import ASGIApp, Message, Receive, Scope, Send
 
 from kaiten.adapters.bot_workers import RequestsInFlight
+from kaiten.adapters.system import random_uuid_hex
 from kaiten.api.caching import is_private, private_headers
 from kaiten.services.caller import caller_seat
 
@@ -33,7 +33,7 @@ def request_id_of(scope: Scope) -> str:
             given = value.decode("latin-1")
             if _CLIENT_ID.match(given):
                 return given
-    return uuid.uuid4().hex
+    return random_uuid_hex()
 
 
 #: Requests that read: the bots do not pause for them, or a client polling a table would halve them.

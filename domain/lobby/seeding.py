@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from typing import Any
 
@@ -25,7 +26,13 @@ def chance_key(table: Table[Any]) -> int | str:
     recorded before keep the seed alone, which dealt them."""
     if table.chance_from == "seed":
         return table.seed
-    return hashlib.sha256(b"kaiten-chance:" + bytes.fromhex(table.salt) + str(table.seed).encode("ascii")).hexdigest()
+    return _salted_key(table.salt, table.seed)
+
+
+@functools.lru_cache(maxsize=4096)
+def _salted_key(salt: str, seed: int) -> str:
+    # Kept per game: every command of a game asks for it again (a SHA-256 each time otherwise).
+    return hashlib.sha256(b"kaiten-chance:" + bytes.fromhex(salt) + str(seed).encode("ascii")).hexdigest()
 
 
 def rules_chance(table: Table[Any], version: int) -> Chance:
