@@ -1,18 +1,24 @@
 """Commands per second and latency of the full command path against two yardsticks, the cost of reads
 by the length of the log, and uvicorn against granian (and N workers).
 
-The yardsticks (bench/minimal_app.py, under uvicorn unless `--yardsticks-server` says otherwise) and
-the full app under each server compared run side by side in this one run, on the same PostgreSQL,
-loaded by the same 16 concurrent clients in alternating windows; the figures that matter are the
-ratios. The one-INSERT endpoint is issue 26's yardstick. The same-writes endpoint makes each of the
-commands' appends through kaiten's own store, and nothing else a command does: against it, the ratio
-is what the command path costs beyond its own writes, and its own ratio to the one-INSERT endpoint is
-what those writes cost against one INSERT. The yardsticks write a database of their own, so that no
+The yardsticks (bench/minimal_app.py) and the full app under each server compared run side by side in
+this one run, on the same PostgreSQL, loaded by the same 16 concurrent clients in alternating windows;
+the figures that matter are the ratios. The yardsticks are served by the first server of `--servers`
+(`--yardsticks-server` names another): served alike, a yardstick and the app differ by their paths
+alone. Served by another server, they would differ by the servers too, and by the clients: these
+clients spend more CPU a request against granian than against uvicorn for the same endpoint (their
+connection pool checks each idle connection at every request, and how many are idle depends on how
+the server answers), and on two cores the clients' CPU is two fifths of the machine's work.
+
+The one-INSERT endpoint is issue 26's yardstick. The same-writes endpoint makes each of the commands'
+appends through kaiten's own store, and nothing else a command does: against it, the ratio is what the
+command path costs beyond its own writes, and its own ratio to the one-INSERT endpoint is what those
+writes cost against one INSERT. The yardsticks write a database of their own, so that no
 serving process of the full app hears their appends' notices or projects their streams.
 
     .venv/bin/python -m bench.api [--database-url postgresql+psycopg://postgres@127.0.0.1:5432/postgres]
                                   [--clients 16] [--seconds 10] [--servers uvicorn,granian,uvicorn:2]
-                                  [--reads 100] [--before PATH] [--yardsticks-server granian]
+                                  [--reads 100] [--before PATH] [--yardsticks-server uvicorn]
 
 Each client plays 4-player Sushi Go! games of four people (a person's command alone: bots move in
 appends of their own, off the request path, which would load the server beside the commands) by
@@ -379,6 +385,12 @@ async def reads(ports: dict[Served, int], plan: Plan, rounds: int) -> dict[Serve
     return latencies
 
 
+def yardsticks_served_by(named: str | None, servers: Sequence[ServerKind]) -> ServerKind:
+    """The server named for the yardsticks, else the first server the app is measured under (one
+    process: the yardsticks are one app each)."""
+    return ServerKind.parse(named) if named else ServerKind(servers[0].name)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--database-url", default="postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
@@ -390,8 +402,8 @@ async def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout, served beside this one")
     parser.add_argument(
         "--yardsticks-server",
-        default="uvicorn",
-        help="the server of the yardsticks (issue 26 measured them under uvicorn)",
+        help="the server of the yardsticks (default: the first of --servers; issue 26 measured granian against "
+        "yardsticks under uvicorn)",
     )
     args = parser.parse_args()
     roots = {"": ROOT} if args.before is None else {"": ROOT, "before ": args.before}
@@ -407,7 +419,7 @@ async def main() -> None:
     yardsticks_url = await fresh_database(args.database_url, "kaiten_bench_yardsticks")
     ports = {kind: 8702 + number for number, kind in enumerate(kinds)}
     with ExitStack() as servers:
-        yardsticks_server = ServerKind.parse(args.yardsticks_server)
+        yardsticks_server = yardsticks_served_by(args.yardsticks_server, server_kinds)
         minimal = servers.enter_context(serving("bench.minimal_app:app", 8701, yardsticks_url, yardsticks_server))
         full = {
             kind: servers.enter_context(serving(app_of(kind.root), port, url, kind.server, kind.root))
