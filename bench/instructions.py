@@ -2,9 +2,9 @@
 through kaiten's whole app beside bench/api.py's two yardsticks (one INSERT; the same writes through
 kaiten's own store), with their ratios.
 
-A count of instructions is the same from run to run (within 0.2%), where a rate or a CPU time on a
+A count of instructions is the same from run to run (within 1%), where a rate or a CPU time on a
 shared machine moves by 5 to 20% between two runs of the same code: it shows what a change to the
-command path buys even when that is 1%, which bench/api.py cannot. It counts this process's own work
+command path buys even when that is a few per cent, which bench/api.py cannot. It counts this process's own work
 in user space alone: not PostgreSQL's, not the kernel's (system calls), not the HTTP server's (the
 requests go straight to the ASGI apps, in process, as an HTTP server would hand them over). So it
 says where the command path's own work goes; bench/api.py says what a client gets.
