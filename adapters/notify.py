@@ -9,12 +9,14 @@ single process writing, so its store publishes straight to a LocalNotifier after
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 import psycopg
 from psycopg.conninfo import make_conninfo
+from psycopg.pq.abc import PGconn
 from psycopg.rows import TupleRow
 from sqlalchemy.engine import URL
 
@@ -166,6 +168,7 @@ class PostgresNotifier:
                 )
                 self._connection = connection
                 async with connection:
+                    connection.add_notify_handler(self._heard)
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self._listening = True
                     first_attempt.set()
@@ -184,15 +187,53 @@ class PostgresNotifier:
             await asyncio.sleep(delay)
             delay = min(delay * 2, max_delay)
 
+    def _heard(self, notification: psycopg.Notify) -> None:
+        try:
+            notice = parse_payload(notification.payload)
+        except ValueError:
+            log.warning("ignored a notification on %s: %r", CHANNEL, notification.payload)
+            return
+        self._fanout.deliver(notice)
+
     async def _relay(self, connection: psycopg.AsyncConnection[TupleRow]) -> None:
+        """Read the notifications as the connection's socket has them, and check the connection with a
+        query after each HEALTH_CHECK_SECONDS (notifications that come meanwhile reach `_heard` too,
+        through psycopg). A callback on the socket rather than psycopg's `notifies()`, which waits
+        for each notification anew (a timer, the socket watched and unwatched, its lock): that was a
+        twentieth of a person's command's instructions, one notification a command."""
+        loop = asyncio.get_running_loop()
+        pgconn = connection.pgconn
+        socket = pgconn.socket
         while True:
-            async for notification in connection.notifies(timeout=HEALTH_CHECK_SECONDS):
-                try:
-                    notice = parse_payload(notification.payload)
-                except ValueError:
-                    log.warning("ignored a notification on %s: %r", CHANNEL, notification.payload)
-                    continue
-                self._fanout.deliver(notice)
-            # Notifications arriving meanwhile wait in psycopg's backlog for the next notifies().
+            # What the last query read past its own answer waits in libpq, not in the socket.
+            _hand_over(pgconn)
+            lost: asyncio.Future[None] = loop.create_future()
+            loop.add_reader(socket, _read_notifications, pgconn, lost)
+            try:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(HEALTH_CHECK_SECONDS):
+                        await lost
+            finally:
+                loop.remove_reader(socket)
             async with asyncio.timeout(HEALTH_CHECK_TIMEOUT_SECONDS):
                 await connection.execute("SELECT 1")
+
+
+def _read_notifications(pgconn: PGconn, lost: asyncio.Future[None]) -> None:
+    """What the socket holds read, and each notification handed to the connection's handlers (psycopg's
+    own handler decodes it and calls them); `lost` fails when the connection does."""
+    try:
+        pgconn.consume_input()
+    except psycopg.Error as error:
+        if not lost.done():
+            lost.set_exception(error)
+        return
+    _hand_over(pgconn)
+
+
+def _hand_over(pgconn: PGconn) -> None:
+    """Each notification libpq has read, to the connection's handlers."""
+    handle = pgconn.notify_handler
+    while (notification := pgconn.notifies()) is not None:
+        if handle is not None:
+            handle(notification)
