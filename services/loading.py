@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,7 +62,14 @@ class LoadedGame:
         return hashes
 
 
+#: A game id as the service writes it (`str(uuid.UUID(...))`): taken as it is, without parsing it.
+_CANONICAL_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def check_game_id(game_id: str) -> str:
+    """The game id in its canonical form (any form `uuid.UUID` reads); a game not found otherwise."""
+    if _CANONICAL_ID.fullmatch(game_id):
+        return game_id
     try:
         return str(uuid.UUID(game_id))
     except ValueError:

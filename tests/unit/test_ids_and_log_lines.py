@@ -1,4 +1,4 @@
-"""The ids every command and request makes, and the JSON line every request writes."""
+"""The ids every command and request makes or reads, and the JSON line every request writes."""
 
 from __future__ import annotations
 
@@ -10,12 +10,15 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kaiten.adapters.system import SecureIds, random_uuid, random_uuid_hex
 from kaiten.api.logging_setup import JsonLines
 from kaiten.api.request_log import request_id_of
+from kaiten.services.errors import ServiceError
+from kaiten.services.loading import check_game_id
 
 
 @settings(max_examples=200)
@@ -64,3 +67,27 @@ def test_a_log_line_of_a_failure_holds_its_traceback() -> None:
         record = logging.LogRecord("kaiten", logging.ERROR, __file__, 1, "failed", (), sys.exc_info())
     parsed = json.loads(JsonLines().format(record))
     assert "ValueError: broken" in parsed["exception"]
+
+
+@given(st.uuids(), st.sampled_from(["canonical", "upper", "hex", "braces", "urn"]))
+def test_a_game_id_in_any_form_uuid_reads_is_taken_in_its_canonical_form(game: uuid.UUID, form: str) -> None:
+    written = {
+        "canonical": str(game),
+        "upper": str(game).upper(),
+        "hex": game.hex,
+        "braces": "{" + str(game) + "}",
+        "urn": game.urn,
+    }[form]
+    assert check_game_id(written) == str(game)
+
+
+@given(st.text(max_size=40))
+def test_what_is_no_uuid_is_no_game(text: str) -> None:
+    try:
+        expected = str(uuid.UUID(text))
+    except ValueError:
+        with pytest.raises(ServiceError) as refused:
+            check_game_id(text)
+        assert refused.value.code == "game-not-found"
+    else:
+        assert check_game_id(text) == expected
