@@ -9,10 +9,9 @@ single process writing, so its store publishes straight to a LocalNotifier after
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, suppress
 
 import psycopg
 from psycopg.conninfo import make_conninfo
@@ -196,10 +195,10 @@ class PostgresNotifier:
         self._fanout.deliver(notice)
 
     async def _relay(self, connection: psycopg.AsyncConnection[TupleRow]) -> None:
-        """Read the notifications as the connection's socket has them, and check the connection with a
-        query after each HEALTH_CHECK_SECONDS (notifications that come meanwhile reach `_heard` too,
-        through psycopg). A callback on the socket rather than psycopg's `notifies()`, which waits
-        for each notification anew (a timer, the socket watched and unwatched, its lock): that was a
+        """Hand over each notification as the connection's socket brings it, and check the connection
+        with a query every HEALTH_CHECK_SECONDS (notifications that come meanwhile reach `_heard` too,
+        through psycopg). A callback on the socket rather than psycopg's `notifies()`, which sets up a
+        wait for each notification (a timer, the socket watched and unwatched, its lock): that was a
         twentieth of a person's command's instructions, one notification a command."""
         loop = asyncio.get_running_loop()
         pgconn = connection.pgconn
@@ -210,7 +209,7 @@ class PostgresNotifier:
             lost: asyncio.Future[None] = loop.create_future()
             loop.add_reader(socket, _read_notifications, pgconn, lost)
             try:
-                with contextlib.suppress(TimeoutError):
+                with suppress(TimeoutError):
                     async with asyncio.timeout(HEALTH_CHECK_SECONDS):
                         await lost
             finally:

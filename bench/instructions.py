@@ -40,7 +40,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.api import GAME, SEATS, fresh_database, planned
+from bench.minimal_app import app as minimal_app
 from bench.servers import ROOT
+from kaiten.api.app import create_app
+from kaiten.api.bootstrap import bootstrap
+from kaiten.api.logging_setup import configure_logging
+from kaiten.api.settings import Settings
 
 #: An ASGI app, as kaiten's and the yardsticks' are called.
 App = Callable[..., Coroutine[Any, Any, None]]
@@ -108,12 +113,8 @@ async def checked(app: App, request: Request) -> bytes:
     return body
 
 
-async def kaiten_app(database_url: str) -> App:
+def kaiten_app(database_url: str) -> App:
     """kaiten's app as `kaiten serve` makes it, without its background loops (see the module's text)."""
-    from kaiten.api.app import create_app
-    from kaiten.api.bootstrap import bootstrap
-    from kaiten.api.settings import Settings
-
     settings = Settings.from_env()
     return create_app(services=bootstrap(database_url, cached_tables=settings.table_cache), settings=settings)
 
@@ -156,13 +157,11 @@ async def callgrind(instrument: bool) -> None:
         raise RuntimeError("callgrind_control failed: is this process running under callgrind?")
 
 
-async def app_of(endpoint: str, database_url: str) -> App:
+def app_of(endpoint: str, database_url: str) -> App:
     if endpoint == "commands":
-        return await kaiten_app(database_url)
+        return kaiten_app(database_url)
     os.environ["DATABASE_URL"] = database_url  # the yardsticks' app reads it as it starts
-    from bench.minimal_app import app
-
-    return app
+    return minimal_app
 
 
 async def drive(
@@ -229,12 +228,9 @@ def count(endpoint: str, root: Path, database_url: str, arguments: argparse.Name
 
 
 async def driven(arguments: argparse.Namespace) -> int:
-    from kaiten.api.logging_setup import configure_logging
-    from kaiten.api.settings import Settings
-
     # As `kaiten serve` logs: a JSON line for each request.
     configure_logging(Settings.from_env().log_level)
-    app = await app_of(arguments.drive, arguments.database_url)
+    app = app_of(arguments.drive, arguments.database_url)
     return await drive(arguments.drive, app, arguments.warm, arguments.requests, arguments.clients)
 
 

@@ -27,7 +27,7 @@ async def test_the_counted_requests_are_people_commands_between_instrumentation_
         switched.append(on)
         sent_before.append(await commands_stored(own_database_url))
 
-    app = await kaiten_app(own_database_url)
+    app = kaiten_app(own_database_url)
     counted = await drive("commands", app, warm=12, counted=30, clients=3, instrument=instrument)
     assert counted == 30
     assert switched == [True, False]
