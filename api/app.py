@@ -15,10 +15,11 @@ from litestar.plugins.prometheus import PrometheusConfig
 from litestar.types import Middleware
 
 from kaiten.adapters.bot_workers import RequestsInFlight
+from kaiten.api.answers import JsonAnswers
 from kaiten.api.bootstrap import Services, bootstrap
 from kaiten.api.contract.docs import assets_router, render_plugins
 from kaiten.api.cors import cors_config
-from kaiten.api.dependencies import PROVIDERS
+from kaiten.api.dependencies import providers
 from kaiten.api.errors import EXCEPTION_HANDLERS
 from kaiten.api.metrics import MetricsController, RouteMetrics, watch_pools
 from kaiten.api.play import UNCOMPRESSED, play_router
@@ -193,12 +194,14 @@ def create_app(
             assets_router(),
             play_router(),
         ],
-        dependencies=PROVIDERS,
+        # Called at requests, once `app` below is made.
+        dependencies=providers(lambda: app.state),
         exception_handlers=EXCEPTION_HANDLERS,
         lifespan=[lifespan],
         middleware=middleware,
         plugins=plugins,
         request_class=KaitenRequest,
+        response_class=JsonAnswers,
         # The serving process's logging is kaiten's (api/logging_setup.py): JSON lines, not Litestar's format.
         logging_config=None,
         # Every body but an imported log's (api/routes/logs.py) is a few kilobytes at most.

@@ -1,11 +1,18 @@
 """The use cases a route may ask for by name, from the services the app runs (`app.state.services`).
 
-Registered once on the app (`PROVIDERS`), so every route declares what it needs as a typed parameter
+Registered once on the app (`providers`), so every route declares what it needs as a typed parameter
 (`games: Games`) instead of reaching into the app's state.
+
+Each provider is bound to its app when the app is made and takes no parameter: Litestar parses a
+provider's parameters through a signature model at every request (`state: State` cost a person's
+command 43 k instructions, 2.6%, bench/README.md), and calls a provider without any as it is. The
+app's state is read when the provider is called, so services handed to an app later (the tests serve
+each test's services with one app) are the ones provided.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 from litestar.datastructures import State
@@ -76,16 +83,26 @@ def provide_seasons(state: State) -> Seasons:
     return seasons
 
 
-PROVIDERS = {
-    "seasons": Provide(provide_seasons, sync_to_thread=False),
-    "games": Provide(provide_games, sync_to_thread=False),
-    "streams": Provide(provide_streams, sync_to_thread=False),
-    "tickets": Provide(provide_tickets, sync_to_thread=False),
-    "history": Provide(provide_history, sync_to_thread=False),
-    "webhooks": Provide(provide_webhooks, sync_to_thread=False),
-    "apps": Provide(provide_apps, sync_to_thread=False),
-    "matchmaking": Provide(provide_matchmaking, sync_to_thread=False),
+#: The use cases by the name a route's parameter asks for, each read from the app's services.
+_USE_CASES: dict[str, Callable[[State], object]] = {
+    "seasons": provide_seasons,
+    "games": provide_games,
+    "streams": provide_streams,
+    "tickets": provide_tickets,
+    "history": provide_history,
+    "webhooks": provide_webhooks,
+    "apps": provide_apps,
+    "matchmaking": provide_matchmaking,
     # Not `players`: a dependency's name must be no body field's (Litestar takes a body field's
     # validation error for a failed dependency when their names are alike: a 500, not a 400).
-    "player_service": Provide(provide_players, sync_to_thread=False),
+    "player_service": provide_players,
 }
+
+
+def providers(app_state: Callable[[], State]) -> dict[str, Provide]:
+    """The app's dependencies, each reading the app's state from `app_state` when it is called."""
+
+    def bound(use_case: Callable[[State], object]) -> Provide:
+        return Provide(lambda: use_case(app_state()), sync_to_thread=False)
+
+    return {name: bound(use_case) for name, use_case in _USE_CASES.items()}
