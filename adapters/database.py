@@ -12,6 +12,8 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from kaiten.adapters.append_connections import AppendConnections
+
 _ASYNC_DRIVERS = {
     "postgres": "postgresql+psycopg",
     "postgresql": "postgresql+psycopg",
@@ -43,8 +45,9 @@ def async_url(url: str) -> URL:
 DEFAULT_CONNECTIONS = 10
 #: The connections of a process outside its pool: the one that LISTENs for appends (adapters/notify.py).
 LISTENING_CONNECTIONS = 1
-#: The fewest a serving process runs with: the listening one and two pooled ones, which the requests
-#: and the background loops (projections, scheduler, webhook deliveries) take in turn.
+#: The fewest a serving process runs with: the listening one, one for the appends, and one pooled
+#: one, which the requests' other statements and the background loops (projections, scheduler,
+#: webhook deliveries) take in turn.
 MIN_CONNECTIONS = LISTENING_CONNECTIONS + 2
 #: How long a checkout waits for a pooled connection when all are in use before it fails
 #: (`sqlalchemy.exc.TimeoutError`, which a request answers as `503 database-busy`).
@@ -55,12 +58,24 @@ SQLITE_POOL_SIZE = 20
 APPLICATION_NAME = "kaiten"
 
 
-def pool_size_for(url: str, connections: int = DEFAULT_CONNECTIONS) -> int:
-    """The pool a process of that many PostgreSQL connections keeps beside its listening one (SQLite's
-    is not bounded by the budget)."""
+def pool_size_for(url: str, connections: int = DEFAULT_CONNECTIONS, appends: bool = False) -> int:
+    """The pool a process of that many PostgreSQL connections keeps beside its listening one and, for
+    the primary (`appends`), beside its appends' own (SQLite's is not bounded by the budget)."""
     if async_url(url).get_backend_name() != "postgresql":
         return SQLITE_POOL_SIZE
-    return connections - LISTENING_CONNECTIONS
+    return connections - LISTENING_CONNECTIONS - (append_connections_for(connections) if appends else 0)
+
+
+def append_connections_for(connections: int = DEFAULT_CONNECTIONS) -> int:
+    """The appends' own connections (adapters/append_connections.py) of a process of that many: a third
+    of those beside the listening one, at least one. An append holds its connection for one round
+    trip, where a request's reads and the background loops' transactions hold theirs longer."""
+    return max(1, (connections - LISTENING_CONNECTIONS) // 3)
+
+
+def append_connections(engine: AsyncEngine, size: int, timeout: float, pooler: bool) -> AppendConnections:
+    """The appends' own connections to the engine's database, connected as the engine connects."""
+    return AppendConnections(engine, size, timeout, _connect_args(engine.url, pooler))
 
 
 def create_engine(
@@ -93,11 +108,7 @@ def create_engine(
         engine = create_async_engine(parsed, connect_args={"factory": _RollingBackOnClose}, **options)
         _configure_sqlite(engine)
         return engine
-    connect_args: dict[str, Any] = {}
-    if "application_name" not in parsed.query:
-        connect_args["application_name"] = APPLICATION_NAME
-    if pooler:
-        connect_args["prepare_threshold"] = None
+    connect_args = _connect_args(parsed, pooler)
     # A connection in autocommit mode (the appends' and the reads', see SqlEventStore) holds no
     # transaction to end: SQLAlchemy's rollback as it goes back to the pool would only cost a command
     # the driver's lock and a switch of greenlets.
@@ -106,6 +117,16 @@ def create_engine(
     # dropped by a server restart fails its one request instead (503 database-unavailable), and
     # SQLAlchemy then replaces every pooled connection of that generation.
     return create_async_engine(parsed, connect_args=connect_args, **options)
+
+
+def _connect_args(url: URL, pooler: bool) -> dict[str, Any]:
+    """What a PostgreSQL connection is opened with beside its URL's own."""
+    connect_args: dict[str, Any] = {}
+    if "application_name" not in url.query:
+        connect_args["application_name"] = APPLICATION_NAME
+    if pooler:
+        connect_args["prepare_threshold"] = None
+    return connect_args
 
 
 def for_writes(engine: AsyncEngine) -> AsyncEngine:

@@ -16,6 +16,7 @@ from prometheus_client.registry import Collector
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.pool import QueuePool
 
+from kaiten.adapters.append_connections import AppendConnections
 from kaiten.adapters.database import for_reads
 from kaiten.adapters.deadlines import OWED
 from kaiten.adapters.schema import webhook_deliveries
@@ -50,18 +51,20 @@ async def measure_backlogs(engine: AsyncEngine, now: datetime) -> None:
 
 
 class Pools(Collector):
-    """The pools of the engines this process serves with, by role (`primary`, `replica`): how many
-    connections are checked out now, and how many the pool holds at most (it never opens more)."""
+    """The pools this process serves with, by role (`primary`, `replica`: its engines'; `appends`: the
+    appends' own connections): how many connections are checked out now, and how many the pool holds
+    at most (it never opens more)."""
 
     def __init__(self) -> None:
-        self._engines: dict[int, tuple[str, AsyncEngine]] = {}
+        self._pools: dict[int, tuple[str, AsyncEngine | AppendConnections]] = {}
 
-    def watch(self, role: str, engine: AsyncEngine) -> Callable[[], None]:
-        """Report the engine's pool under `role` until the function returned is called."""
-        self._engines[id(engine)] = (role, engine)
+    def watch(self, role: str, pool: AsyncEngine | AppendConnections) -> Callable[[], None]:
+        """Report the engine's pool, or the appends' connections, under `role` until the function
+        returned is called."""
+        self._pools[id(pool)] = (role, pool)
 
         def unwatch() -> None:
-            self._engines.pop(id(engine), None)
+            self._pools.pop(id(pool), None)
 
         return unwatch
 
@@ -75,11 +78,12 @@ class Pools(Collector):
             labels=["pool"],
         )
         totals: dict[str, tuple[int, int]] = {}
-        for role, engine in list(self._engines.values()):
-            pool = engine.pool
-            if isinstance(pool, QueuePool):
-                used, held = totals.get(role, (0, 0))
-                totals[role] = (used + pool.checkedout(), held + pool.size())
+        for role, watched in list(self._pools.values()):
+            used, held = totals.get(role, (0, 0))
+            if isinstance(watched, AppendConnections):
+                totals[role] = (used + watched.in_use, held + watched.size)
+            elif isinstance(watched.pool, QueuePool):
+                totals[role] = (used + watched.pool.checkedout(), held + watched.pool.size())
         for role, (used, held) in sorted(totals.items()):
             checked_out.add_metric([role], used)
             size.add_metric([role], held)

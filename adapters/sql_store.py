@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any, NoReturn
+from typing import Any
 
 import msgspec
 import psycopg
 from sqlalchemy import Select
-from sqlalchemy.engine import Connection, Dialect, Result
+from sqlalchemy.engine import Dialect, Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
-from sqlalchemy.util import greenlet_spawn
 
+from kaiten.adapters.append_connections import AppendConnections
 from kaiten.adapters.database import for_reads, for_writes
 from kaiten.adapters.notify import CHANNEL, LocalNotifier, notice_payload
 from kaiten.adapters.sql_statements import SUMMARY, SUMMARY_JSON, statements_for
@@ -64,10 +64,13 @@ class SqlEventStore:
         clock: Clock | None = None,
         notifier: LocalNotifier | None = None,
         projected: Collection[str] | None = (),
+        appends: AppendConnections | None = None,
     ) -> None:
         if notifier is not None and engine.dialect.name == "postgresql":
             raise ValueError("on PostgreSQL appends are announced with NOTIFY: a local notifier would hear them twice")
         self._engine = engine
+        # Connections of its own for the one-statement appends (adapters/append_connections.py).
+        self._appends = appends
         self._projected = None if projected is None else frozenset(projected)
         self._writer = for_writes(engine)
         # A single statement is atomic by itself: on PostgreSQL it needs no BEGIN and COMMIT (or
@@ -167,16 +170,16 @@ class SqlEventStore:
             f"{SUMMARY}wake_at": None if summary is None else summary.wake_at,
         }
         try:
-            if self._engine.sync_engine.dispatch.before_cursor_execute:
-                # Something listens to SQLAlchemy's cursor events (the traces' spans): it runs the statement.
+            if self._appends is not None and not self._engine.sync_engine.dispatch.before_cursor_execute:
+                rows = await self._appends.run(self._append_all, parameters)
+            else:
+                # Without connections of its own (a store made alone), or when something listens to
+                # SQLAlchemy's cursor events (the traces' spans), SQLAlchemy runs the statement.
                 async with self._autocommit.connect() as connection:
                     result: Result[int, int, str | None] = await connection.exec_driver_sql(
                         self._append_all, parameters
                     )
                     rows = [(position, version, notice) for position, version, notice in result]
-            else:
-                async with self._engine.connect() as connection:
-                    rows = await _run_in_autocommit(connection, self._append_all, parameters)
             positions = {version: position for position, version, _deliveries_notice in rows}
         except IntegrityError as error:
             if isinstance(error.orig, psycopg.Error) and error.orig.diag.constraint_name == KEYS_CONSTRAINT:
@@ -347,51 +350,6 @@ class SqlEventStore:
             result = await connection.execute(self._sql.read_summary, {"stream_id": stream_id})
             row = result.first()
         return None if row is None else GameSummary(**row._asdict())
-
-
-async def _run_in_autocommit(
-    connection: AsyncConnection, statement: str, parameters: dict[str, Any]
-) -> list[tuple[int, int, str | None]]:
-    """One statement run on the pooled connection's psycopg connection itself, in autocommit mode (it
-    is atomic by itself: no BEGIN and COMMIT around it, two round trips saved).
-
-    SQLAlchemy's execution around it (an execution context, a cursor result, greenlet switches) cost
-    a command a tenth of its instructions, and an engine in autocommit mode sets and resets the mode
-    through its dialect at every checkout (four awaits) where psycopg's two do. Failures stay
-    SQLAlchemy's, as if it had run the statement: a driver's error or an interruption goes through
-    the connection's own handler (`_handle_dbapi_exception`, what its execution calls), which
-    translates it into SQLAlchemy's exceptions and invalidates a lost or interrupted connection (and,
-    when lost, its pool): so no connection goes back to the pool in autocommit mode."""
-    sync, raw = connection.sync_connection, await connection.get_raw_connection()
-    driver = raw.driver_connection
-    assert sync is not None and driver is not None
-    try:
-        await driver.set_autocommit(True)
-        try:
-            async with driver.cursor() as cursor:
-                # Prepared at once, not at psycopg's fifth run: psycopg forgets what it prepared on a
-                # connection that rolls back (a read's transaction ended as it went back to the pool),
-                # and until then each run would parse and plan this large statement again. psycopg
-                # still prepares nothing when the engine told it not to (through a pooler).
-                await cursor.execute(statement, parameters, prepare=True)
-                rows: list[tuple[int, int, str | None]] = await cursor.fetchall()
-                return rows
-        finally:
-            await driver.set_autocommit(False)
-    except BaseException as error:
-        # Any other error is a bug of ours, which SQLAlchemy would have raised as it is too.
-        if isinstance(error, Exception) and not isinstance(error, psycopg.Error):
-            raise
-        await greenlet_spawn(_handled, sync, error, statement, parameters)
-
-
-def _handled(connection: Connection, error: BaseException, statement: str, parameters: dict[str, Any]) -> NoReturn:
-    """SQLAlchemy's handling of a statement's failure, which reads the error being handled (an
-    interruption is raised again as it is), in a greenlet of its own as it invalidates with the driver."""
-    try:
-        raise error
-    except BaseException as failure:
-        connection._handle_dbapi_exception(failure, statement, parameters, None, None)
 
 
 def _summary_json(summary: GameSummary) -> str:

@@ -10,9 +10,17 @@ from typing import cast
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from kaiten.adapters.append_connections import AppendConnections
 from kaiten.adapters.apps import InMemoryAppStore, SqlAppStore, SqlGameCounts
 from kaiten.adapters.bot_workers import ProcessThinker, RequestsInFlight
-from kaiten.adapters.database import DEFAULT_CONNECTIONS, POOL_TIMEOUT_SECONDS, create_engine, pool_size_for
+from kaiten.adapters.database import (
+    DEFAULT_CONNECTIONS,
+    POOL_TIMEOUT_SECONDS,
+    append_connections,
+    append_connections_for,
+    create_engine,
+    pool_size_for,
+)
 from kaiten.adapters.deadlines import SqlDeadlines
 from kaiten.adapters.migrate import is_migrated
 from kaiten.adapters.notify import LocalNotifier, PostgresNotifier
@@ -77,6 +85,8 @@ class Services:
     engine: AsyncEngine | None = None
     #: A read replica of `engine` (PostgreSQL streaming replication), for the reads that may lag.
     read_engine: AsyncEngine | None = None
+    #: The appends' own connections to `engine`'s database (PostgreSQL).
+    appends: AppendConnections | None = None
     #: Match history and statistics, from the catch-up projections' read models (None without a database).
     history: HistoryQueries | None = None
     #: The catch-up projections, run by `start` when `run_projections` is set (a serving process).
@@ -125,6 +135,8 @@ class Services:
     async def close(self) -> None:
         await self.stop()
         await self.games.bots.close()
+        if self.appends is not None:
+            await self.appends.close()
         for engine in self._engines():
             await engine.dispose()
 
@@ -172,7 +184,7 @@ def bootstrap(
     pooler = direct_url != database_url
     engine = create_engine(
         database_url,
-        pool_size=pool_size_for(database_url, connections),
+        pool_size=pool_size_for(database_url, connections, appends=True),
         pool_timeout=connection_wait,
         pooler=pooler,
     )
@@ -191,10 +203,12 @@ def bootstrap(
     projections = build_projections(engine.dialect.name)
     projected = projected_types(projections)
     notifier: RunningNotifier
+    appends: AppendConnections | None = None
     if engine.dialect.name == "postgresql":
         # A LISTEN needs a session of its own: through a pooler in transaction mode it would hear nothing.
         notifier = PostgresNotifier(direct_url)
-        store = SqlEventStore(engine, clock=clock, projected=projected)
+        appends = append_connections(engine, append_connections_for(connections), connection_wait, pooler)
+        store = SqlEventStore(engine, clock=clock, projected=projected, appends=appends)
     else:
         local = LocalNotifier()
         notifier, store = local, SqlEventStore(engine, clock=clock, notifier=local, projected=projected)
@@ -230,6 +244,7 @@ def bootstrap(
     return replace(
         services,
         read_engine=read_engine,
+        appends=appends,
         history=HistoryQueries(read_models, services.games.names, season_store),
         seasons=Seasons(season_store, clock or SystemClock(), open_app),
         projection_runners=[ProjectionRunner(engine, projection, notifier=notifier) for projection in projections],

@@ -90,9 +90,10 @@ class RouteMetrics(PrometheusMiddleware):
 
 
 def watch_pools(services: Services) -> Callable[[], None]:
-    """Report the services' pools (primary, replica) until the function returned is called."""
-    engines = (("primary", services.engine), ("replica", services.read_engine))
-    stops = [POOLS.watch(role, engine) for role, engine in engines if engine is not None]
+    """Report the services' pools (primary, replica, the appends' connections) until the function
+    returned is called."""
+    pools = (("primary", services.engine), ("replica", services.read_engine), ("appends", services.appends))
+    stops = [POOLS.watch(role, pool) for role, pool in pools if pool is not None]
 
     def unwatch() -> None:
         for stop in stops:

@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 from bench.api import GAME, SEATS, fresh_database, planned
-from bench.minimal_app import app as minimal_app
 from bench.servers import ROOT
 from kaiten.api.app import create_app
 from kaiten.api.bootstrap import bootstrap
@@ -161,7 +160,11 @@ def app_of(endpoint: str, database_url: str) -> App:
     if endpoint == "commands":
         return kaiten_app(database_url)
     os.environ["DATABASE_URL"] = database_url  # the yardsticks' app reads it as it starts
-    return minimal_app
+    # Imported here: a child counting another checkout's commands (`--before`) finds that checkout's
+    # `kaiten`, which this checkout's yardsticks may need more of than it has.
+    from bench.minimal_app import app as yardsticks
+
+    return yardsticks
 
 
 async def drive(

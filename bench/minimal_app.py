@@ -2,10 +2,10 @@
 
 - `POST /ping` does one INSERT;
 - `POST /append` makes the writes of one of a planned game's appends (`step`) on a stream of the
-  caller's, through kaiten's own event store: the same statement, rows, summary and notices as the
-  command that made that append, and nothing else of a command's path (no caller to identify, no
-  table to load, no rules, no answer to present). Commands against it measure what the path costs
-  beyond its own writes.
+  caller's, through kaiten's own event store and the appends' own connections, as a serving process
+  makes them: the same statement, rows, summary and notices as the command that made that append,
+  and nothing else of a command's path (no caller to identify, no table to load, no rules, no answer
+  to present). Commands against it measure what the path costs beyond its own writes.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from litestar.params import JSONBody
 from sqlalchemy import text
 
 from bench.api import SEATS, planned
-from kaiten.adapters.database import create_engine
+from kaiten.adapters.database import POOL_TIMEOUT_SECONDS, append_connections, append_connections_for, create_engine
 from kaiten.adapters.projections.registry import build_projections, projected_types
 from kaiten.adapters.sql_store import SqlEventStore
 from kaiten.adapters.system import SystemClock
@@ -59,11 +59,14 @@ async def lifespan(app: Litestar) -> AsyncIterator[None]:
     engine = create_engine(os.environ["DATABASE_URL"])
     app.state.engine = engine
     projected = projected_types(build_projections(engine.dialect.name))
-    app.state.store = SqlEventStore(engine, clock=SystemClock(), projected=projected)
+    # As a serving process appends: on connections of their own (adapters/append_connections.py).
+    appends = append_connections(engine, append_connections_for(), POOL_TIMEOUT_SECONDS, pooler=False)
+    app.state.store = SqlEventStore(engine, clock=SystemClock(), projected=projected, appends=appends)
     app.state.plan = await planned("sushi-go", SEATS)
     try:
         yield
     finally:
+        await appends.close()
         await engine.dispose()
 
 

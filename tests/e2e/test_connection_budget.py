@@ -104,13 +104,21 @@ async def test_a_request_that_finds_every_connection_in_use_answers_503_database
             game = await create(client, "sushi-go", 2)
             token = bearer(game["tokens"]["0"])
             command = (await client.get(f"/v1/games/{game['id']}/legal-commands", headers=token)).json()["commands"][0]
-            # Every pooled connection taken (the budget less the listening one), for longer than a request waits.
+            # Every connection but the listening one taken, the engine's pool and the appends' own, for
+            # longer than a request waits.
+            appends = services.appends
+            assert appends is not None
+            assert engine.pool.size() + appends.size == MIN_CONNECTIONS - 1  # type: ignore[attr-defined]
             async with contextlib.AsyncExitStack() as held:
-                for _ in range(MIN_CONNECTIONS - 1):
+                for _ in range(engine.pool.size()):  # type: ignore[attr-defined]
                     await held.enter_async_context(engine.connect())
+                sleeping = [asyncio.create_task(appends.run("SELECT pg_sleep(1.5)", {})) for _ in range(appends.size)]
+                while appends.in_use < appends.size:
+                    await asyncio.sleep(0.01)
                 started = time.monotonic()
                 busy = await client.post(f"/v1/games/{game['id']}/commands", json=command, headers=token)
                 waited = time.monotonic() - started
+                await asyncio.gather(*sleeping)
             assert busy.status_code == 503, busy.text
             assert busy.headers["content-type"].startswith("application/problem+json")
             assert busy.json()["code"] == "database-busy"
