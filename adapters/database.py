@@ -109,7 +109,7 @@ def create_engine(
         _configure_sqlite(engine)
         return engine
     connect_args = _connect_args(parsed, pooler)
-    # A connection in autocommit mode (the appends' and the reads', see SqlEventStore) holds no
+    # A connection in autocommit mode (the reads', and the appends' that SQLAlchemy runs) holds no
     # transaction to end: SQLAlchemy's rollback as it goes back to the pool would only cost a command
     # the driver's lock and a switch of greenlets.
     options["skip_autocommit_rollback"] = True

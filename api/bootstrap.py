@@ -172,8 +172,9 @@ def bootstrap(
     history, the statistics and the reads of one game that may lag (services/replica_reads.py) go to
     the replica. `cached_tables` bounds the games whose tables this process keeps in memory.
     On PostgreSQL the process holds at most `connections` connections to the database: the one that
-    LISTENs for appends and a pool of the others, for which requests and background loops wait up to
-    `connection_wait` seconds (a replica gets a pool as large). With `direct_database_url` (the
+    LISTENs for appends, the appends' own (a third of the others) and a pool of the rest, for which
+    requests and background loops wait up to `connection_wait` seconds (a replica gets a pool of all
+    but the listening one). With `direct_database_url` (the
     server itself), `database_url` (and the replica's) are poolers in transaction mode (PgBouncer):
     the LISTEN goes to the server directly and no statement is prepared through them.
     Bots think in `bot_workers` processes (a serving process), or in a thread when None (tests); their
