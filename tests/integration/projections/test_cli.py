@@ -22,7 +22,12 @@ WAIT_SECONDS = 30
 
 
 async def kaiten(engine: AsyncEngine, *args: str) -> asyncio.subprocess.Process:
-    env = {**os.environ, "DATABASE_URL": engine.url.render_as_string(hide_password=False)}
+    env = {
+        **os.environ,
+        "DATABASE_URL": engine.url.render_as_string(hide_password=False),
+        # A process that hangs is made to show where (`stopped`).
+        "PYTHONFAULTHANDLER": "1",
+    }
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -76,11 +81,25 @@ async def test_run_projects_games_as_they_come_until_stopped(fresh_engine: Async
 
         await asyncio.wait_for(projected(), WAIT_SECONDS)
         run.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(run.wait(), WAIT_SECONDS) == 0
+        assert await stopped(run) == 0
     finally:
         if run.returncode is None:
             run.kill()
             await run.wait()
+
+
+async def stopped(run: asyncio.subprocess.Process) -> int | None:
+    """The exit code of a process sent SIGTERM. One that has not stopped within WAIT_SECONDS (seen once
+    under a full test run, 2026-12-06, cause not found) is made to dump its threads' stacks
+    (PYTHONFAULTHANDLER, SIGABRT), and the test fails with everything it wrote to stderr."""
+    try:
+        return await asyncio.wait_for(run.wait(), WAIT_SECONDS)
+    except TimeoutError:
+        assert run.stderr is not None
+        run.send_signal(signal.SIGABRT)
+        await asyncio.wait_for(run.wait(), WAIT_SECONDS)
+        written = await run.stderr.read()
+        pytest.fail(f"`projections run` still running {WAIT_SECONDS} s after SIGTERM; its stderr:\n{written.decode()}")
 
 
 def test_an_unknown_projection_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
