@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from litestar.types import Receive, Scope, Send, TypeEncodersMap
 
 _JSON = MediaType.JSON.value
+_CONTENT_TYPE = (b"content-type", _JSON.encode())
 
 
 class JsonAnswer:
@@ -39,7 +40,7 @@ class JsonAnswer:
         self.body = body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        headers = [(b"content-type", _JSON.encode()), (b"content-length", str(len(self.body)).encode())]
+        headers = [_CONTENT_TYPE, (b"content-length", str(len(self.body)).encode())]
         await send({"type": "http.response.start", "status": self.status, "headers": headers})
         await send({"type": "http.response.body", "body": self.body, "more_body": False})
 
